@@ -1,0 +1,1 @@
+//! tpsview's Leptos components.

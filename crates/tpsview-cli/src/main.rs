@@ -1,0 +1,194 @@
+//! The `tpsview` command line: summarise, convert, validate, simulate and chart benchmark files,
+//! on the same core the web app runs. Exit status: 0 ok, 1 bad input, 2 usage.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use tpsview_core::formats::{self, Format, Parsed};
+use tpsview_core::metrics::MetricOptions;
+use tpsview_core::summary::summarize;
+
+mod table;
+
+#[derive(Parser)]
+#[command(name = "tpsview", version, about = "What does this tokens-per-second number actually measure?")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Group files into runs, recompute every metric and print a table (or JSON).
+    Summarize {
+        /// Benchmark files (tpsview/1, vLLM bench serve, …).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the JSON summary instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Also compute system T/s inside the steady-state window.
+        #[arg(long)]
+        steady_state: bool,
+        /// Read every file as this format instead of detecting it.
+        #[arg(long, value_parser = format_id)]
+        format: Option<Format>,
+    },
+    /// Convert files to one tpsview/1 report.
+    Convert {
+        /// Benchmark files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Read every file as this format instead of detecting it.
+        #[arg(long, value_parser = format_id)]
+        format: Option<Format>,
+    },
+    /// List every problem in the files, with file, field and request index.
+    Validate {
+        /// Benchmark files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Write the seed example: the brief's H100 / Llama 3.1 70B FP8 shape, simulated.
+    Simulate {
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Draw system and per-stream T/s against concurrency as an SVG.
+    Chart {
+        /// Benchmark files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output SVG file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+fn format_id(s: &str) -> Result<Format, String> {
+    Format::from_id(s).ok_or_else(|| format!("unknown format; one of: {}", Format::ALL.iter().map(|f| f.id()).collect::<Vec<_>>().join(", ")))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Reads and parses every file; errors are printed and counted, good files returned.
+fn load(files: &[PathBuf], format: Option<Format>) -> (Vec<Parsed>, usize) {
+    let mut parsed = Vec::new();
+    let mut failed = 0;
+    for path in files {
+        let name = display_name(path);
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {name}: cannot read: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        let result = match format {
+            Some(f) => formats::parse(f, &name, &bytes),
+            None => formats::parse_any(&name, &bytes),
+        };
+        match result {
+            Ok(p) => parsed.push(p),
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed += 1;
+            }
+        }
+    }
+    (parsed, failed)
+}
+
+fn display_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+fn status(failed: usize) -> ExitCode {
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run(cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Summarize { files, json, steady_state, format } => {
+            let (parsed, failed) = load(&files, format);
+            if parsed.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
+            let summary = summarize(parsed, &MetricOptions { steady_state });
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            } else {
+                print!("{}", table::render(&summary));
+                for d in summary.diagnostics.iter().filter(|d| d.severity == tpsview_core::error::Severity::Warning) {
+                    eprintln!("{d}");
+                }
+            }
+            Ok(status(failed))
+        }
+        Command::Convert { files, output, format } => {
+            let (parsed, failed) = load(&files, format);
+            if failed > 0 || parsed.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
+            let (report, diags) = tpsview_core::group::group(parsed);
+            for d in &diags {
+                eprintln!("{d}");
+            }
+            std::fs::write(&output, formats::tpsview::write(&report)).with_context(|| format!("cannot write {}", output.display()))?;
+            eprintln!("wrote {} ({} runs, {} points)", output.display(), report.runs.len(), report.runs.iter().map(|r| r.points.len()).sum::<usize>());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Validate { files } => {
+            let (parsed, mut failed) = load(&files, None);
+            for p in &parsed {
+                let summary = summarize(vec![p.clone()], &MetricOptions::default());
+                let warnings: Vec<_> = summary.diagnostics.iter().filter(|d| d.severity == tpsview_core::error::Severity::Warning).collect();
+                for d in &warnings {
+                    println!("{d}");
+                }
+                if warnings.is_empty() {
+                    println!("{}: ok ({})", p.file, p.format.name());
+                } else {
+                    failed += 1;
+                }
+            }
+            Ok(status(failed))
+        }
+        Command::Simulate { output } => {
+            let report = tpsview_core::simulate::seed_report();
+            std::fs::write(&output, formats::tpsview::write(&report)).with_context(|| format!("cannot write {}", output.display()))?;
+            eprintln!("wrote {}", output.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Chart { files, output } => {
+            let (parsed, failed) = load(&files, None);
+            if parsed.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
+            let summary = summarize(parsed, &MetricOptions::default());
+            let svg = tpsview_plot::throughput_svg(&summary, (900, 520)).map_err(|e| anyhow::anyhow!("cannot draw: {e}"))?;
+            std::fs::write(&output, svg).with_context(|| format!("cannot write {}", output.display()))?;
+            Ok(status(failed))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! The plain-text summary table and the gap explanation printed by `tpsview summarize`.
+
+use std::fmt::Write;
+
+use tpsview_core::summary::Summary;
+
+fn num(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "–".to_owned(), |x| format!("{x:.digits$}"))
+}
+
+/// Renders the summary as aligned columns, then one paragraph per point explaining the gap
+/// between N × per-stream and system T/s, then the discrepancies with the tool's own figures.
+pub fn render(summary: &Summary) -> String {
+    let mut out = String::new();
+    for run in &summary.runs {
+        let _ = writeln!(out, "{} [{}]", run.label, run.source_format);
+        let _ = writeln!(
+            out,
+            "{:>6} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  basis",
+            "conc", "ok", "fail", "dur s", "system/s", "stream/s", "tpot ms", "tpot p99", "ttft ms", "itl ms", "e2e ms"
+        );
+        for p in &run.points {
+            let m = &p.metrics;
+            let conc = match (m.concurrency, m.request_rate) {
+                (Some(c), _) => format!("{c}"),
+                (None, Some(r)) if r.is_infinite() => "rate∞".into(),
+                (None, Some(r)) => format!("{r}/s"),
+                _ => "?".into(),
+            };
+            let _ = writeln!(
+                out,
+                "{:>6} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
+                conc,
+                num(m.requests_ok.map(|v| v as f64), 0),
+                num(m.requests_failed.map(|v| v as f64), 0),
+                num(m.duration_s, 2),
+                num(m.system_tps, 1),
+                num(m.per_stream_tps, 1),
+                num(m.tpot_ms.mean, 2),
+                num(m.tpot_ms.p99, 2),
+                num(m.ttft_ms.mean, 1),
+                num(m.itl_ms.mean, 2),
+                num(m.e2e_ms.mean, 0),
+                if m.duration_as_reported { format!("{:?} (duration as reported)", m.basis) } else { format!("{:?}", m.basis) }.to_lowercase(),
+            );
+        }
+        for p in &run.points {
+            if let Some(g) = &p.metrics.gap {
+                let _ = write!(
+                    out,
+                    "  at {}: {} streams × {:.1} T/s = {:.0} T/s if all decoded all the time; measured {:.0} T/s.",
+                    g.target_concurrency,
+                    g.target_concurrency,
+                    p.metrics.per_stream_tps.unwrap_or_default(),
+                    g.ideal_tps,
+                    g.system_tps
+                );
+                let parts: Vec<String> = g
+                    .factors
+                    .iter()
+                    .map(|f| format!("{} ×{:.3}", f.cause.replace('_', " "), f.factor))
+                    .collect();
+                let _ = writeln!(out, " Factors: {}", parts.join(", "));
+            }
+            for d in &p.discrepancies {
+                let _ = writeln!(
+                    out,
+                    "  {}: tool's {} = {:.4}, recomputed {} = {:.4} ({:+.2} %): {}",
+                    p.source_file,
+                    d.tool_metric,
+                    d.reported,
+                    d.metric,
+                    d.recomputed,
+                    d.relative_diff * 100.0,
+                    d.likely_cause
+                );
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,374 @@
+//! vLLM `bench serve` (and the older `benchmarks/benchmark_serving.py`) result files: one JSON
+//! object per file, or several separated by newlines (`--append-result`). Summary-only files and
+//! `--save-detailed` files with per-request arrays; old and new key sets, detected by the keys
+//! present, never by flags. `request_rate` may be the string `"inf"`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+
+use super::Figure;
+use crate::error::{Diagnostic, ParseError, ParseErrorKind};
+use crate::lenient::{Column, Num, RaggedColumn};
+use crate::metrics::validate_requests;
+use crate::model::{Metadata, Outcome, Point, Report, Reported, Requests, Run};
+
+/// Format id.
+pub const ID: &str = "vllm-bench-serve";
+
+const WINDOW: &str = "duration window: vLLM times from the benchmark's start (before the first send) to after the last response; tpsview from the first send to the last token";
+const TOKENS: &str = "token counts: output lengths re-tokenized from text, or requests with fewer than 2 tokens treated differently";
+const FAILED: &str = "failed requests counted differently";
+const FIRST_CHUNK: &str = "first-token definition: vLLM counts the first chunk carrying `choices`, even an empty role chunk";
+const POOLED: &str = "chunk pooling: vLLM pools every chunk gap of every request; a file's gaps may be rounded";
+const LAST_CHUNK: &str = "end time: vLLM's latency is the last content chunk; the usage chunk may come later";
+
+macro_rules! dist_figures {
+    ($metric:literal, $canon:literal, $cause:expr) => {
+        [
+            Figure { tool_key: concat!("mean_", $metric, "_ms"), canonical: concat!($canon, "_mean_ms"), scale: 1.0, likely_cause: $cause },
+            Figure { tool_key: concat!("median_", $metric, "_ms"), canonical: concat!($canon, "_p50_ms"), scale: 1.0, likely_cause: $cause },
+            Figure { tool_key: concat!("p90_", $metric, "_ms"), canonical: concat!($canon, "_p90_ms"), scale: 1.0, likely_cause: $cause },
+            Figure { tool_key: concat!("p99_", $metric, "_ms"), canonical: concat!($canon, "_p99_ms"), scale: 1.0, likely_cause: $cause },
+        ]
+    };
+}
+
+const TPOT: [Figure; 4] = dist_figures!("tpot", "tpot", TOKENS);
+const TTFT: [Figure; 4] = dist_figures!("ttft", "ttft", FIRST_CHUNK);
+const ITL: [Figure; 4] = dist_figures!("itl", "itl", POOLED);
+const E2E: [Figure; 4] = dist_figures!("e2el", "e2e", LAST_CHUNK);
+
+/// vLLM's figures → tpsview's.
+pub const FIGURES: &[Figure] = &[
+    Figure { tool_key: "duration", canonical: "duration_s", scale: 1.0, likely_cause: WINDOW },
+    Figure { tool_key: "output_throughput", canonical: "system_tps", scale: 1.0, likely_cause: WINDOW },
+    Figure { tool_key: "request_throughput", canonical: "request_throughput", scale: 1.0, likely_cause: WINDOW },
+    Figure { tool_key: "completed", canonical: "requests_ok", scale: 1.0, likely_cause: FAILED },
+    Figure { tool_key: "failed", canonical: "requests_failed", scale: 1.0, likely_cause: FAILED },
+    Figure { tool_key: "total_output_tokens", canonical: "output_tokens", scale: 1.0, likely_cause: FAILED },
+    TPOT[0], TPOT[1], TPOT[2], TPOT[3],
+    TTFT[0], TTFT[1], TTFT[2], TTFT[3],
+    ITL[0], ITL[1], ITL[2], ITL[3],
+    E2E[0], E2E[1], E2E[2], E2E[3],
+];
+
+/// One vLLM result object, read key by key so that the large per-request arrays go straight into
+/// columns and every other key is kept by name.
+#[derive(Default)]
+struct RawVllm {
+    strings: BTreeMap<String, String>,
+    numbers: BTreeMap<String, f64>,
+    request_rate: Option<f64>,
+    max_concurrency: Option<f64>,
+    input_lens: Option<Column>,
+    output_lens: Option<Column>,
+    ttfts: Option<Column>,
+    latencies: Option<Column>,
+    start_times: Option<Column>,
+    itls: Option<RaggedColumn>,
+    errors: Option<Vec<Option<String>>>,
+}
+
+/// Config keys: not figures the tool measured.
+const CONFIG_KEYS: &[&str] = &["num_prompts", "burstiness", "max_concurrency", "request_rate", "run_number"];
+
+impl<'de> de::Deserialize<'de> for RawVllm {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawVllm;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a vLLM result object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawVllm, A::Error> {
+                let mut raw = RawVllm::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "input_lens" => raw.input_lens = Some(map.next_value()?),
+                        "output_lens" => raw.output_lens = Some(map.next_value()?),
+                        "ttfts" => raw.ttfts = Some(map.next_value()?),
+                        "latencies" => raw.latencies = Some(map.next_value()?),
+                        "start_times" => raw.start_times = Some(map.next_value()?),
+                        "itls" => raw.itls = Some(map.next_value()?),
+                        "errors" => raw.errors = Some(map.next_value::<Vec<ErrorText>>()?.into_iter().map(|e| e.0).collect()),
+                        "generated_texts" | "queue_times" => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                        "request_rate" => raw.request_rate = map.next_value::<Num>()?.value(),
+                        "max_concurrency" => raw.max_concurrency = map.next_value::<Num>()?.value(),
+                        _ => match map.next_value::<serde_json::Value>()? {
+                            serde_json::Value::Number(n) => {
+                                if let Some(v) = n.as_f64() {
+                                    // Old files spell one key `request_goodput:`.
+                                    raw.numbers.insert(key.trim_end_matches(':').to_owned(), v);
+                                }
+                            }
+                            serde_json::Value::String(s) => {
+                                raw.strings.insert(key, s);
+                            }
+                            _ => {}
+                        },
+                    }
+                }
+                Ok(raw)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl Num {
+    fn value(self) -> Option<f64> {
+        match self {
+            Num::Value(v) if !v.is_nan() => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// An entry of `errors`: `""` (ok), an error text, or `null` (treated as ok).
+struct ErrorText(Option<String>);
+
+impl<'de> de::Deserialize<'de> for ErrorText {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        Ok(ErrorText(match v {
+            serde_json::Value::Null => None,
+            serde_json::Value::String(s) if s.is_empty() => None,
+            serde_json::Value::String(s) => Some(s),
+            other => Some(other.to_string()),
+        }))
+    }
+}
+
+/// Parses a vLLM result file (one object, or several separated by whitespace).
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let bytes = super::strip_bom(bytes);
+    let mut diags = Vec::new();
+    let objects = match read_objects(file, bytes, &mut diags) {
+        Ok(o) => o,
+        Err(e) => {
+            // Python's json.dumps writes bare NaN / Infinity; read them as numbers and say so.
+            match crate::lenient::quote_nonfinite_literals(bytes) {
+                Some(fixed) => {
+                    diags.push(Diagnostic::info(file, "(file)", "bare NaN/Infinity literals (not valid JSON) were read as numbers"));
+                    read_objects(file, &fixed, &mut diags).map_err(|_| e)?
+                }
+                None => return Err(e),
+            }
+        }
+    };
+    if objects.is_empty() {
+        return Err(ParseError::new(file, ParseErrorKind::NoData("no result object in the file".into())));
+    }
+    let multi = objects.len() > 1;
+    let mut runs: Vec<Run> = Vec::new();
+    for (k, raw) in objects {
+        let point_file = if multi { format!("{file}#{}", k + 1) } else { file.to_owned() };
+        let (run, point) = into_point(&point_file, raw, &mut diags);
+        match runs.iter_mut().find(|r| r.label == run.label && r.meta.model == run.meta.model) {
+            Some(r) => r.points.push(point),
+            None => runs.push(Run { points: vec![point], ..run }),
+        }
+    }
+    Ok((Report { meta: Metadata::default(), runs }, diags))
+}
+
+/// Reads every object in the file; if the stream breaks, falls back to line-by-line reading so the
+/// good lines of an `--append-result` file still load and the bad one is named.
+fn read_objects(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Result<Vec<(usize, RawVllm)>, ParseError> {
+    let mut out = Vec::new();
+    let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<RawVllm>();
+    let err = loop {
+        match stream.next() {
+            None => return Ok(out),
+            Some(Ok(raw)) => out.push((out.len(), raw)),
+            Some(Err(e)) => break e,
+        }
+    };
+    let first_err = || {
+        let path = if err.is_data() { super::path_of_error::<serde_json::Value>(bytes).or_else(|| data_path(bytes, &err)) } else { None };
+        ParseError::from_json(file, &err, path)
+    };
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').filter(|l| !l.iter().all(u8::is_ascii_whitespace)).collect();
+    if lines.len() < 2 {
+        return Err(first_err());
+    }
+    let mut good = Vec::new();
+    let mut line_no = 0;
+    for (lineno, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        line_no += 1;
+        match serde_json::from_slice::<RawVllm>(line) {
+            Ok(raw) => good.push((line_no - 1, raw)),
+            Err(e) => diags.push(Diagnostic::warning(
+                file,
+                &format!("line {}", lineno + 1),
+                None,
+                format!("result object skipped: {}", ParseError::from_json(file, &e, None).kind),
+            )),
+        }
+    }
+    if good.is_empty() {
+        return Err(first_err());
+    }
+    Ok(good)
+}
+
+/// For a type error inside a known array, names the array by re-reading with path tracking.
+fn data_path(bytes: &[u8], _err: &serde_json::Error) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Shape {
+        ttfts: Option<Column>,
+        output_lens: Option<Column>,
+        input_lens: Option<Column>,
+        latencies: Option<Column>,
+        start_times: Option<Column>,
+        itls: Option<RaggedColumn>,
+        errors: Option<Vec<serde_json::Value>>,
+    }
+    super::path_of_error::<Shape>(bytes)
+}
+
+fn into_point(file: &str, raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Point) {
+    let mut meta = Metadata {
+        engine: raw.strings.get("backend").or(raw.strings.get("endpoint_type")).cloned(),
+        model: raw.strings.get("model_id").cloned(),
+        date: raw.strings.get("date").cloned(),
+        ..Metadata::default()
+    };
+    const KNOWN: &[&str] = &["backend", "endpoint_type", "model_id", "date", "label", "tokenizer_id"];
+    for (k, v) in &raw.strings {
+        if !KNOWN.contains(&k.as_str()) {
+            meta.labels.insert(k.clone(), v.clone());
+        }
+    }
+    let label = raw
+        .strings
+        .get("label")
+        .cloned()
+        .or_else(|| match (&meta.engine, &meta.model) {
+            (Some(e), Some(m)) => Some(format!("{e} · {m}")),
+            (None, Some(m)) => Some(m.clone()),
+            (Some(e), None) => Some(e.clone()),
+            (None, None) => None,
+        })
+        .unwrap_or_else(|| "vLLM run".into());
+    let concurrency = raw.max_concurrency.filter(|c| c.is_finite());
+    if let Some(c) = raw.max_concurrency {
+        if !(c >= 1.0 && c.is_finite()) {
+            diags.push(Diagnostic::warning(file, "max_concurrency", None, format!("concurrency {c} is not a positive number: ignored")));
+        }
+    }
+    let reported = Reported {
+        tool: ID.into(),
+        figures: raw.numbers.iter().filter(|(k, _)| !CONFIG_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), *v)).collect(),
+    };
+    let requests = build_requests(file, &raw, diags);
+    let run = Run { label, source_format: ID.into(), meta, points: Vec::new() };
+    let point = Point {
+        source_file: file.to_owned(),
+        concurrency: concurrency.filter(|c| *c >= 1.0),
+        request_rate: raw.request_rate,
+        requests,
+        reported,
+    };
+    (run, point)
+}
+
+/// Builds the request columns from the per-request arrays, or returns `None` (summary only) with a
+/// diagnostic saying why.
+fn build_requests(file: &str, raw: &RawVllm, diags: &mut Vec<Diagnostic>) -> Option<Requests> {
+    let (Some(out), Some(ttfts)) = (&raw.output_lens, &raw.ttfts) else {
+        if raw.output_lens.is_some() || raw.ttfts.is_some() || raw.itls.is_some() {
+            diags.push(Diagnostic::warning(file, "ttfts", None, "per-request arrays are incomplete (need output_lens and ttfts): using the summary"));
+        }
+        return None;
+    };
+    let n = out.values.len();
+    let mut lens: Vec<(&str, usize)> = vec![("output_lens", n), ("ttfts", ttfts.values.len())];
+    let mut add = |name, c: &Option<Column>| {
+        if let Some(c) = c {
+            lens.push((name, c.values.len()));
+        }
+    };
+    add("input_lens", &raw.input_lens);
+    add("latencies", &raw.latencies);
+    add("start_times", &raw.start_times);
+    if let Some(i) = &raw.itls {
+        lens.push(("itls", i.data.rows()));
+    }
+    if let Some(e) = &raw.errors {
+        lens.push(("errors", e.len()));
+    }
+    if let Some((name, len)) = lens.iter().find(|(_, l)| *l != n) {
+        diags.push(Diagnostic::warning(
+            file,
+            name,
+            None,
+            format!("has {len} entries but output_lens has {n}: per-request data cannot be aligned, using the summary"),
+        ));
+        return None;
+    }
+    if raw.latencies.is_none() && raw.itls.is_none() {
+        diags.push(Diagnostic::warning(file, "latencies", None, "neither latencies nor itls: end times unknown, using the summary"));
+        return None;
+    }
+
+    let mut outcome: Vec<Outcome> = match &raw.errors {
+        Some(e) => e.iter().map(|e| e.as_ref().map_or(Outcome::Ok, |m| Outcome::Failed(m.as_str().into()))).collect(),
+        None => vec![Outcome::Ok; n],
+    };
+    let output_tokens = tokens_column(file, "output_lens", out, &mut outcome, diags);
+    let input_tokens = raw.input_lens.as_ref().map(|c| tokens_column(file, "input_lens", c, &mut outcome, diags));
+    let e2e_s = match (&raw.latencies, &raw.itls) {
+        (Some(l), _) => l.values.clone(),
+        // vLLM: Σ itls_i == latency_i − ttft_i exactly.
+        (None, Some(itls)) => (0..n).map(|i| ttfts.values[i] + itls.data.row(i).iter().sum::<f64>()).collect(),
+        (None, None) => unreachable!("checked above"),
+    };
+    if raw.latencies.is_none() {
+        diags.push(Diagnostic::info(file, "latencies", "no latencies: end-to-end time is ttft + Σ itls (exact for vLLM)"));
+    }
+    if raw.start_times.is_none() {
+        diags.push(Diagnostic::info(file, "start_times", "no send times (older vLLM): no timeline; duration comes from the summary"));
+    }
+    let mut req = Requests {
+        start_s: raw.start_times.as_ref().map(|c| c.values.clone()),
+        ttft_s: ttfts.values.clone(),
+        e2e_s,
+        input_tokens,
+        output_tokens,
+        chunk_gaps: raw.itls.as_ref().map(|r| r.data.clone()),
+        outcome,
+    };
+    diags.extend(validate_requests(file, &mut req));
+    Some(req)
+}
+
+/// Token counts must be non-negative integers; other entries mark the request invalid.
+fn tokens_column(file: &str, field: &'static str, col: &Column, outcome: &mut [Outcome], diags: &mut Vec<Diagnostic>) -> Vec<u32> {
+    col.values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
+                v as u32
+            } else {
+                if matches!(outcome[i], Outcome::Ok) {
+                    outcome[i] = Outcome::Invalid(field);
+                    diags.push(Diagnostic::warning(file, field, Some(i), format!("token count {v} is not a non-negative integer: left out")));
+                }
+                0
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,49 @@
+//! Groups parsed files into runs: the same engine, model and label make one run, and each file
+//! (or each object of a multi-object file) is one concurrency level of it.
+
+use crate::error::Diagnostic;
+use crate::formats::Parsed;
+use crate::model::{Report, Run};
+
+/// Merges the runs of several parsed files into one report, grouping by (engine, model, label)
+/// and sorting each run's points by concurrency, then request rate. Points that claim the same
+/// level are kept and flagged.
+pub fn group(files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
+    for parsed in files {
+        diags.extend(parsed.diagnostics);
+        for mut run in parsed.report.runs {
+            run.meta.inherit(&parsed.report.meta);
+            let same = |r: &&mut Run| r.label == run.label && r.meta.model == run.meta.model && r.meta.engine == run.meta.engine;
+            match runs.iter_mut().find(same) {
+                Some(existing) => existing.points.append(&mut run.points),
+                None => runs.push(run),
+            }
+        }
+    }
+    for run in &mut runs {
+        run.points.sort_by(|a, b| {
+            let key = |p: &crate::model::Point| (p.concurrency.unwrap_or(f64::INFINITY), p.request_rate.unwrap_or(f64::INFINITY));
+            let (ka, kb) = (key(a), key(b));
+            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        });
+        for w in run.points.windows(2) {
+            if w[0].concurrency.is_some() && w[0].concurrency == w[1].concurrency && w[0].request_rate == w[1].request_rate {
+                diags.push(Diagnostic::warning(
+                    &w[1].source_file,
+                    "concurrency",
+                    None,
+                    format!(
+                        "run {:?}: {} and {} both claim concurrency {}; both are kept",
+                        run.label,
+                        w[0].source_file,
+                        w[1].source_file,
+                        w[0].concurrency.unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+    }
+    (Report { meta: Default::default(), runs }, diags)
+}

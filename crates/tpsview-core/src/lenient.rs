@@ -1,0 +1,265 @@
+//! Lenient readers for the numbers real benchmark tools write: JSON numbers, numbers as strings
+//! (`"12.5"`, `"1,146.31"`, `"inf"`), and `null`. They read straight into columns without building
+//! a `serde_json::Value`, and record what they could not read instead of failing the whole file,
+//! so one bad request is listed and the rest still load.
+
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
+use std::fmt;
+
+/// One number as a tool wrote it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// A finite or infinite value.
+    Value(f64),
+    /// `null` or absent.
+    Missing,
+    /// A string or other value that is not a number.
+    Bad,
+}
+
+impl Num {
+    /// The value, with NaN for missing or bad entries.
+    pub fn or_nan(self) -> f64 {
+        match self {
+            Num::Value(v) => v,
+            _ => f64::NAN,
+        }
+    }
+}
+
+/// Parses a number written as a string: surrounding space, thousands separators, `inf`/`nan`.
+pub fn parse_num_str(s: &str) -> Num {
+    let t = s.trim();
+    match t.to_ascii_lowercase().as_str() {
+        "inf" | "+inf" | "infinity" | "+infinity" => return Num::Value(f64::INFINITY),
+        "-inf" | "-infinity" => return Num::Value(f64::NEG_INFINITY),
+        "nan" => return Num::Value(f64::NAN),
+        "" | "null" | "none" => return Num::Missing,
+        _ => {}
+    }
+    let cleaned: String;
+    let t = if t.contains(',') {
+        cleaned = t.replace(',', "");
+        cleaned.as_str()
+    } else {
+        t
+    };
+    t.parse::<f64>().map(Num::Value).unwrap_or(Num::Bad)
+}
+
+struct NumVisitor;
+
+impl<'de> Visitor<'de> for NumVisitor {
+    type Value = Num;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number, a numeric string or null")
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Num, E> {
+        Ok(Num::Value(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Num, E> {
+        Ok(Num::Value(v as f64))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Num, E> {
+        Ok(Num::Value(v as f64))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Num, E> {
+        Ok(parse_num_str(v))
+    }
+    fn visit_unit<E>(self) -> Result<Num, E> {
+        Ok(Num::Missing)
+    }
+    fn visit_none<E>(self) -> Result<Num, E> {
+        Ok(Num::Missing)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Num, E> {
+        Ok(Num::Bad)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Num, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Num::Bad)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
+        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+        Ok(Num::Bad)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NumVisitor)
+    }
+}
+
+/// A column read leniently: NaN stands for every entry that was missing or not a number, and
+/// `bad` lists those indices so a diagnostic can name them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Column {
+    /// The values.
+    pub values: Vec<f64>,
+    /// Indices of entries that were `null`, strings that are not numbers, or other types.
+    pub bad: Vec<usize>,
+}
+
+impl<'de> serde::Deserialize<'de> for Column {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Column;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of numbers")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Column, A::Error> {
+                let mut col = Column { values: Vec::with_capacity(seq.size_hint().unwrap_or(0)), bad: Vec::new() };
+                while let Some(n) = seq.next_element::<Num>()? {
+                    if !matches!(n, Num::Value(_)) {
+                        col.bad.push(col.values.len());
+                    }
+                    col.values.push(n.or_nan());
+                }
+                Ok(col)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+/// A list of lists of numbers (e.g. per-request chunk gaps) read into one flat array with offsets.
+/// A row that is not an array (e.g. `null`) becomes empty and is listed in `bad_rows`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RaggedColumn {
+    /// The flattened rows.
+    pub data: crate::model::Ragged,
+    /// Rows holding at least one entry that is not a number, or that were not arrays.
+    pub bad_rows: Vec<usize>,
+}
+
+struct RowSeed<'a> {
+    values: &'a mut Vec<f64>,
+}
+
+impl<'de> DeserializeSeed<'de> for RowSeed<'_> {
+    type Value = bool;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RowSeed<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of numbers")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let mut ok = true;
+        while let Some(n) = seq.next_element::<Num>()? {
+            ok &= matches!(n, Num::Value(_));
+            self.values.push(n.or_nan());
+        }
+        Ok(ok)
+    }
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RaggedColumn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RaggedColumn;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of arrays of numbers")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RaggedColumn, A::Error> {
+                let mut out = RaggedColumn::default();
+                out.data.offsets.push(0);
+                loop {
+                    let row = out.data.offsets.len() - 1;
+                    match seq.next_element_seed(RowSeed { values: &mut out.data.values })? {
+                        None => break,
+                        Some(ok) => {
+                            if !ok {
+                                out.bad_rows.push(row);
+                            }
+                            out.data.offsets.push(out.data.values.len() as u32);
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+/// Replaces the bare `NaN`, `Infinity` and `-Infinity` literals that Python's `json.dumps` writes
+/// (and strict JSON forbids) with the strings `"nan"`, `"inf"`, `"-inf"`, outside strings only.
+/// Returns `None` when there were none. Called only after a strict parse failed, so clean files pay
+/// nothing.
+pub fn quote_nonfinite_literals(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let mut in_str = false;
+    let mut escaped = false;
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_str {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+            i += 1;
+            continue;
+        }
+        let rest = &bytes[i..];
+        let replacement: Option<(&[u8], &[u8])> = if rest.starts_with(b"-Infinity") {
+            Some((b"-Infinity", b"\"-inf\""))
+        } else if rest.starts_with(b"Infinity") {
+            Some((b"Infinity", b"\"inf\""))
+        } else if rest.starts_with(b"NaN") {
+            Some((b"NaN", b"\"nan\""))
+        } else {
+            None
+        };
+        if let Some((lit, rep)) = replacement {
+            out.extend_from_slice(rep);
+            i += lit.len();
+            changed = true;
+            continue;
+        }
+        if b == b'"' {
+            in_str = true;
+        }
+        out.push(b);
+        i += 1;
+    }
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,22 @@
+//! tpsview's core: the report model, the importers for benchmark files, the metric engine that
+//! recomputes every figure from raw per-request data, and the engine simulator behind the seed
+//! example. It takes bytes and returns values: no I/O, no clock, no web dependency.
+#![warn(missing_docs)]
+
+pub mod audit;
+pub mod error;
+pub mod formats;
+pub mod group;
+pub mod lenient;
+pub mod metrics;
+pub mod model;
+pub mod simulate;
+pub mod stats;
+pub mod summary;
+pub mod synthetic;
+
+pub use error::{Diagnostic, ParseError, ParseErrorKind};
+pub use formats::{detect, parse, parse_any, Format, Parsed};
+pub use metrics::{compute_point, MetricOptions, PointMetrics};
+pub use model::{Metadata, Point, Report, Requests, Run};
+pub use summary::{summarize, Summary};

@@ -1,0 +1,583 @@
+//! The metric engine: every definition in docs/metrics.md, as pure functions of the model.
+//! Per request: ttft, e2e, tpot, itl, per-stream and user-visible rates. Per point: duration,
+//! system and per-stream T/s, latency distributions, request throughput, achieved concurrency,
+//! the decomposition of the gap between N × per-stream and system T/s, and the optional
+//! steady-state window. Failed and invalid requests are counted and listed, never averaged in.
+
+use crate::error::Diagnostic;
+use crate::model::{Outcome, Point, Requests};
+use crate::stats::Dist;
+
+/// Choices that change what is computed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MetricOptions {
+    /// Also compute system T/s inside the steady-state window.
+    pub steady_state: bool,
+}
+
+/// One request's figures, all in seconds or tokens/s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RequestMetrics {
+    /// First token's arrival − send time.
+    pub ttft: f64,
+    /// Last token's arrival − send time.
+    pub e2e: f64,
+    /// (e2e − ttft) / (output_tokens − 1); `None` below 2 output tokens.
+    pub tpot: Option<f64>,
+    /// 1 / tpot; `None` when tpot is not positive.
+    pub per_stream_rate: Option<f64>,
+    /// output_tokens / e2e; `None` when e2e is not positive.
+    pub user_rate: Option<f64>,
+}
+
+/// The figures of request `i`, or `None` when it failed or its data is unusable.
+pub fn request_metrics(req: &Requests, i: usize) -> Option<RequestMetrics> {
+    if !req.is_ok(i) {
+        return None;
+    }
+    let n = req.output_tokens[i];
+    if n == 0 {
+        return None;
+    }
+    let (ttft, e2e) = (req.ttft_s[i], req.e2e_s[i]);
+    let tpot = (n >= 2).then(|| (e2e - ttft) / f64::from(n - 1));
+    Some(RequestMetrics {
+        ttft,
+        e2e,
+        tpot,
+        per_stream_rate: tpot.filter(|t| *t > 0.0).map(|t| 1.0 / t),
+        user_rate: (e2e > 0.0).then(|| f64::from(n) / e2e),
+    })
+}
+
+/// Where a point's figures come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// Recomputed by tpsview from raw per-request data.
+    Recomputed,
+    /// Taken from the tool's own summary ("as reported"); only what the definitions allow is derived.
+    Reported,
+}
+
+/// One factor of the gap between N × per-stream T/s and the measured system T/s.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct GapFactor {
+    /// Stable name: `concurrency_shortfall`, `decode_share` or `first_token_and_rate_mix`.
+    pub cause: &'static str,
+    /// Multiplier (1.0 = no loss).
+    pub factor: f64,
+    /// This factor's share of the whole gap on a log scale (shares sum to 1); `None` when the gap
+    /// is under 1 %, where shares mean nothing.
+    pub share_of_gap: Option<f64>,
+}
+
+/// system T/s = N × per-stream T/s × Π factors, exactly.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GapAnalysis {
+    /// Target concurrency N.
+    pub target_concurrency: f64,
+    /// N × per-stream T/s: what the system would deliver if N streams decoded all the time.
+    pub ideal_tps: f64,
+    /// The measured system T/s.
+    pub system_tps: f64,
+    /// The factors: achieved ÷ target concurrency (ramp-up, tail, queueing), decode time ÷ request
+    /// time (waiting for and computing the prefill), and the token-weighted decode rate including
+    /// each first token ÷ per-stream T/s.
+    pub factors: Vec<GapFactor>,
+}
+
+/// System T/s measured inside the window where the target number of requests is in flight.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct SteadyState {
+    /// Window start, on the requests' clock (s).
+    pub start_s: f64,
+    /// Window end (s).
+    pub end_s: f64,
+    /// Tokens emitted inside the window (tokens after the first spread evenly over each
+    /// request's decode span).
+    pub output_tokens: f64,
+    /// output_tokens / window length.
+    pub system_tps: f64,
+}
+
+/// A request that was not averaged in, and why.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Excluded {
+    /// Its index in the point.
+    pub index: usize,
+    /// The tool's error text, or the field that made it unusable.
+    pub reason: String,
+    /// True for a request the tool marked failed; false for unusable data.
+    pub failed: bool,
+}
+
+/// Every per-point figure. `None` where a definition does not apply.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PointMetrics {
+    /// Whether the figures were recomputed or taken as reported.
+    pub basis: Basis,
+    /// Target concurrency.
+    pub concurrency: Option<f64>,
+    /// Target request rate (req/s); serialised as the string `"inf"` for all at once.
+    #[serde(serialize_with = "rate_as_json")]
+    pub request_rate: Option<f64>,
+    /// Requests that completed with usable data.
+    pub requests_ok: Option<u64>,
+    /// Requests the tool marked failed.
+    pub requests_failed: Option<u64>,
+    /// Requests whose data was unusable (listed in diagnostics).
+    pub requests_invalid: u64,
+    /// Σ output tokens of the ok requests.
+    pub output_tokens: Option<u64>,
+    /// Last token's arrival − first send (s).
+    pub duration_s: Option<f64>,
+    /// Whether `duration_s` is the tool's figure because the file has no send times.
+    pub duration_as_reported: bool,
+    /// Σ output tokens / duration.
+    pub system_tps: Option<f64>,
+    /// 1 / mean(tpot).
+    pub per_stream_tps: Option<f64>,
+    /// Distribution of per-request 1 / tpot (T/s).
+    pub per_stream_rate: Dist,
+    /// Distribution of per-request output_tokens / e2e (T/s).
+    pub user_rate: Dist,
+    /// tpot (ms).
+    pub tpot_ms: Dist,
+    /// ttft (ms).
+    pub ttft_ms: Dist,
+    /// Chunk gaps pooled over all ok requests (ms).
+    pub itl_ms: Dist,
+    /// e2e (ms).
+    pub e2e_ms: Dist,
+    /// Completed requests / duration.
+    pub request_throughput: Option<f64>,
+    /// Σ e2e / duration (Little's law).
+    pub concurrency_achieved: Option<f64>,
+    /// N × per-stream vs system T/s.
+    pub gap: Option<GapAnalysis>,
+    /// Steady-state view, when asked for and defined.
+    pub steady_state: Option<SteadyState>,
+    /// Requests left out of the averages.
+    pub excluded: Vec<Excluded>,
+}
+
+/// Writes a request rate as a number, or the string `"inf"` (JSON has no infinity).
+pub(crate) fn rate_as_json<S: serde::Serializer>(r: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match r {
+        Some(v) if v.is_infinite() => s.serialize_str("inf"),
+        Some(v) => s.serialize_f64(*v),
+        None => s.serialize_none(),
+    }
+}
+
+impl PointMetrics {
+    fn empty(basis: Basis, point: &Point) -> Self {
+        PointMetrics {
+            basis,
+            concurrency: point.concurrency,
+            request_rate: point.request_rate,
+            requests_ok: None,
+            requests_failed: None,
+            requests_invalid: 0,
+            output_tokens: None,
+            duration_s: None,
+            duration_as_reported: false,
+            system_tps: None,
+            per_stream_tps: None,
+            per_stream_rate: Dist::default(),
+            user_rate: Dist::default(),
+            tpot_ms: Dist::default(),
+            ttft_ms: Dist::default(),
+            itl_ms: Dist::default(),
+            e2e_ms: Dist::default(),
+            request_throughput: None,
+            concurrency_achieved: None,
+            gap: None,
+            steady_state: None,
+            excluded: Vec::new(),
+        }
+    }
+
+    /// A figure by its flat name (`system_tps`, `tpot_p99_ms`, …): the names of
+    /// [`METRIC_NAMES`], used by the audit, the UI's table and the CLI.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        let d = |dist: &Dist, stat: &str| match stat {
+            "mean" => dist.mean,
+            "p50" => dist.p50,
+            "p90" => dist.p90,
+            "p99" => dist.p99,
+            _ => None,
+        };
+        match name {
+            "duration_s" => self.duration_s,
+            "system_tps" => self.system_tps,
+            "per_stream_tps" => self.per_stream_tps,
+            "requests_ok" => self.requests_ok.map(|v| v as f64),
+            "requests_failed" => self.requests_failed.map(|v| v as f64),
+            "output_tokens" => self.output_tokens.map(|v| v as f64),
+            "request_throughput" => self.request_throughput,
+            "concurrency_achieved" => self.concurrency_achieved,
+            _ => {
+                let (metric, rest) = name.split_once('_')?;
+                let stat = rest.strip_suffix("_ms")?;
+                let dist = match metric {
+                    "tpot" => &self.tpot_ms,
+                    "ttft" => &self.ttft_ms,
+                    "itl" => &self.itl_ms,
+                    "e2e" => &self.e2e_ms,
+                    _ => return None,
+                };
+                d(dist, stat)
+            }
+        }
+    }
+
+    fn set(&mut self, name: &str, v: f64) {
+        let count = || (v >= 0.0 && v.fract() == 0.0).then_some(v as u64);
+        let slot = |dist: &mut Dist, stat: &str| -> bool {
+            let s = match stat {
+                "mean" => &mut dist.mean,
+                "p50" => &mut dist.p50,
+                "p90" => &mut dist.p90,
+                "p99" => &mut dist.p99,
+                _ => return false,
+            };
+            *s = Some(v);
+            true
+        };
+        match name {
+            "duration_s" => self.duration_s = Some(v),
+            "system_tps" => self.system_tps = Some(v),
+            "per_stream_tps" => self.per_stream_tps = Some(v),
+            "requests_ok" => self.requests_ok = count(),
+            "requests_failed" => self.requests_failed = count(),
+            "output_tokens" => self.output_tokens = count(),
+            "request_throughput" => self.request_throughput = Some(v),
+            "concurrency_achieved" => self.concurrency_achieved = Some(v),
+            _ => {
+                if let Some((metric, rest)) = name.split_once('_') {
+                    if let Some(stat) = rest.strip_suffix("_ms") {
+                        let dist = match metric {
+                            "tpot" => &mut self.tpot_ms,
+                            "ttft" => &mut self.ttft_ms,
+                            "itl" => &mut self.itl_ms,
+                            "e2e" => &mut self.e2e_ms,
+                            _ => return,
+                        };
+                        slot(dist, stat);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every flat metric name [`PointMetrics::get`] knows.
+pub const METRIC_NAMES: &[&str] = &[
+    "duration_s",
+    "system_tps",
+    "per_stream_tps",
+    "requests_ok",
+    "requests_failed",
+    "output_tokens",
+    "request_throughput",
+    "concurrency_achieved",
+    "tpot_mean_ms",
+    "tpot_p50_ms",
+    "tpot_p90_ms",
+    "tpot_p99_ms",
+    "ttft_mean_ms",
+    "ttft_p50_ms",
+    "ttft_p90_ms",
+    "ttft_p99_ms",
+    "itl_mean_ms",
+    "itl_p50_ms",
+    "itl_p90_ms",
+    "itl_p99_ms",
+    "e2e_mean_ms",
+    "e2e_p50_ms",
+    "e2e_p90_ms",
+    "e2e_p99_ms",
+];
+
+/// Computes a point's figures: recomputed from raw data where the point has it, else taken from
+/// the tool's reported figures (mapped to tpsview's names by the format's table) with only what
+/// the definitions allow derived. Diagnostics say what was skipped or substituted.
+pub fn compute_point(point: &Point, opts: &MetricOptions) -> (PointMetrics, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let m = match &point.requests {
+        Some(req) => recompute(point, req, opts, &mut diags),
+        None => from_reported(point, &mut diags),
+    };
+    (m, diags)
+}
+
+fn from_reported(point: &Point, diags: &mut Vec<Diagnostic>) -> PointMetrics {
+    let mut m = PointMetrics::empty(Basis::Reported, point);
+    for fig in crate::formats::reported_map(&point.reported.tool) {
+        if let Some(&v) = point.reported.figures.get(fig.tool_key) {
+            if v.is_finite() && m.get(fig.canonical).is_none() {
+                m.set(fig.canonical, v * fig.scale);
+            }
+        }
+    }
+    // The definitions allow per-stream T/s from a reported mean TPOT, nothing more.
+    if m.per_stream_tps.is_none() {
+        if let Some(t) = m.tpot_ms.mean.filter(|t| *t > 0.0) {
+            m.per_stream_tps = Some(1000.0 / t);
+        }
+    }
+    m.duration_as_reported = m.duration_s.is_some();
+    diags.push(Diagnostic::info(
+        &point.source_file,
+        "requests",
+        "no per-request data: figures are shown as reported by the tool",
+    ));
+    m
+}
+
+fn recompute(point: &Point, req: &Requests, opts: &MetricOptions, diags: &mut Vec<Diagnostic>) -> PointMetrics {
+    let mut m = PointMetrics::empty(Basis::Recomputed, point);
+    let n = req.len();
+    let (mut ttft, mut e2e, mut tpot, mut rate, mut user, mut itl) =
+        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::new(), Vec::new());
+    let (mut ok, mut failed, mut invalid) = (0u64, 0u64, 0u64);
+    let (mut tokens, mut sum_e2e, mut sum_decode) = (0u64, 0.0f64, 0.0f64);
+    for i in 0..n {
+        match &req.outcome[i] {
+            Outcome::Failed(e) => {
+                failed += 1;
+                m.excluded.push(Excluded { index: i, reason: e.to_string(), failed: true });
+                continue;
+            }
+            Outcome::Invalid(field) => {
+                invalid += 1;
+                m.excluded.push(Excluded { index: i, reason: format!("unusable `{field}`"), failed: false });
+                continue;
+            }
+            Outcome::Ok => {}
+        }
+        let Some(r) = request_metrics(req, i) else {
+            invalid += 1;
+            m.excluded.push(Excluded { index: i, reason: "no output tokens".into(), failed: false });
+            continue;
+        };
+        ok += 1;
+        tokens += u64::from(req.output_tokens[i]);
+        ttft.push(r.ttft);
+        e2e.push(r.e2e);
+        sum_e2e += r.e2e;
+        sum_decode += r.e2e - r.ttft;
+        if let Some(t) = r.tpot {
+            tpot.push(t);
+        }
+        if let Some(v) = r.per_stream_rate {
+            rate.push(v);
+        }
+        if let Some(v) = r.user_rate {
+            user.push(v);
+        }
+        if let Some(g) = &req.chunk_gaps {
+            itl.extend_from_slice(g.row(i));
+        }
+    }
+    m.requests_ok = Some(ok);
+    m.requests_failed = Some(failed);
+    m.requests_invalid = invalid;
+    m.output_tokens = Some(tokens);
+    if ok == 0 && n > 0 {
+        diags.push(Diagnostic::warning(&point.source_file, "requests", None, "no request completed: nothing to average"));
+    } else if n == 0 {
+        diags.push(Diagnostic::warning(&point.source_file, "requests", None, "the point holds no requests"));
+    }
+
+    let mean_tpot = crate::stats::mean(&tpot);
+    m.per_stream_tps = mean_tpot.filter(|t| *t > 0.0).map(|t| 1.0 / t);
+    m.tpot_ms = Dist::of(&mut tpot).scaled(1e3);
+    m.ttft_ms = Dist::of(&mut ttft).scaled(1e3);
+    m.e2e_ms = Dist::of(&mut e2e).scaled(1e3);
+    m.itl_ms = Dist::of(&mut itl).scaled(1e3);
+    m.per_stream_rate = Dist::of(&mut rate);
+    m.user_rate = Dist::of(&mut user);
+    if req.chunk_gaps.is_none() && ok > 0 {
+        diags.push(Diagnostic::info(&point.source_file, "itls", "no chunk timings in the file: ITL is not defined"));
+    }
+
+    m.duration_s = duration(req);
+    if m.duration_s.is_none() {
+        let reported = crate::formats::reported_map(&point.reported.tool)
+            .iter()
+            .find(|f| f.canonical == "duration_s")
+            .and_then(|f| point.reported.figures.get(f.tool_key).map(|v| v * f.scale));
+        if let Some(d) = reported {
+            m.duration_s = Some(d);
+            m.duration_as_reported = true;
+            diags.push(Diagnostic::info(
+                &point.source_file,
+                "start_times",
+                "no send times in the file: duration (and so system T/s) is the tool's reported duration",
+            ));
+        }
+    }
+    match m.duration_s {
+        Some(d) if d > 0.0 && d.is_finite() => {
+            m.system_tps = Some(tokens as f64 / d);
+            m.request_throughput = Some(ok as f64 / d);
+            m.concurrency_achieved = Some(sum_e2e / d);
+        }
+        Some(d) => {
+            diags.push(Diagnostic::warning(
+                &point.source_file,
+                "duration",
+                None,
+                format!("duration is {d} s: system T/s is not defined"),
+            ));
+            m.duration_s = None;
+        }
+        None if ok > 0 => diags.push(Diagnostic::warning(
+            &point.source_file,
+            "start_times",
+            None,
+            "no send times and no reported duration: system T/s is not defined",
+        )),
+        None => {}
+    }
+
+    m.gap = gap_analysis(&m, tokens, sum_e2e, sum_decode);
+    if opts.steady_state {
+        m.steady_state = steady_state(req, point.concurrency);
+        if m.steady_state.is_none() {
+            diags.push(Diagnostic::info(
+                &point.source_file,
+                "start_times",
+                "no steady-state window: the target concurrency was never held, or send times are missing",
+            ));
+        }
+    }
+    m
+}
+
+/// Last token's arrival of any ok request − first send of any request.
+fn duration(req: &Requests) -> Option<f64> {
+    let start = req.start_s.as_ref()?;
+    let mut first = f64::INFINITY;
+    let mut last = f64::NEG_INFINITY;
+    for i in 0..req.len() {
+        let s = start[i];
+        if !matches!(req.outcome[i], Outcome::Invalid(_)) && s.is_finite() {
+            first = first.min(s);
+        }
+        if request_metrics(req, i).is_some() {
+            last = last.max(s + req.e2e_s[i]);
+        }
+    }
+    (first.is_finite() && last.is_finite()).then_some(last - first)
+}
+
+fn gap_analysis(m: &PointMetrics, tokens: u64, sum_e2e: f64, sum_decode: f64) -> Option<GapAnalysis> {
+    let target = m.concurrency.filter(|c| *c > 0.0 && c.is_finite())?;
+    let (system, per_stream, achieved) = (m.system_tps?, m.per_stream_tps?, m.concurrency_achieved?);
+    if sum_e2e <= 0.0 || sum_decode <= 0.0 || system <= 0.0 {
+        return None;
+    }
+    let ideal = target * per_stream;
+    let raw = [
+        ("concurrency_shortfall", achieved / target),
+        ("decode_share", sum_decode / sum_e2e),
+        ("first_token_and_rate_mix", (tokens as f64 / sum_decode) / per_stream),
+    ];
+    let total_log = (system / ideal).ln();
+    let factors = raw
+        .iter()
+        .map(|&(cause, factor)| GapFactor {
+            cause,
+            factor,
+            share_of_gap: (total_log.abs() > 0.01).then(|| factor.ln() / total_log),
+        })
+        .collect();
+    Some(GapAnalysis { target_concurrency: target, ideal_tps: ideal, system_tps: system, factors })
+}
+
+/// The window from the first moment `target` requests are in flight to the last moment they are,
+/// and the tokens emitted inside it.
+pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> {
+    let start = req.start_s.as_ref()?;
+    let target = target.filter(|t| *t >= 1.0 && t.is_finite())?.round() as i64;
+    let mut events: Vec<(f64, i64)> = Vec::with_capacity(req.len() * 2);
+    for i in 0..req.len() {
+        if request_metrics(req, i).is_some() {
+            events.push((start[i], 1));
+            events.push((start[i] + req.e2e_s[i], -1));
+        }
+    }
+    // Ends before starts at the same instant, so back-to-back requests do not inflate the count.
+    events.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (mut count, mut win_start, mut win_end) = (0i64, None, None);
+    for &(t, d) in &events {
+        let before = count;
+        count += d;
+        if count >= target && before < target && win_start.is_none() {
+            win_start = Some(t);
+        }
+        if before >= target && count < target {
+            win_end = Some(t);
+        }
+    }
+    let (a, b) = (win_start?, win_end?);
+    if b <= a {
+        return None;
+    }
+    let mut tokens = 0.0;
+    for i in 0..req.len() {
+        if request_metrics(req, i).is_none() {
+            continue;
+        }
+        let n = f64::from(req.output_tokens[i]);
+        let t1 = start[i] + req.ttft_s[i];
+        let t2 = start[i] + req.e2e_s[i];
+        if t1 >= a && t1 <= b {
+            tokens += 1.0;
+        }
+        if n > 1.0 && t2 > t1 {
+            let overlap = (t2.min(b) - t1.max(a)).max(0.0);
+            tokens += (n - 1.0) * overlap / (t2 - t1);
+        }
+    }
+    Some(SteadyState { start_s: a, end_s: b, output_tokens: tokens, system_tps: tokens / (b - a) })
+}
+
+/// Checks raw columns, marks unusable requests [`Outcome::Invalid`] and returns one diagnostic per
+/// problem, naming the field and request index. Every importer calls it, so every format gets the
+/// same rules: NaN or negative times, end before first token, no output tokens, backwards clocks.
+pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let mut mark = |i: usize, field: &'static str, msg: String, outcome: &mut Outcome| {
+        diags.push(Diagnostic::warning(file, field, Some(i), msg));
+        *outcome = Outcome::Invalid(field);
+    };
+    for i in 0..req.len() {
+        if !matches!(req.outcome[i], Outcome::Ok) {
+            continue;
+        }
+        let (t, e) = (req.ttft_s[i], req.e2e_s[i]);
+        let outcome = &mut req.outcome[i];
+        if req.output_tokens[i] == 0 {
+            mark(i, "output_tokens", "no output tokens: TTFT and TPOT are not defined; left out".into(), outcome);
+        } else if !t.is_finite() || t < 0.0 {
+            mark(i, "ttft", format!("TTFT is {t}: left out"), outcome);
+        } else if !e.is_finite() || e < t {
+            mark(i, "e2e", format!("end-to-end time {e} s is before the first token ({t} s): left out"), outcome);
+        } else if req.start_s.as_ref().is_some_and(|s| !s[i].is_finite()) {
+            mark(i, "start_time", "send time is not a number: left out".into(), outcome);
+        } else if let Some(g) = &req.chunk_gaps {
+            if g.row(i).iter().any(|x| !x.is_finite() || *x < 0.0) {
+                mark(i, "itls", "a chunk gap is negative or not a number (clock went backwards?): left out".into(), outcome);
+            }
+        }
+    }
+    diags
+}
+
+#[cfg(test)]
+mod tests;

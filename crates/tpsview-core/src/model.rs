@@ -1,0 +1,192 @@
+//! The report model every importer produces and every view reads: a report holds runs, a run holds
+//! points (one per concurrency or batch level), a point holds raw per-request data in columns and/or
+//! the figures a tool reported. Columnar on purpose: big reports are mostly arrays of numbers, and
+//! one `Vec<f64>` per field costs no heap object per request or per chunk gap.
+
+use std::collections::BTreeMap;
+
+/// A whole report: metadata shared by its runs, and the runs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Report {
+    /// Report-wide metadata; each run's own metadata overrides it field by field.
+    pub meta: Metadata,
+    /// The runs, in the order they were loaded.
+    pub runs: Vec<Run>,
+}
+
+/// What was measured, on what.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Metadata {
+    /// Serving engine name, e.g. `vllm`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// Serving engine version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine_version: Option<String>,
+    /// Model name or path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Weight precision, e.g. `fp8`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<String>,
+    /// GPU name, e.g. `H100 SXM`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
+    /// Number of GPUs the server used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_count: Option<u32>,
+    /// Tensor-parallel degree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel: Option<u32>,
+    /// When the benchmark ran (ISO 8601 or the tool's own date string).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Free-form key/value labels.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// Free-form notes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+impl Metadata {
+    /// Fills every field that `self` lacks from `base`.
+    pub fn inherit(&mut self, base: &Metadata) {
+        fn fill<T: Clone>(a: &mut Option<T>, b: &Option<T>) {
+            if a.is_none() {
+                a.clone_from(b);
+            }
+        }
+        fill(&mut self.engine, &base.engine);
+        fill(&mut self.engine_version, &base.engine_version);
+        fill(&mut self.model, &base.model);
+        fill(&mut self.precision, &base.precision);
+        fill(&mut self.gpu, &base.gpu);
+        fill(&mut self.gpu_count, &base.gpu_count);
+        fill(&mut self.tensor_parallel, &base.tensor_parallel);
+        fill(&mut self.date, &base.date);
+        fill(&mut self.notes, &base.notes);
+        for (k, v) in &base.labels {
+            self.labels.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+}
+
+/// One series of points measured the same way (one engine, model and configuration).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Run {
+    /// The label shown in legends.
+    pub label: String,
+    /// The format the data came from (`tpsview/1`, `vllm-bench-serve`, …).
+    pub source_format: String,
+    /// This run's metadata.
+    pub meta: Metadata,
+    /// One point per concurrency or batch level, in ascending order of level where known.
+    pub points: Vec<Point>,
+}
+
+/// One concurrency / batch level of a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Point {
+    /// The file the point came from.
+    pub source_file: String,
+    /// Target concurrency (closed-loop clients or batch size); `None` when the load was set by
+    /// request rate alone.
+    pub concurrency: Option<f64>,
+    /// Target request rate in requests/s; `f64::INFINITY` for "all at once".
+    pub request_rate: Option<f64>,
+    /// Raw per-request data, when the source has it.
+    pub requests: Option<Requests>,
+    /// The tool's own figures, by its own names.
+    pub reported: Reported,
+}
+
+/// The figures a tool printed for a point, by the tool's own names, in the tool's own units.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reported {
+    /// Which tool's names these are (a format id).
+    pub tool: String,
+    /// Name → value.
+    pub figures: BTreeMap<String, f64>,
+}
+
+/// What became of one request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Completed; its timings are used.
+    Ok,
+    /// The tool recorded an error; counted and listed, never averaged in.
+    Failed(Box<str>),
+    /// Its data cannot be used (e.g. a negative TTFT); a diagnostic names the field.
+    Invalid(&'static str),
+}
+
+/// Chunk gaps of all requests, flattened: request `i`'s gaps are
+/// `values[offsets[i]..offsets[i + 1]]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ragged {
+    /// `len() == requests + 1`, starting at 0, non-decreasing.
+    pub offsets: Vec<u32>,
+    /// Every gap in seconds.
+    pub values: Vec<f64>,
+}
+
+impl Ragged {
+    /// The gaps of request `i`.
+    pub fn row(&self, i: usize) -> &[f64] {
+        &self.values[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Appends one row.
+    pub fn push_row(&mut self, row: &[f64]) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.values.extend_from_slice(row);
+        self.offsets.push(self.values.len() as u32);
+    }
+}
+
+/// Raw per-request data in columns, all of the same length. Times are seconds; `ttft_s` and
+/// `e2e_s` are measured from the request's own send time; `start_s` (send times) share one clock
+/// of arbitrary origin.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Requests {
+    /// Send times, when the source records them.
+    pub start_s: Option<Vec<f64>>,
+    /// First output token's arrival − send time.
+    pub ttft_s: Vec<f64>,
+    /// Last output token's arrival − send time.
+    pub e2e_s: Vec<f64>,
+    /// Prompt tokens, when known.
+    pub input_tokens: Option<Vec<u32>>,
+    /// Output tokens.
+    pub output_tokens: Vec<u32>,
+    /// Gaps between successive streamed chunks, when known.
+    pub chunk_gaps: Option<Ragged>,
+    /// What became of each request.
+    pub outcome: Vec<Outcome>,
+}
+
+impl Requests {
+    /// Number of requests, failed ones included.
+    pub fn len(&self) -> usize {
+        self.outcome.len()
+    }
+
+    /// True when there are no requests at all.
+    pub fn is_empty(&self) -> bool {
+        self.outcome.is_empty()
+    }
+
+    /// True when request `i` completed and its data is usable.
+    pub fn is_ok(&self, i: usize) -> bool {
+        matches!(self.outcome[i], Outcome::Ok)
+    }
+}

@@ -1,0 +1,43 @@
+use super::*;
+use proptest::prelude::*;
+
+#[test]
+fn percentiles_match_numpy_linear() {
+    // numpy.percentile([1, 2, 3, 4], [50, 90, 99]) == [2.5, 3.7, 3.97]
+    let v = [1.0, 2.0, 3.0, 4.0];
+    assert_eq!(percentile_sorted(&v, 50.0), Some(2.5));
+    assert!((percentile_sorted(&v, 90.0).unwrap() - 3.7).abs() < 1e-12);
+    assert!((percentile_sorted(&v, 99.0).unwrap() - 3.97).abs() < 1e-12);
+    assert_eq!(percentile_sorted(&v, 0.0), Some(1.0));
+    assert_eq!(percentile_sorted(&v, 100.0), Some(4.0));
+    assert_eq!(percentile_sorted(&[7.0], 99.0), Some(7.0));
+    assert_eq!(percentile_sorted(&[], 50.0), None);
+}
+
+#[test]
+fn dist_of_empty_sample_is_all_none() {
+    assert_eq!(Dist::of(&mut []), Dist::default());
+}
+
+#[test]
+fn dist_sorts_and_summarises() {
+    let mut v = vec![4.0, 1.0, 3.0, 2.0];
+    let d = Dist::of(&mut v);
+    assert_eq!(d.mean, Some(2.5));
+    assert_eq!(d.p50, Some(2.5));
+    assert_eq!(d.scaled(1000.0).mean, Some(2500.0));
+}
+
+proptest! {
+    #[test]
+    fn percentiles_are_monotone_and_bounded(mut v in prop::collection::vec(-1e6f64..1e6, 1..200)) {
+        v.sort_unstable_by(f64::total_cmp);
+        let mut last = f64::NEG_INFINITY;
+        for p in [0.0, 10.0, 25.0, 50.0, 75.0, 90.0, 99.0, 100.0] {
+            let x = percentile_sorted(&v, p).unwrap();
+            prop_assert!(x >= last);
+            prop_assert!(x >= v[0] && x <= v[v.len() - 1]);
+            last = x;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The summary every front end shows: per run and point, every recomputed figure, the tool's own
+//! figures by its own names, and the discrepancies between them. Its JSON is the contract of
+//! `tpsview summarize --json` (docs/cli.md); the web app's table reads the same structure.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::audit::{discrepancies, Discrepancy};
+use crate::error::Diagnostic;
+use crate::formats::Parsed;
+use crate::metrics::{compute_point, MetricOptions, PointMetrics};
+use crate::model::{Metadata, Report};
+
+/// All runs of a set of files, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// One entry per run.
+    pub runs: Vec<RunSummary>,
+    /// Everything skipped or substituted, across all files.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One run, summarised.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// Legend label.
+    pub label: String,
+    /// Where the data came from (a format id).
+    pub source_format: String,
+    /// Model name, when known.
+    pub model: Option<String>,
+    /// All metadata.
+    pub meta: Metadata,
+    /// One entry per point.
+    pub points: Vec<PointSummary>,
+}
+
+/// One point, summarised: every [`PointMetrics`] field at the top level (the `--json` contract),
+/// plus where it came from and how the tool's own figures compare.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PointSummary {
+    /// The file it came from.
+    pub source_file: String,
+    /// The figures.
+    #[serde(flatten)]
+    pub metrics: PointMetrics,
+    /// The tool's own figures, by its own names.
+    pub reported: BTreeMap<String, f64>,
+    /// Reported figures that disagree with the recomputation by more than 0.5 %.
+    pub discrepancies: Vec<Discrepancy>,
+}
+
+impl PointSummary {
+    /// A figure by its flat metric name (see [`crate::metrics::METRIC_NAMES`]).
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.metrics.get(name)
+    }
+}
+
+/// Summarises a grouped report.
+pub fn summarize_report(report: &Report, opts: &MetricOptions) -> (Vec<RunSummary>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let runs = report
+        .runs
+        .iter()
+        .map(|run| RunSummary {
+            label: run.label.clone(),
+            source_format: run.source_format.clone(),
+            model: run.meta.model.clone(),
+            meta: run.meta.clone(),
+            points: run
+                .points
+                .iter()
+                .map(|p| {
+                    let (m, d) = compute_point(p, opts);
+                    diags.extend(d);
+                    let disc = discrepancies(p, &m);
+                    PointSummary {
+                        source_file: p.source_file.clone(),
+                        reported: p.reported.figures.clone(),
+                        discrepancies: disc,
+                        metrics: m,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    (runs, diags)
+}
+
+/// Groups parsed files into runs and summarises them.
+pub fn summarize(files: Vec<Parsed>, opts: &MetricOptions) -> Summary {
+    let (report, mut diagnostics) = crate::group::group(files);
+    let (runs, d) = summarize_report(&report, opts);
+    diagnostics.extend(d);
+    Summary { runs, diagnostics }
+}
