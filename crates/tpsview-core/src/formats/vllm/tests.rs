@@ -1,1 +1,231 @@
-use super::*;
+use crate::audit::discrepancies;
+use crate::formats::{detect, parse_any, Format};
+use crate::metrics::{compute_point, Basis, MetricOptions};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/../../tests/fixtures/vllm/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn close(a: Option<f64>, b: f64) -> bool {
+    a.is_some_and(|a| (a - b).abs() <= 1e-9 * b.abs().max(1.0))
+}
+
+#[test]
+fn detects_vllm_by_key_signature() {
+    assert_eq!(detect(&fixture("detailed-small.json")), Some(Format::VllmServe));
+    assert_eq!(detect(&fixture("summary-only-c16.json")), Some(Format::VllmServe));
+    assert_eq!(detect(&fixture("old-keys.json")), Some(Format::VllmServe));
+}
+
+#[test]
+fn recomputes_detailed_file_by_hand() {
+    let parsed = parse_any("detailed-small.json", &fixture("detailed-small.json")).unwrap();
+    let run = &parsed.report.runs[0];
+    assert_eq!(run.meta.model.as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"));
+    let point = &run.points[0];
+    assert_eq!(point.concurrency, Some(2.0));
+    assert_eq!(point.request_rate, Some(f64::INFINITY));
+    let (m, _) = compute_point(point, &MetricOptions::default());
+    assert_eq!(m.basis, Basis::Recomputed);
+    assert_eq!(m.requests_ok, Some(4));
+    assert_eq!(m.requests_failed, Some(1));
+    assert_eq!(m.output_tokens, Some(10));
+    // duration = last token (start 1000.2 + 0.14) − first send (1000.0)
+    assert!(close(m.duration_s, 0.34));
+    assert!(close(m.system_tps, 10.0 / 0.34));
+    // tpot over requests with ≥ 2 tokens: 0.1/3, 0.1/2, 0.04/1
+    let mean_tpot = (0.1 / 3.0 + 0.05 + 0.04) / 3.0;
+    assert!(close(m.tpot_ms.mean, mean_tpot * 1e3));
+    assert!(close(m.per_stream_tps, 1.0 / mean_tpot));
+    assert!(close(m.tpot_ms.p50, 40.0));
+    assert!(close(m.tpot_ms.p99, 49.8));
+    assert!(close(m.ttft_ms.mean, 100.0));
+    assert!(close(m.e2e_ms.mean, 160.0));
+    assert!(close(m.itl_ms.mean, 40.0));
+    assert!(close(m.itl_ms.p50, 45.0));
+    assert!(close(m.request_throughput, 4.0 / 0.34));
+    assert!(close(m.concurrency_achieved, 0.64 / 0.34));
+    assert_eq!(m.excluded.len(), 1);
+    assert_eq!(m.excluded[0].index, 3);
+    assert!(m.excluded[0].failed);
+    assert!(m.excluded[0].reason.contains("ReadTimeout"));
+}
+
+#[test]
+fn matching_reported_figures_raise_no_discrepancy() {
+    let parsed = parse_any("detailed-small.json", &fixture("detailed-small.json")).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    let (m, _) = compute_point(point, &MetricOptions::default());
+    let d = discrepancies(point, &m);
+    assert!(d.is_empty(), "{d:?}");
+}
+
+#[test]
+fn flags_reported_figures_that_disagree_with_raw_data() {
+    let parsed = parse_any("detailed-discrepant.json", &fixture("detailed-discrepant.json")).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    let (m, _) = compute_point(point, &MetricOptions::default());
+    let d = discrepancies(point, &m);
+    let names: Vec<_> = d.iter().map(|d| d.tool_metric).collect();
+    assert_eq!(names, vec!["output_throughput", "mean_tpot_ms"]);
+    assert_eq!(d[1].reported, 45.0);
+    assert!(d[1].likely_cause.contains("token counts"));
+    assert!(d[0].likely_cause.contains("duration window"));
+}
+
+#[test]
+fn summary_only_file_is_shown_as_reported() {
+    let parsed = parse_any("s.json", &fixture("summary-only-c16.json")).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    assert!(point.requests.is_none());
+    assert_eq!(point.concurrency, Some(16.0));
+    let (m, diags) = compute_point(point, &MetricOptions::default());
+    assert_eq!(m.basis, Basis::Reported);
+    assert_eq!(m.system_tps, Some(720.0));
+    assert_eq!(m.tpot_ms.mean, Some(22.0));
+    assert!(close(m.per_stream_tps, 1000.0 / 22.0));
+    assert_eq!(m.e2e_ms.p99, Some(1900.0));
+    assert_eq!(m.tpot_ms.p90, None, "vLLM does not print p90 by default");
+    assert!(diags.iter().any(|d| d.message.contains("as reported")));
+    assert!(discrepancies(point, &m).is_empty());
+}
+
+#[test]
+fn old_key_set_without_start_times_uses_reported_duration() {
+    let parsed = parse_any("old.json", &fixture("old-keys.json")).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    assert_eq!(point.concurrency, None, "max_concurrency null means unbounded");
+    let req = point.requests.as_ref().unwrap();
+    assert!(req.start_s.is_none());
+    // e2e = ttft + Σ itls when latencies are missing
+    assert!((req.e2e_s[0] - 0.2).abs() < 1e-12);
+    let (m, diags) = compute_point(point, &MetricOptions::default());
+    assert_eq!(m.duration_s, Some(0.341));
+    assert!(m.duration_as_reported);
+    assert!(close(m.system_tps, 10.0 / 0.341));
+    assert!(diags.iter().any(|d| d.field == "start_times"));
+    // The typo key `request_goodput:` with null is dropped; numbers keep their names.
+    assert!(point.reported.figures.contains_key("total_token_throughput"));
+    assert!(discrepancies(point, &m).iter().all(|d| d.metric != "system_tps"));
+}
+
+#[test]
+fn append_result_file_gives_one_point_per_object() {
+    let parsed = parse_any("a.json", &fixture("append-result.json")).unwrap();
+    assert_eq!(parsed.report.runs.len(), 1);
+    let points = &parsed.report.runs[0].points;
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[0].concurrency, Some(1.0));
+    assert_eq!(points[1].concurrency, Some(4.0));
+    assert_eq!(points[1].source_file, "a.json#2");
+}
+
+#[test]
+fn one_broken_line_is_named_and_the_rest_load() {
+    let parsed = parse_any("b.json", &fixture("one-bad-line.json")).unwrap();
+    let points = &parsed.report.runs[0].points;
+    assert_eq!(points.iter().map(|p| p.concurrency).collect::<Vec<_>>(), vec![Some(1.0), Some(8.0)]);
+    let bad: Vec<_> = parsed.diagnostics.iter().filter(|d| d.field == "line 2").collect();
+    assert_eq!(bad.len(), 1, "{:?}", parsed.diagnostics);
+    assert!(bad[0].message.contains("skipped"));
+}
+
+#[test]
+fn truncated_file_reports_line_and_column() {
+    let err = parse_any("t.json", &fixture("truncated.json")).unwrap_err();
+    assert_eq!(err.file, "t.json");
+    assert_eq!(err.line, Some(1));
+    assert!(err.column.is_some());
+    assert!(err.to_string().contains("t.json"), "{err}");
+}
+
+#[test]
+fn wrong_type_names_the_field() {
+    let err = parse_any("w.json", &fixture("wrong-type.json")).unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("ttfts"), "{err}");
+    assert!(err.to_string().contains("expected an array"), "{err}");
+}
+
+#[test]
+fn arrays_of_different_lengths_fall_back_to_the_summary_with_a_warning() {
+    let parsed = parse_any("m.json", &fixture("mismatched-lengths.json")).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    assert!(point.requests.is_none());
+    let d = parsed.diagnostics.iter().find(|d| d.field == "ttfts").unwrap();
+    assert!(d.message.contains("3 entries") && d.message.contains("has 5"), "{d}");
+}
+
+#[test]
+fn bare_nan_literal_marks_only_that_request() {
+    let parsed = parse_any("n.json", &fixture("nan-literal.json")).unwrap();
+    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("NaN/Infinity")));
+    let bad = parsed.diagnostics.iter().find(|d| d.field == "ttft").unwrap();
+    assert_eq!(bad.index, Some(0));
+    let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!(m.requests_ok, Some(3));
+    assert_eq!(m.requests_invalid, 1);
+    assert!(m.ttft_ms.mean.unwrap().is_finite());
+}
+
+#[test]
+fn negative_times_are_named_with_their_request() {
+    let parsed = parse_any("neg.json", &fixture("negative-times.json")).unwrap();
+    let fields: Vec<_> = parsed.diagnostics.iter().filter(|d| d.index.is_some()).map(|d| (d.field.as_str(), d.index.unwrap())).collect();
+    assert_eq!(fields, vec![("itls", 0), ("ttft", 1)]);
+    let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!(m.requests_ok, Some(2));
+}
+
+#[test]
+fn strings_with_html_are_kept_verbatim() {
+    let parsed = parse_any("h.json", &fixture("html-in-strings.json")).unwrap();
+    let run = &parsed.report.runs[0];
+    assert_eq!(run.meta.model.as_deref(), Some("<img src=x onerror=alert(1)>"));
+    assert_eq!(run.label, "<script>alert(2)</script>");
+}
+
+#[test]
+fn unusable_inputs_get_clear_errors() {
+    let e = parse_any("empty.json", b"").unwrap_err();
+    assert!(e.to_string().contains("empty"), "{e}");
+    let e = parse_any("ws.json", b" \n\t ").unwrap_err();
+    assert!(e.to_string().contains("empty"), "{e}");
+    let e = parse_any("p.json", &fixture("not-json.png.json")).unwrap_err();
+    assert!(e.to_string().contains("PNG"), "{e}");
+    let e = parse_any("c.json", &fixture("csv-instead.json")).unwrap_err();
+    assert!(e.to_string().contains("supported formats"), "{e}");
+    let e = parse_any("u16.json", &[0xFF, 0xFE, b'{', 0]).unwrap_err();
+    assert!(e.to_string().contains("UTF-16"), "{e}");
+    let e = parse_any("arr.json", b"[1, 2, 3]").unwrap_err();
+    assert!(e.to_string().contains("array of 3"), "{e}");
+}
+
+#[test]
+fn output_lengths_zero_and_one_leave_tpot_undefined() {
+    let parsed = parse_any("d.json", &fixture("detailed-small.json")).unwrap();
+    let req = parsed.report.runs[0].points[0].requests.as_ref().unwrap();
+    let one = crate::metrics::request_metrics(req, 4).unwrap();
+    assert_eq!(one.tpot, None);
+    assert_eq!(one.per_stream_rate, None);
+    assert!(crate::metrics::request_metrics(req, 3).is_none(), "failed request has no metrics");
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let mut s = String::from("{\"mean_tpot_ms\": 1, \"x\": ");
+    s.push_str(&"[".repeat(10_000));
+    s.push_str(&"]".repeat(10_000));
+    s.push('}');
+    let e = parse_any("deep.json", s.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("recursion"), "{e}");
+}
+
+#[test]
+fn concurrency_that_is_not_positive_is_ignored_with_a_warning() {
+    let mut v: serde_json::Value = serde_json::from_slice(&fixture("summary-only-c16.json")).unwrap();
+    v["max_concurrency"] = serde_json::json!(-4);
+    let parsed = parse_any("c.json", v.to_string().as_bytes()).unwrap();
+    assert_eq!(parsed.report.runs[0].points[0].concurrency, None);
+    assert!(parsed.diagnostics.iter().any(|d| d.field == "max_concurrency"));
+}
