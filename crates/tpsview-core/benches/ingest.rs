@@ -1,1 +1,40 @@
-fn main() {}
+//! Ingest benchmark: summarise a generated ~100 MB vLLM `--save-detailed` file end to end
+//! (detect, parse, validate, recompute every metric), and, in the same run, parse the same bytes
+//! into a plain `serde_json::Value` as the baseline. Criterion prints MB/s for both.
+//! Run: `cargo bench -p tpsview-core --bench ingest`. Size: TPSVIEW_BENCH_REQUESTS (default
+//! 10,000) × TPSVIEW_BENCH_GAPS (default 1,000); TPSVIEW_BENCH_FULL_REPR=1 writes times in full
+//! Python float repr (about twice the bytes, as real perf_counter differences come out).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use tpsview_core::metrics::MetricOptions;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn ingest(c: &mut Criterion) {
+    let requests = env("TPSVIEW_BENCH_REQUESTS", 10_000);
+    let gaps = env("TPSVIEW_BENCH_GAPS", 1_000);
+    let full = std::env::var("TPSVIEW_BENCH_FULL_REPR").is_ok_and(|v| v == "1");
+    let text = tpsview_core::synthetic::vllm_detailed(requests, gaps, 42, full);
+    let bytes = text.as_bytes();
+    let mb = bytes.len() as f64 / 1e6;
+    eprintln!("input: {requests} requests × ~{gaps} chunk gaps = {mb:.1} MB");
+    let mut group = c.benchmark_group("ingest");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_with_input(BenchmarkId::new("tpsview_summarize", format!("{mb:.0}MB")), bytes, |b, bytes| {
+        b.iter(|| {
+            let parsed = tpsview_core::parse_any("bench.json", black_box(bytes)).expect("generated file parses");
+            black_box(tpsview_core::summarize(vec![parsed], &MetricOptions::default()))
+        })
+    });
+    group.bench_with_input(BenchmarkId::new("serde_json_value", format!("{mb:.0}MB")), bytes, |b, bytes| {
+        b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(black_box(bytes)).expect("valid JSON")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, ingest);
+criterion_main!(benches);

@@ -15,18 +15,16 @@ pub struct Dist {
 }
 
 impl Dist {
-    /// Summarises `values` (sorted in place). NaNs must have been filtered out by the caller.
+    /// Summarises `values`, reordering them in place. NaNs must have been filtered out by the
+    /// caller. Uses selection rather than a full sort: O(n) for the millions of pooled chunk gaps
+    /// of a big file.
     pub fn of(values: &mut [f64]) -> Dist {
         if values.is_empty() {
             return Dist::default();
         }
-        values.sort_unstable_by(f64::total_cmp);
-        Dist {
-            mean: mean(values),
-            p50: percentile_sorted(values, 50.0),
-            p90: percentile_sorted(values, 90.0),
-            p99: percentile_sorted(values, 99.0),
-        }
+        let m = mean(values);
+        let [p50, p90, p99] = percentiles(values, [50.0, 90.0, 99.0]);
+        Dist { mean: m, p50, p90, p99 }
     }
 
     /// Every field multiplied by `k` (e.g. seconds → milliseconds).
@@ -57,6 +55,27 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
     let hi = (lo + 1).min(n - 1);
     let frac = h - lo as f64;
     Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
+}
+
+/// Several numpy-linear percentiles of an unsorted slice (reordered in place), ascending `ps`.
+/// Each needs the values at two adjacent ranks; successive selections work on the part of the
+/// slice right of the previous rank, so the whole costs a few linear passes.
+pub fn percentiles<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [Option<f64>; K] {
+    let n = values.len();
+    let mut out = [None; K];
+    if n == 0 {
+        return out;
+    }
+    let mut floor = 0usize;
+    for (k, p) in ps.into_iter().enumerate() {
+        let h = (n - 1) as f64 * (p / 100.0).clamp(0.0, 1.0);
+        let lo = (h.floor() as usize).max(floor);
+        let (_, &mut lo_v, right) = values[floor..].select_nth_unstable_by(lo - floor, f64::total_cmp);
+        let hi_v = if lo + 1 < n { right.iter().copied().fold(f64::INFINITY, f64::min) } else { lo_v };
+        out[k] = Some(lo_v + (hi_v - lo_v) * (h - lo as f64));
+        floor = lo;
+    }
+    out
 }
 
 #[cfg(test)]

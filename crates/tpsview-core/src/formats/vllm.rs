@@ -235,7 +235,7 @@ fn data_path(bytes: &[u8], _err: &serde_json::Error) -> Option<String> {
     super::path_of_error::<Shape>(bytes)
 }
 
-fn into_point(file: &str, raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Point) {
+fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Point) {
     let mut meta = Metadata {
         engine: raw.strings.get("backend").or(raw.strings.get("endpoint_type")).cloned(),
         model: raw.strings.get("model_id").cloned(),
@@ -269,7 +269,7 @@ fn into_point(file: &str, raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Po
         tool: ID.into(),
         figures: raw.numbers.iter().filter(|(k, _)| !CONFIG_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), *v)).collect(),
     };
-    let requests = build_requests(file, &raw, diags);
+    let requests = build_requests(file, &mut raw, diags);
     let run = Run { label, source_format: ID.into(), meta, points: Vec::new() };
     let point = Point {
         source_file: file.to_owned(),
@@ -283,7 +283,7 @@ fn into_point(file: &str, raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Po
 
 /// Builds the request columns from the per-request arrays, or returns `None` (summary only) with a
 /// diagnostic saying why.
-fn build_requests(file: &str, raw: &RawVllm, diags: &mut Vec<Diagnostic>) -> Option<Requests> {
+fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) -> Option<Requests> {
     let (Some(out), Some(ttfts)) = (&raw.output_lens, &raw.ttfts) else {
         if raw.output_lens.is_some() || raw.ttfts.is_some() || raw.itls.is_some() {
             diags.push(Diagnostic::warning(file, "ttfts", None, "per-request arrays are incomplete (need output_lens and ttfts): using the summary"));
@@ -326,8 +326,8 @@ fn build_requests(file: &str, raw: &RawVllm, diags: &mut Vec<Diagnostic>) -> Opt
     };
     let output_tokens = tokens_column(file, "output_lens", out, &mut outcome, diags);
     let input_tokens = raw.input_lens.as_ref().map(|c| tokens_column(file, "input_lens", c, &mut outcome, diags));
-    let e2e_s = match (&raw.latencies, &raw.itls) {
-        (Some(l), _) => l.values.clone(),
+    let e2e_s = match (&mut raw.latencies, &raw.itls) {
+        (Some(l), _) => std::mem::take(&mut l.values),
         // vLLM: Σ itls_i == latency_i − ttft_i exactly.
         (None, Some(itls)) => (0..n).map(|i| ttfts.values[i] + itls.data.row(i).iter().sum::<f64>()).collect(),
         (None, None) => unreachable!("checked above"),
@@ -339,12 +339,12 @@ fn build_requests(file: &str, raw: &RawVllm, diags: &mut Vec<Diagnostic>) -> Opt
         diags.push(Diagnostic::info(file, "start_times", "no send times (older vLLM): no timeline; duration comes from the summary"));
     }
     let mut req = Requests {
-        start_s: raw.start_times.as_ref().map(|c| c.values.clone()),
-        ttft_s: ttfts.values.clone(),
+        start_s: raw.start_times.take().map(|c| c.values),
+        ttft_s: raw.ttfts.take().map(|c| c.values).unwrap_or_default(),
         e2e_s,
         input_tokens,
         output_tokens,
-        chunk_gaps: raw.itls.as_ref().map(|r| r.data.clone()),
+        chunk_gaps: raw.itls.take().map(|r| r.data),
         outcome,
     };
     diags.extend(validate_requests(file, &mut req));

@@ -41,3 +41,17 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn selection_percentiles_equal_sorted_ones(v in prop::collection::vec(-1e3f64..1e3, 1..300)) {
+        let mut sorted = v.clone();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let mut work = v.clone();
+        let got = percentiles(&mut work, [0.0, 50.0, 90.0, 99.0, 100.0]);
+        for (g, p) in got.iter().zip([0.0, 50.0, 90.0, 99.0, 100.0]) {
+            let want = percentile_sorted(&sorted, p).unwrap();
+            prop_assert!((g.unwrap() - want).abs() <= 1e-9 * want.abs().max(1.0), "p{} {} {}", p, g.unwrap(), want);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! Times each stage of ingesting a generated vLLM detailed file, to see where the time goes.
+//! `cargo run --release -p tpsview-core --example profile_ingest [requests] [gaps]`
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let (n, g) = (args.first().copied().unwrap_or(10_000), args.get(1).copied().unwrap_or(1_000));
+    let full = std::env::var("TPSVIEW_BENCH_FULL_REPR").is_ok_and(|v| v == "1");
+    let text = tpsview_core::synthetic::vllm_detailed(n, g, 42, full);
+    let mb = text.len() as f64 / 1e6;
+    let t = Instant::now();
+    let parsed = tpsview_core::parse_any("p.json", text.as_bytes()).expect("parses");
+    let parse = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let s = tpsview_core::summarize(vec![parsed], &Default::default());
+    let metrics = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let v: serde_json::Value = serde_json::from_slice(text.as_bytes()).expect("valid");
+    let value = t.elapsed().as_secs_f64();
+    println!("{mb:.1} MB: parse {parse:.3} s, metrics {metrics:.3} s, total {:.0} MB/s; serde_json::Value {:.0} MB/s ({} runs, {})", mb / (parse + metrics), mb / value, s.runs.len(), v.is_object());
+}
