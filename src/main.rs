@@ -1,1 +1,21 @@
-fn main() {}
+//! The tpsview web app: mounts the viewer page. Everything runs in the browser; no report leaves
+//! the machine. Built for wasm32 by Trunk; natively this binary only says so.
+
+#[cfg(target_arch = "wasm32")]
+mod load;
+#[cfg(target_arch = "wasm32")]
+mod messages;
+#[cfg(target_arch = "wasm32")]
+mod pages;
+#[cfg(target_arch = "wasm32")]
+mod state;
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    leptos::mount::mount_to_body(pages::ViewerPage);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("tpsview-web is the browser app: build it with `trunk build --release` (see README.md)");
+}

@@ -1,0 +1,59 @@
+//! Annotations driven by the data: per point, how many streams share each read of the weights,
+//! what each gets and what they get together, and the gap to N × per-stream broken into causes.
+
+use leptos::prelude::*;
+use tpsview_core::summary::Summary;
+
+use crate::format::fmt_num;
+
+fn cause_words(cause: &str) -> &'static str {
+    match cause {
+        "concurrency_shortfall" => "fewer streams in flight than the target (ramp-up, tail, queueing)",
+        "decode_share" => "time each request spends waiting for its first token (queue and prefill)",
+        "first_token_and_rate_mix" => "first tokens and the mix of request lengths",
+        _ => "other",
+    }
+}
+
+/// One paragraph per point with a gap analysis.
+#[component]
+pub fn GapNotes(
+    /// The summary to explain.
+    summary: Signal<Summary>,
+) -> impl IntoView {
+    view! {
+        <div class="gap-notes" data-testid="gap-notes">
+            {move || summary.with(|s| s.runs.iter().flat_map(|run| run.points.iter().filter_map(|p| {
+                let g = p.metrics.gap.clone()?;
+                let per_stream = p.metrics.per_stream_tps?;
+                let n = g.target_concurrency;
+                let lead = if n <= 1.0 {
+                    format!(
+                        "At batch 1, one stream has the GPU to itself: {} T/s per stream, {} T/s in all — the two aggregations agree.",
+                        fmt_num(Some(per_stream), 0), fmt_num(Some(g.system_tps), 0)
+                    )
+                } else {
+                    format!(
+                        "At batch {}, {} streams share each read of the weights: {} T/s each, {} T/s together.",
+                        fmt_num(Some(n), 0), fmt_num(Some(n), 0), fmt_num(Some(per_stream), 0), fmt_num(Some(g.system_tps), 0)
+                    )
+                };
+                let detail = (n > 1.0).then(|| {
+                    let parts: Vec<String> = g.factors.iter().filter(|f| (f.factor - 1.0).abs() > 0.001).map(|f| {
+                        format!("×{:.3} from {}", f.factor, cause_words(f.cause))
+                    }).collect();
+                    format!(
+                        " {} × {} = {} T/s if every stream decoded all the time; measured {} T/s: {}.",
+                        fmt_num(Some(n), 0), fmt_num(Some(per_stream), 1), fmt_num(Some(g.ideal_tps), 0),
+                        fmt_num(Some(g.system_tps), 0), parts.join(", ")
+                    )
+                });
+                Some(view! {
+                    <p class="gap-notes-point" data-concurrency=format!("{n}")>
+                        <strong>{run.label.clone()}</strong>": "{lead}{detail}
+                    </p>
+                })
+            }).collect::<Vec<_>>()).collect_view())}
+        </div>
+    }
+}
