@@ -37,12 +37,18 @@ pub fn draw_throughput<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summar
     let (system, stream) = throughput_series(summary);
     area.fill(&WHITE).map_err(|e| e.to_string())?;
     let panels = area.split_evenly((2, 1));
-    draw_panel(&panels[0], &system, "system T/s (all streams together)")?;
-    draw_panel(&panels[1], &stream, "per-stream T/s (one request's decode rate)")?;
+    // System T/s rises to the right and per-stream T/s falls: legends go where the lines are not.
+    draw_panel(&panels[0], &system, "system T/s (all streams together)", SeriesLabelPosition::UpperLeft)?;
+    draw_panel(&panels[1], &stream, "per-stream T/s (one request's decode rate)", SeriesLabelPosition::LowerLeft)?;
     area.present().map_err(|e| e.to_string())
 }
 
-fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series], title: &str) -> Result<(), String> {
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    title: &str,
+    legend: SeriesLabelPosition,
+) -> Result<(), String> {
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let (xmin, xmax) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
@@ -62,6 +68,7 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Serie
         .configure_mesh()
         .x_desc("concurrency (log2)")
         .x_label_formatter(&|v| format!("{}", 2f64.powf(*v).round()))
+        .y_label_formatter(&|v| if ymax >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") })
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, s) in series.iter().enumerate() {
@@ -74,7 +81,13 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Serie
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| e.to_string())?;
     }
-    chart.configure_series_labels().border_style(BLACK).background_style(WHITE.mix(0.8)).draw().map_err(|e| e.to_string())?;
+    chart
+        .configure_series_labels()
+        .position(legend)
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .draw()
+        .map_err(|e| e.to_string())?;
     Ok(())
 }
 

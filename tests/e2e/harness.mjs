@@ -1,0 +1,91 @@
+// Shared set-up for the browser tests: a static server for dist/ on 127.0.0.1, Debian's chromium
+// driven by playwright-core with a fresh profile, the CLI for expected values, and screenshots
+// under target/e2e/.
+import { createServer } from 'node:http';
+import { readFile, mkdtemp, mkdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dist = path.join(root, 'dist');
+export const shots = path.join(root, 'target', 'e2e');
+export const fixture = (p) => path.join(root, 'tests', 'fixtures', p);
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
+
+/** Serves dist/ on an ephemeral loopback port; `extra` maps paths to [status, type, body]. */
+export async function serve(extra = {}) {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (extra[url.pathname]) {
+      const [status, type, body] = extra[url.pathname];
+      res.writeHead(status, { 'content-type': type });
+      return res.end(body);
+    }
+    const file = path.join(dist, url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname));
+    if (!file.startsWith(dist)) { res.writeHead(403); return res.end(); }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { origin, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Launches Debian's chromium headless with a fresh profile. */
+export async function launch() {
+  const profile = await mkdtemp(path.join(tmpdir(), 'tpsview-e2e-'));
+  await mkdir(shots, { recursive: true });
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Opens a page that records console errors, page errors, dialogs and every request. */
+export async function open(context, url) {
+  const page = await context.newPage();
+  const log = { errors: [], requests: [], dialogs: [] };
+  page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('request', (r) => log.requests.push(r.url()));
+  page.on('dialog', (d) => { log.dialogs.push(d.message()); d.dismiss(); });
+  await page.goto(url);
+  return { page, log };
+}
+
+/** `tpsview summarize --json` on the given files, parsed. */
+export function cliSummary(...files) {
+  const bin = path.join(root, 'target', 'debug', 'tpsview');
+  return JSON.parse(execFileSync(bin, ['summarize', '--json', ...files], { encoding: 'utf8' }));
+}
+
+/** Table cell metric name → the CLI JSON value of a point. */
+export function cliValue(point, metric) {
+  const m = metric.match(/^(tpot|ttft|itl|e2e)_(mean|p50|p90|p99)_ms$/);
+  return m ? point[`${m[1]}_ms`][m[2]] : point[metric];
+}
+
+/** Every summary-row of a run, as {concurrency, metric: value} with values from data-value. */
+export async function tableRows(page, run) {
+  return page.$$eval('[data-testid=summary-row]', (rows, run) => rows
+    .filter((r) => run === undefined || r.dataset.run === run)
+    .map((r) => {
+      const out = { run: r.dataset.run, concurrency: r.dataset.concurrency };
+      for (const c of r.querySelectorAll('[data-metric]')) out[c.dataset.metric] = c.dataset.value === '' ? null : Number(c.dataset.value);
+      return out;
+    }), run);
+}
