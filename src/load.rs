@@ -8,13 +8,21 @@ use crate::messages::{self, FetchFailure};
 use crate::state::LoadedFile;
 
 /// The built-in samples: (menu label, path under the site root).
-pub const SAMPLES: &[(&str, &str)] = &[("H100 SXM · Llama 3.1 70B FP8 (simulated, the brief's shape)", "samples/h100-llama70b-fp8.tpsview.json")];
+pub const SAMPLES: &[(&str, &str)] = &[(
+    "H100 SXM · Llama 3.1 70B FP8 (simulated, the brief's shape)",
+    "samples/h100-llama70b-fp8.tpsview.json",
+)];
 
 /// Parses bytes into a loaded file; never fails: an error becomes the file's status.
 pub fn from_bytes(name: &str, bytes: &[u8], is_sample: bool) -> LoadedFile {
     match parse_any(name, bytes) {
         Ok(parsed) => LoadedFile {
-            status: FileStatus { name: name.to_owned(), format: Some(parsed.format.name().to_owned()), error: None, diagnostics: parsed.diagnostics.clone() },
+            status: FileStatus {
+                name: name.to_owned(),
+                format: Some(parsed.format.name().to_owned()),
+                error: None,
+                diagnostics: parsed.diagnostics.clone(),
+            },
             parsed: Some(parsed),
             is_sample,
         },
@@ -24,7 +32,16 @@ pub fn from_bytes(name: &str, bytes: &[u8], is_sample: bool) -> LoadedFile {
 
 /// A file that could not be loaded.
 pub fn failed(name: &str, error: String) -> LoadedFile {
-    LoadedFile { status: FileStatus { name: name.to_owned(), format: None, error: Some(error), diagnostics: Vec::new() }, parsed: None, is_sample: false }
+    LoadedFile {
+        status: FileStatus {
+            name: name.to_owned(),
+            format: None,
+            error: Some(error),
+            diagnostics: Vec::new(),
+        },
+        parsed: None,
+        is_sample: false,
+    }
 }
 
 /// Reads files chosen in the picker or dropped on the page.
@@ -36,7 +53,10 @@ pub async fn read_files(list: web_sys::FileList) -> Vec<LoadedFile> {
         let name = file.name();
         match gloo_file::futures::read_as_bytes(&file).await {
             Ok(bytes) => out.push(from_bytes(&name, &bytes, false)),
-            Err(e) => out.push(failed(&name, format!("{name}: the browser could not read the file ({e})"))),
+            Err(e) => out.push(failed(
+                &name,
+                format!("{name}: the browser could not read the file ({e})"),
+            )),
         }
     }
     out
@@ -44,7 +64,12 @@ pub async fn read_files(list: web_sys::FileList) -> Vec<LoadedFile> {
 
 /// Fetches a URL the user asked for (or a built-in sample) and parses it.
 pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
-    let name = url.rsplit('/').next().filter(|s| !s.is_empty()).unwrap_or(url).to_owned();
+    let name = url
+        .rsplit('/')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or(url)
+        .to_owned();
     let lower = url.trim().to_ascii_lowercase();
     let relative = !lower.contains(':');
     if !(relative || lower.starts_with("https://") || lower.starts_with("http://")) {
@@ -52,16 +77,31 @@ pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
     }
     let resp = match gloo_net::http::Request::get(url).send().await {
         Ok(r) => r,
-        Err(e) => return failed(&name, messages::fetch_error(url, &FetchFailure::Network(e.to_string()))),
+        Err(e) => {
+            return failed(
+                &name,
+                messages::fetch_error(url, &FetchFailure::Network(e.to_string())),
+            )
+        }
     };
     if !resp.ok() {
-        return failed(&name, messages::fetch_error(url, &FetchFailure::Status(resp.status())));
+        return failed(
+            &name,
+            messages::fetch_error(url, &FetchFailure::Status(resp.status())),
+        );
     }
-    if resp.headers().get("content-type").is_some_and(|t| t.contains("text/html")) {
+    if resp
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t.contains("text/html"))
+    {
         return failed(&name, messages::fetch_error(url, &FetchFailure::Html));
     }
     match resp.binary().await {
         Ok(bytes) => from_bytes(&name, &bytes, is_sample),
-        Err(e) => failed(&name, messages::fetch_error(url, &FetchFailure::Network(e.to_string()))),
+        Err(e) => failed(
+            &name,
+            messages::fetch_error(url, &FetchFailure::Network(e.to_string())),
+        ),
     }
 }

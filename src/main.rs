@@ -17,5 +17,7 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("tpsview-web is the browser app: build it with `trunk build --release` (see README.md)");
+    eprintln!(
+        "tpsview-web is the browser app: build it with `trunk build --release` (see README.md)"
+    );
 }

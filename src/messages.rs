@@ -4,9 +4,13 @@ use tpsview_core::error::{ParseError, ParseErrorKind};
 
 /// A parse error as the page shows it: the core's message (file, field, position) plus a hint.
 pub fn parse_error(e: &ParseError) -> String {
-    let hint = match &e.kind {
-        ParseErrorKind::Syntax(_) => " — is the file complete? A truncated download ends mid-value.",
-        ParseErrorKind::UnknownFormat { .. } => " — if it is from a supported tool, please report it.",
+    let hint = match e.kind.as_ref() {
+        ParseErrorKind::Syntax(_) => {
+            " — is the file complete? A truncated download ends mid-value."
+        }
+        ParseErrorKind::UnknownFormat { .. } => {
+            " — if it is from a supported tool, please report it."
+        }
         _ => "",
     };
     format!("{e}{hint}")

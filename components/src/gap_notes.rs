@@ -8,8 +8,12 @@ use crate::format::fmt_num;
 
 fn cause_words(cause: &str) -> &'static str {
     match cause {
-        "concurrency_shortfall" => "fewer streams in flight than the target (ramp-up, tail, queueing)",
-        "decode_share" => "time each request spends waiting for its first token (queue and prefill)",
+        "concurrency_shortfall" => {
+            "fewer streams in flight than the target (ramp-up, tail, queueing)"
+        }
+        "decode_share" => {
+            "time each request spends waiting for its first token (queue and prefill)"
+        }
         "first_token_and_rate_mix" => "first tokens and the mix of request lengths",
         _ => "other",
     }

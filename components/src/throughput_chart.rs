@@ -19,8 +19,13 @@ pub fn ThroughputChart(
     let canvas = NodeRef::<Canvas>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-        let (w, h) = (el.client_width().max(320) as f64, el.client_height().max(360) as f64);
+        let ratio = web_sys::window()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
+        let (w, h) = (
+            el.client_width().max(320) as f64,
+            el.client_height().max(360) as f64,
+        );
         el.set_width((w * ratio) as u32);
         el.set_height((h * ratio) as u32);
         let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else {

@@ -14,7 +14,10 @@ use crate::state::{provide_files_context, LoadedFile};
 /// The `?src=` parameter of the page's URL, if any.
 fn src_param() -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get("src").filter(|s| !s.is_empty())
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get("src")
+        .filter(|s| !s.is_empty())
 }
 
 /// The viewer.
@@ -22,9 +25,18 @@ fn src_param() -> Option<String> {
 pub fn ViewerPage() -> impl IntoView {
     let files = provide_files_context();
     let summary: Memo<Summary> = Memo::new(move |_| {
-        files.0.with(|f| summarize(f.iter().filter_map(|x| x.parsed.clone()).collect(), &MetricOptions::default()))
+        files.0.with(|f| {
+            summarize(
+                f.iter().filter_map(|x| x.parsed.clone()).collect(),
+                &MetricOptions::default(),
+            )
+        })
     });
-    let statuses = Signal::derive(move || files.0.with(|f| f.iter().map(|x| x.status.clone()).collect::<Vec<_>>()));
+    let statuses = Signal::derive(move || {
+        files
+            .0
+            .with(|f| f.iter().map(|x| x.status.clone()).collect::<Vec<_>>())
+    });
     let (chart_error, set_chart_error) = signal(None::<String>);
     let (busy, set_busy) = signal(false);
 
@@ -66,7 +78,11 @@ pub fn ViewerPage() -> impl IntoView {
         let el: HtmlTextAreaElement = el;
         let text = el.value();
         if !text.trim().is_empty() {
-            files.add(vec![load::from_bytes("pasted text", text.as_bytes(), false)]);
+            files.add(vec![load::from_bytes(
+                "pasted text",
+                text.as_bytes(),
+                false,
+            )]);
             el.set_value("");
         }
     };

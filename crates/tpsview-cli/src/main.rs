@@ -13,7 +13,11 @@ use tpsview_core::summary::summarize;
 mod table;
 
 #[derive(Parser)]
-#[command(name = "tpsview", version, about = "What does this tokens-per-second number actually measure?")]
+#[command(
+    name = "tpsview",
+    version,
+    about = "What does this tokens-per-second number actually measure?"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,7 +76,16 @@ enum Command {
 }
 
 fn format_id(s: &str) -> Result<Format, String> {
-    Format::from_id(s).ok_or_else(|| format!("unknown format; one of: {}", Format::ALL.iter().map(|f| f.id()).collect::<Vec<_>>().join(", ")))
+    Format::from_id(s).ok_or_else(|| {
+        format!(
+            "unknown format; one of: {}",
+            Format::ALL
+                .iter()
+                .map(|f| f.id())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 fn main() -> ExitCode {
@@ -129,7 +142,12 @@ fn status(failed: usize) -> ExitCode {
 
 fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
-        Command::Summarize { files, json, steady_state, format } => {
+        Command::Summarize {
+            files,
+            json,
+            steady_state,
+            format,
+        } => {
             let (parsed, failed) = load(&files, format);
             if parsed.is_empty() {
                 return Ok(ExitCode::from(1));
@@ -139,13 +157,21 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
                 print!("{}", table::render(&summary));
-                for d in summary.diagnostics.iter().filter(|d| d.severity == tpsview_core::error::Severity::Warning) {
+                for d in summary
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == tpsview_core::error::Severity::Warning)
+                {
                     eprintln!("{d}");
                 }
             }
             Ok(status(failed))
         }
-        Command::Convert { files, output, format } => {
+        Command::Convert {
+            files,
+            output,
+            format,
+        } => {
             let (parsed, failed) = load(&files, format);
             if failed > 0 || parsed.is_empty() {
                 return Ok(ExitCode::from(1));
@@ -154,15 +180,25 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             for d in &diags {
                 eprintln!("{d}");
             }
-            std::fs::write(&output, formats::tpsview::write(&report)).with_context(|| format!("cannot write {}", output.display()))?;
-            eprintln!("wrote {} ({} runs, {} points)", output.display(), report.runs.len(), report.runs.iter().map(|r| r.points.len()).sum::<usize>());
+            std::fs::write(&output, formats::tpsview::write(&report))
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            eprintln!(
+                "wrote {} ({} runs, {} points)",
+                output.display(),
+                report.runs.len(),
+                report.runs.iter().map(|r| r.points.len()).sum::<usize>()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate { files } => {
             let (parsed, mut failed) = load(&files, None);
             for p in &parsed {
                 let summary = summarize(vec![p.clone()], &MetricOptions::default());
-                let warnings: Vec<_> = summary.diagnostics.iter().filter(|d| d.severity == tpsview_core::error::Severity::Warning).collect();
+                let warnings: Vec<_> = summary
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == tpsview_core::error::Severity::Warning)
+                    .collect();
                 for d in &warnings {
                     println!("{d}");
                 }
@@ -176,7 +212,8 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Simulate { output } => {
             let report = tpsview_core::simulate::seed_report();
-            std::fs::write(&output, formats::tpsview::write(&report)).with_context(|| format!("cannot write {}", output.display()))?;
+            std::fs::write(&output, formats::tpsview::write(&report))
+                .with_context(|| format!("cannot write {}", output.display()))?;
             eprintln!("wrote {}", output.display());
             Ok(ExitCode::SUCCESS)
         }
@@ -186,8 +223,10 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             let summary = summarize(parsed, &MetricOptions::default());
-            let svg = tpsview_plot::throughput_svg(&summary, (900, 520)).map_err(|e| anyhow::anyhow!("cannot draw: {e}"))?;
-            std::fs::write(&output, svg).with_context(|| format!("cannot write {}", output.display()))?;
+            let svg = tpsview_plot::throughput_svg(&summary, (900, 520))
+                .map_err(|e| anyhow::anyhow!("cannot draw: {e}"))?;
+            std::fs::write(&output, svg)
+                .with_context(|| format!("cannot write {}", output.display()))?;
             Ok(status(failed))
         }
     }

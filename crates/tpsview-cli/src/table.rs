@@ -17,7 +17,17 @@ pub fn render(summary: &Summary) -> String {
         let _ = writeln!(
             out,
             "{:>6} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  basis",
-            "conc", "ok", "fail", "dur s", "system/s", "stream/s", "tpot ms", "tpot p99", "ttft ms", "itl ms", "e2e ms"
+            "conc",
+            "ok",
+            "fail",
+            "dur s",
+            "system/s",
+            "stream/s",
+            "tpot ms",
+            "tpot p99",
+            "ttft ms",
+            "itl ms",
+            "e2e ms"
         );
         for p in &run.points {
             let m = &p.metrics;
@@ -41,7 +51,12 @@ pub fn render(summary: &Summary) -> String {
                 num(m.ttft_ms.mean, 1),
                 num(m.itl_ms.mean, 2),
                 num(m.e2e_ms.mean, 0),
-                if m.duration_as_reported { format!("{:?} (duration as reported)", m.basis) } else { format!("{:?}", m.basis) }.to_lowercase(),
+                if m.duration_as_reported {
+                    format!("{:?} (duration as reported)", m.basis)
+                } else {
+                    format!("{:?}", m.basis)
+                }
+                .to_lowercase(),
             );
         }
         for p in &run.points {

@@ -9,27 +9,52 @@ fn root() -> PathBuf {
 }
 
 fn fixture(p: &str) -> String {
-    root().join("tests/fixtures").join(p).to_string_lossy().into_owned()
+    root()
+        .join("tests/fixtures")
+        .join(p)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn tpsview(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tpsview")).args(args).output().expect("runs")
+    Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .args(args)
+        .output()
+        .expect("runs")
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
 #[test]
 fn summarize_json_follows_the_contract() {
-    let v = json(&tpsview(&["summarize", "--json", &fixture("vllm/detailed-small.json")]));
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        &fixture("vllm/detailed-small.json"),
+    ]));
     let run = &v["runs"][0];
     assert_eq!(run["source_format"], "vllm-bench-serve");
     assert_eq!(run["model"], "meta-llama/Llama-3.1-8B-Instruct");
     assert!(run["label"].is_string());
     let p = &run["points"][0];
-    for key in ["concurrency", "requests_ok", "requests_failed", "output_tokens", "duration_s", "system_tps", "per_stream_tps", "reported", "discrepancies"] {
+    for key in [
+        "concurrency",
+        "requests_ok",
+        "requests_failed",
+        "output_tokens",
+        "duration_s",
+        "system_tps",
+        "per_stream_tps",
+        "reported",
+        "discrepancies",
+    ] {
         assert!(p.get(key).is_some(), "missing {key}");
     }
     for dist in ["tpot_ms", "ttft_ms", "itl_ms", "e2e_ms"] {
@@ -50,7 +75,11 @@ fn summarize_json_follows_the_contract() {
 
 #[test]
 fn summary_only_points_have_null_where_nothing_applies() {
-    let v = json(&tpsview(&["summarize", "--json", &fixture("vllm/summary-only-c16.json")]));
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        &fixture("vllm/summary-only-c16.json"),
+    ]));
     let p = &v["runs"][0]["points"][0];
     assert_eq!(p["basis"], "reported");
     assert_eq!(p["system_tps"], 720.0);
@@ -60,12 +89,25 @@ fn summary_only_points_have_null_where_nothing_applies() {
 
 #[test]
 fn discrepancies_carry_metric_values_and_cause() {
-    let v = json(&tpsview(&["summarize", "--json", &fixture("vllm/detailed-discrepant.json")]));
-    let d = v["runs"][0]["points"][0]["discrepancies"].as_array().unwrap().clone();
-    let tpot = d.iter().find(|d| d["metric"] == "tpot_mean_ms").expect("tpot flagged");
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        &fixture("vllm/detailed-discrepant.json"),
+    ]));
+    let d = v["runs"][0]["points"][0]["discrepancies"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let tpot = d
+        .iter()
+        .find(|d| d["metric"] == "tpot_mean_ms")
+        .expect("tpot flagged");
     assert_eq!(tpot["reported"], 45.0);
     assert!(tpot["recomputed"].as_f64().unwrap() < 42.0);
-    assert!(tpot["likely_cause"].as_str().unwrap().contains("token counts"));
+    assert!(tpot["likely_cause"]
+        .as_str()
+        .unwrap()
+        .contains("token counts"));
 }
 
 #[test]
@@ -78,13 +120,23 @@ fn files_of_one_run_become_one_run_sorted_by_concurrency() {
     ]));
     let runs = v["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1, "same engine, model and label");
-    let levels: Vec<f64> = runs[0]["points"].as_array().unwrap().iter().map(|p| p["concurrency"].as_f64().unwrap()).collect();
+    let levels: Vec<f64> = runs[0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["concurrency"].as_f64().unwrap())
+        .collect();
     assert_eq!(levels, vec![1.0, 4.0, 16.0]);
 }
 
 #[test]
 fn table_explains_the_gap() {
-    let out = tpsview(&["summarize", &root().join("public/samples/h100-llama70b-fp8.tpsview.json").to_string_lossy()]);
+    let out = tpsview(&[
+        "summarize",
+        &root()
+            .join("public/samples/h100-llama70b-fp8.tpsview.json")
+            .to_string_lossy(),
+    ]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("at 64: 64 streams ×"), "{text}");
@@ -97,11 +149,26 @@ fn convert_round_trips_every_figure() {
     let out = dir.path().join("c.tpsview.json");
     let src = fixture("vllm/detailed-discrepant.json");
     let status = tpsview(&["convert", &src, "-o", &out.to_string_lossy()]);
-    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
     let a = json(&tpsview(&["summarize", "--json", &src]));
     let b = json(&tpsview(&["summarize", "--json", &out.to_string_lossy()]));
     let (pa, pb) = (&a["runs"][0]["points"][0], &b["runs"][0]["points"][0]);
-    for key in ["system_tps", "per_stream_tps", "tpot_ms", "ttft_ms", "itl_ms", "e2e_ms", "requests_ok", "requests_failed", "discrepancies", "reported"] {
+    for key in [
+        "system_tps",
+        "per_stream_tps",
+        "tpot_ms",
+        "ttft_ms",
+        "itl_ms",
+        "e2e_ms",
+        "requests_ok",
+        "requests_failed",
+        "discrepancies",
+        "reported",
+    ] {
         assert_eq!(pa[key], pb[key], "{key}");
     }
 }
@@ -111,10 +178,18 @@ fn validate_lists_problems_with_file_field_and_index() {
     let out = tpsview(&["validate", &fixture("vllm/negative-times.json")]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("negative-times.json: warning: field `ttft`, request 1"), "{text}");
+    assert!(
+        text.contains("negative-times.json: warning: field `ttft`, request 1"),
+        "{text}"
+    );
     assert!(text.contains("field `itls`, request 0"), "{text}");
     let ok = tpsview(&["validate", &fixture("vllm/detailed-small.json")]);
-    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
 }
 
 #[test]
@@ -122,17 +197,27 @@ fn bad_input_exits_1_and_names_the_file() {
     let out = tpsview(&["summarize", &fixture("vllm/truncated.json")]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("truncated.json") && err.contains("line 1 column"), "{err}");
+    assert!(
+        err.contains("truncated.json") && err.contains("line 1 column"),
+        "{err}"
+    );
     let out = tpsview(&["summarize", &fixture("vllm/csv-instead.json")]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stderr).unwrap().contains("supported formats"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("supported formats"));
     let out = tpsview(&["summarize", "/nonexistent/file.json"]);
     assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]
 fn one_bad_file_among_good_ones_still_summarises_the_good() {
-    let out = tpsview(&["summarize", "--json", &fixture("vllm/truncated.json"), &fixture("vllm/detailed-small.json")]);
+    let out = tpsview(&[
+        "summarize",
+        "--json",
+        &fixture("vllm/truncated.json"),
+        &fixture("vllm/detailed-small.json"),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["runs"].as_array().unwrap().len(), 1);
@@ -142,16 +227,24 @@ fn one_bad_file_among_good_ones_still_summarises_the_good() {
 fn usage_errors_exit_2() {
     assert_eq!(tpsview(&["summarize"]).status.code(), Some(2));
     assert_eq!(tpsview(&["frobnicate"]).status.code(), Some(2));
-    assert_eq!(tpsview(&["summarize", "--format", "nope", "x.json"]).status.code(), Some(2));
+    assert_eq!(
+        tpsview(&["summarize", "--format", "nope", "x.json"])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn simulate_reproduces_the_committed_seed_example() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("seed.json");
-    assert!(tpsview(&["simulate", "-o", &out.to_string_lossy()]).status.success());
+    assert!(tpsview(&["simulate", "-o", &out.to_string_lossy()])
+        .status
+        .success());
     let fresh = std::fs::read(&out).unwrap();
-    let committed = std::fs::read(root().join("public/samples/h100-llama70b-fp8.tpsview.json")).unwrap();
+    let committed =
+        std::fs::read(root().join("public/samples/h100-llama70b-fp8.tpsview.json")).unwrap();
     assert!(fresh == committed, "public/samples is stale: regenerate it with `tpsview simulate -o public/samples/h100-llama70b-fp8.tpsview.json`");
 }
 
@@ -159,8 +252,17 @@ fn simulate_reproduces_the_committed_seed_example() {
 fn chart_writes_an_svg() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c.svg");
-    let st = tpsview(&["chart", &fixture("vllm/append-result.json"), "-o", &out.to_string_lossy()]);
-    assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
+    let st = tpsview(&[
+        "chart",
+        &fixture("vllm/append-result.json"),
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
     let svg = std::fs::read_to_string(out).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("system T/s"));
 }

@@ -10,7 +10,10 @@ use std::hint::black_box;
 use tpsview_core::metrics::MetricOptions;
 
 fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn ingest(c: &mut Criterion) {
@@ -24,15 +27,32 @@ fn ingest(c: &mut Criterion) {
     let mut group = c.benchmark_group("ingest");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_with_input(BenchmarkId::new("tpsview_summarize", format!("{mb:.0}MB")), bytes, |b, bytes| {
-        b.iter(|| {
-            let parsed = tpsview_core::parse_any("bench.json", black_box(bytes)).expect("generated file parses");
-            black_box(tpsview_core::summarize(vec![parsed], &MetricOptions::default()))
-        })
-    });
-    group.bench_with_input(BenchmarkId::new("serde_json_value", format!("{mb:.0}MB")), bytes, |b, bytes| {
-        b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(black_box(bytes)).expect("valid JSON")))
-    });
+    group.bench_with_input(
+        BenchmarkId::new("tpsview_summarize", format!("{mb:.0}MB")),
+        bytes,
+        |b, bytes| {
+            b.iter(|| {
+                let parsed = tpsview_core::parse_any("bench.json", black_box(bytes))
+                    .expect("generated file parses");
+                black_box(tpsview_core::summarize(
+                    vec![parsed],
+                    &MetricOptions::default(),
+                ))
+            })
+        },
+    );
+    group.bench_with_input(
+        BenchmarkId::new("serde_json_value", format!("{mb:.0}MB")),
+        bytes,
+        |b, bytes| {
+            b.iter(|| {
+                black_box(
+                    serde_json::from_slice::<serde_json::Value>(black_box(bytes))
+                        .expect("valid JSON"),
+                )
+            })
+        },
+    );
     group.finish();
 }
 

@@ -3,8 +3,14 @@
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let (n, g) = (args.first().copied().unwrap_or(10_000), args.get(1).copied().unwrap_or(1_000));
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let (n, g) = (
+        args.first().copied().unwrap_or(10_000),
+        args.get(1).copied().unwrap_or(1_000),
+    );
     let full = std::env::var("TPSVIEW_BENCH_FULL_REPR").is_ok_and(|v| v == "1");
     let text = tpsview_core::synthetic::vllm_detailed(n, g, 42, full);
     let mb = text.len() as f64 / 1e6;

@@ -33,13 +33,21 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
         return Vec::new();
     }
     let borrowed_from_tool = |metric: &str| {
-        m.duration_as_reported && matches!(metric, "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved")
+        m.duration_as_reported
+            && matches!(
+                metric,
+                "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved"
+            )
     };
     let mut out = Vec::new();
     for fig in reported_map(&point.reported.tool) {
-        let Some(&raw) = point.reported.figures.get(fig.tool_key) else { continue };
+        let Some(&raw) = point.reported.figures.get(fig.tool_key) else {
+            continue;
+        };
         let reported = raw * fig.scale;
-        let Some(recomputed) = m.get(fig.canonical) else { continue };
+        let Some(recomputed) = m.get(fig.canonical) else {
+            continue;
+        };
         if !reported.is_finite() || borrowed_from_tool(fig.canonical) {
             continue;
         }

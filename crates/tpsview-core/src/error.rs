@@ -9,8 +9,8 @@ use std::fmt;
 pub struct ParseError {
     /// The file's name as the user gave it.
     pub file: String,
-    /// What went wrong.
-    pub kind: ParseErrorKind,
+    /// What went wrong (boxed: errors travel in `Result`s on hot paths and stay small).
+    pub kind: Box<ParseErrorKind>,
     /// A JSON path such as `runs[0].points[1].requests.ttft_s[7]`, when known.
     pub field: Option<String>,
     /// 1-based line of the problem in the file, when known.
@@ -66,7 +66,13 @@ pub enum ParseErrorKind {
 impl ParseError {
     /// An error about the whole file.
     pub fn new(file: &str, kind: ParseErrorKind) -> Self {
-        ParseError { file: file.to_owned(), kind, field: None, line: None, column: None }
+        ParseError {
+            file: file.to_owned(),
+            kind: Box::new(kind),
+            field: None,
+            line: None,
+            column: None,
+        }
     }
 
     /// Adds a field path.
@@ -82,8 +88,18 @@ impl ParseError {
             serde_json::error::Category::Eof if err.line() == 0 => ParseErrorKind::Empty,
             _ => ParseErrorKind::Syntax(strip_position(err)),
         };
-        let (line, column) = if err.line() > 0 { (Some(err.line()), Some(err.column())) } else { (None, None) };
-        ParseError { file: file.to_owned(), kind, field: field.filter(|f| !f.is_empty() && f != "."), line, column }
+        let (line, column) = if err.line() > 0 {
+            (Some(err.line()), Some(err.column()))
+        } else {
+            (None, None)
+        };
+        ParseError {
+            file: file.to_owned(),
+            kind: Box::new(kind),
+            field: field.filter(|f| !f.is_empty() && f != "."),
+            line,
+            column,
+        }
     }
 }
 
@@ -125,13 +141,30 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A warning about a field, optionally about one request.
-    pub fn warning(file: &str, field: &str, index: Option<usize>, message: impl Into<String>) -> Self {
-        Diagnostic { file: file.to_owned(), field: field.to_owned(), index, severity: Severity::Warning, message: message.into() }
+    pub fn warning(
+        file: &str,
+        field: &str,
+        index: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            file: file.to_owned(),
+            field: field.to_owned(),
+            index,
+            severity: Severity::Warning,
+            message: message.into(),
+        }
     }
 
     /// An informational note about a field.
     pub fn info(file: &str, field: &str, message: impl Into<String>) -> Self {
-        Diagnostic { file: file.to_owned(), field: field.to_owned(), index: None, severity: Severity::Info, message: message.into() }
+        Diagnostic {
+            file: file.to_owned(),
+            field: field.to_owned(),
+            index: None,
+            severity: Severity::Info,
+            message: message.into(),
+        }
     }
 }
 

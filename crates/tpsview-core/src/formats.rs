@@ -89,7 +89,9 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     if has("\"tpsview/") && has("\"format\"") {
         return Some(Format::Tpsview);
     }
-    if (has("\"mean_tpot_ms\"") || has("\"total_token_throughput\"") || has("\"output_throughput\""))
+    if (has("\"mean_tpot_ms\"")
+        || has("\"total_token_throughput\"")
+        || has("\"output_throughput\""))
         && !has("\"total_output_tokens_retokenized\"")
     {
         return Some(Format::VllmServe);
@@ -108,7 +110,12 @@ pub fn parse(format: Format, file: &str, bytes: &[u8]) -> Result<Parsed, ParseEr
         Format::Tpsview => tpsview::parse(file, bytes)?,
         Format::VllmServe => vllm::parse(file, bytes)?,
     };
-    Ok(Parsed { file: file.to_owned(), format, report, diagnostics })
+    Ok(Parsed {
+        file: file.to_owned(),
+        format,
+        report,
+        diagnostics,
+    })
 }
 
 /// Detects the format and parses; an unknown file gets an error that lists the supported formats
@@ -121,7 +128,11 @@ pub fn parse_any(file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
             file,
             ParseErrorKind::UnknownFormat {
                 looked_like: describe(bytes),
-                supported: Format::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
+                supported: Format::ALL
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             },
         )),
     }
@@ -153,11 +164,18 @@ fn describe(bytes: &[u8]) -> String {
             }
             Ok(serde_json::Value::Array(a)) => format!("a JSON array of {} items", a.len()),
             Ok(_) => "JSON".into(),
-            Err(e) => format!("JSON that does not parse: {}", ParseError::from_json("", &e, None).kind),
+            Err(e) => format!(
+                "JSON that does not parse: {}",
+                ParseError::from_json("", &e, None).kind
+            ),
         },
         Some(_) if std::str::from_utf8(b).is_err() => "binary data, not text".into(),
         Some(_) => {
-            let line = String::from_utf8_lossy(b).lines().next().unwrap_or("").to_owned();
+            let line = String::from_utf8_lossy(b)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_owned();
             format!("text starting {:?}", truncate(&line, 40))
         }
         None => "whitespace".into(),

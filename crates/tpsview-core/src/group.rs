@@ -15,7 +15,11 @@ pub fn group(files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
         diags.extend(parsed.diagnostics);
         for mut run in parsed.report.runs {
             run.meta.inherit(&parsed.report.meta);
-            let same = |r: &&mut Run| r.label == run.label && r.meta.model == run.meta.model && r.meta.engine == run.meta.engine;
+            let same = |r: &&mut Run| {
+                r.label == run.label
+                    && r.meta.model == run.meta.model
+                    && r.meta.engine == run.meta.engine
+            };
             match runs.iter_mut().find(same) {
                 Some(existing) => existing.points.append(&mut run.points),
                 None => runs.push(run),
@@ -24,12 +28,20 @@ pub fn group(files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
     }
     for run in &mut runs {
         run.points.sort_by(|a, b| {
-            let key = |p: &crate::model::Point| (p.concurrency.unwrap_or(f64::INFINITY), p.request_rate.unwrap_or(f64::INFINITY));
+            let key = |p: &crate::model::Point| {
+                (
+                    p.concurrency.unwrap_or(f64::INFINITY),
+                    p.request_rate.unwrap_or(f64::INFINITY),
+                )
+            };
             let (ka, kb) = (key(a), key(b));
             ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
         });
         for w in run.points.windows(2) {
-            if w[0].concurrency.is_some() && w[0].concurrency == w[1].concurrency && w[0].request_rate == w[1].request_rate {
+            if w[0].concurrency.is_some()
+                && w[0].concurrency == w[1].concurrency
+                && w[0].request_rate == w[1].request_rate
+            {
                 diags.push(Diagnostic::warning(
                     &w[1].source_file,
                     "concurrency",
@@ -45,5 +57,11 @@ pub fn group(files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
             }
         }
     }
-    (Report { meta: Default::default(), runs }, diags)
+    (
+        Report {
+            meta: Default::default(),
+            runs,
+        },
+        diags,
+    )
 }

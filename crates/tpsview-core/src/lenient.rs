@@ -80,7 +80,10 @@ impl<'de> Visitor<'de> for NumVisitor {
         Ok(Num::Bad)
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
-        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
         Ok(Num::Bad)
     }
 }
@@ -110,7 +113,10 @@ impl<'de> serde::Deserialize<'de> for Column {
                 f.write_str("an array of numbers")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Column, A::Error> {
-                let mut col = Column { values: Vec::with_capacity(seq.size_hint().unwrap_or(0)), bad: Vec::new() };
+                let mut col = Column {
+                    values: Vec::with_capacity(seq.size_hint().unwrap_or(0)),
+                    bad: Vec::new(),
+                };
                 while let Some(n) = seq.next_element::<Num>()? {
                     if !matches!(n, Num::Value(_)) {
                         col.bad.push(col.values.len());
@@ -177,7 +183,10 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
         Ok(false)
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-        while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
         Ok(false)
     }
 }
@@ -195,7 +204,9 @@ impl<'de> serde::Deserialize<'de> for RaggedColumn {
                 out.data.offsets.push(0);
                 loop {
                     let row = out.data.offsets.len() - 1;
-                    match seq.next_element_seed(RowSeed { values: &mut out.data.values })? {
+                    match seq.next_element_seed(RowSeed {
+                        values: &mut out.data.values,
+                    })? {
                         None => break,
                         Some(ok) => {
                             if !ok {

@@ -337,30 +337,53 @@ fn from_reported(point: &Point, diags: &mut Vec<Diagnostic>) -> PointMetrics {
     m
 }
 
-fn recompute(point: &Point, req: &Requests, opts: &MetricOptions, diags: &mut Vec<Diagnostic>) -> PointMetrics {
+fn recompute(
+    point: &Point,
+    req: &Requests,
+    opts: &MetricOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> PointMetrics {
     let mut m = PointMetrics::empty(Basis::Recomputed, point);
     let n = req.len();
-    let (mut ttft, mut e2e, mut tpot, mut rate, mut user, mut itl) =
-        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::new(), Vec::new());
+    let (mut ttft, mut e2e, mut tpot, mut rate, mut user, mut itl) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::new(),
+        Vec::new(),
+    );
     let (mut ok, mut failed, mut invalid) = (0u64, 0u64, 0u64);
     let (mut tokens, mut sum_e2e, mut sum_decode) = (0u64, 0.0f64, 0.0f64);
     for i in 0..n {
         match &req.outcome[i] {
             Outcome::Failed(e) => {
                 failed += 1;
-                m.excluded.push(Excluded { index: i, reason: e.to_string(), failed: true });
+                m.excluded.push(Excluded {
+                    index: i,
+                    reason: e.to_string(),
+                    failed: true,
+                });
                 continue;
             }
             Outcome::Invalid(field) => {
                 invalid += 1;
-                m.excluded.push(Excluded { index: i, reason: format!("unusable `{field}`"), failed: false });
+                m.excluded.push(Excluded {
+                    index: i,
+                    reason: format!("unusable `{field}`"),
+                    failed: false,
+                });
                 continue;
             }
             Outcome::Ok => {}
         }
         let Some(r) = request_metrics(req, i) else {
             invalid += 1;
-            m.excluded.push(Excluded { index: i, reason: "no output tokens".into(), failed: false });
+            m.excluded.push(Excluded {
+                index: i,
+                reason: "no output tokens".into(),
+                failed: false,
+            });
             continue;
         };
         ok += 1;
@@ -387,9 +410,19 @@ fn recompute(point: &Point, req: &Requests, opts: &MetricOptions, diags: &mut Ve
     m.requests_invalid = invalid;
     m.output_tokens = Some(tokens);
     if ok == 0 && n > 0 {
-        diags.push(Diagnostic::warning(&point.source_file, "requests", None, "no request completed: nothing to average"));
+        diags.push(Diagnostic::warning(
+            &point.source_file,
+            "requests",
+            None,
+            "no request completed: nothing to average",
+        ));
     } else if n == 0 {
-        diags.push(Diagnostic::warning(&point.source_file, "requests", None, "the point holds no requests"));
+        diags.push(Diagnostic::warning(
+            &point.source_file,
+            "requests",
+            None,
+            "the point holds no requests",
+        ));
     }
 
     let mean_tpot = crate::stats::mean(&tpot);
@@ -401,7 +434,11 @@ fn recompute(point: &Point, req: &Requests, opts: &MetricOptions, diags: &mut Ve
     m.per_stream_rate = Dist::of(&mut rate);
     m.user_rate = Dist::of(&mut user);
     if req.chunk_gaps.is_none() && ok > 0 {
-        diags.push(Diagnostic::info(&point.source_file, "itls", "no chunk timings in the file: ITL is not defined"));
+        diags.push(Diagnostic::info(
+            &point.source_file,
+            "itls",
+            "no chunk timings in the file: ITL is not defined",
+        ));
     }
 
     m.duration_s = duration(req);
@@ -463,8 +500,7 @@ fn duration(req: &Requests) -> Option<f64> {
     let start = req.start_s.as_ref()?;
     let mut first = f64::INFINITY;
     let mut last = f64::NEG_INFINITY;
-    for i in 0..req.len() {
-        let s = start[i];
+    for (i, &s) in start.iter().enumerate() {
         if !matches!(req.outcome[i], Outcome::Invalid(_)) && s.is_finite() {
             first = first.min(s);
         }
@@ -475,9 +511,15 @@ fn duration(req: &Requests) -> Option<f64> {
     (first.is_finite() && last.is_finite()).then_some(last - first)
 }
 
-fn gap_analysis(m: &PointMetrics, tokens: u64, sum_e2e: f64, sum_decode: f64) -> Option<GapAnalysis> {
+fn gap_analysis(
+    m: &PointMetrics,
+    tokens: u64,
+    sum_e2e: f64,
+    sum_decode: f64,
+) -> Option<GapAnalysis> {
     let target = m.concurrency.filter(|c| *c > 0.0 && c.is_finite())?;
-    let (system, per_stream, achieved) = (m.system_tps?, m.per_stream_tps?, m.concurrency_achieved?);
+    let (system, per_stream, achieved) =
+        (m.system_tps?, m.per_stream_tps?, m.concurrency_achieved?);
     if sum_e2e <= 0.0 || sum_decode <= 0.0 || system <= 0.0 {
         return None;
     }
@@ -485,7 +527,10 @@ fn gap_analysis(m: &PointMetrics, tokens: u64, sum_e2e: f64, sum_decode: f64) ->
     let raw = [
         ("concurrency_shortfall", achieved / target),
         ("decode_share", sum_decode / sum_e2e),
-        ("first_token_and_rate_mix", (tokens as f64 / sum_decode) / per_stream),
+        (
+            "first_token_and_rate_mix",
+            (tokens as f64 / sum_decode) / per_stream,
+        ),
     ];
     let total_log = (system / ideal).ln();
     let factors = raw
@@ -496,7 +541,12 @@ fn gap_analysis(m: &PointMetrics, tokens: u64, sum_e2e: f64, sum_decode: f64) ->
             share_of_gap: (total_log.abs() > 0.01).then(|| factor.ln() / total_log),
         })
         .collect();
-    Some(GapAnalysis { target_concurrency: target, ideal_tps: ideal, system_tps: system, factors })
+    Some(GapAnalysis {
+        target_concurrency: target,
+        ideal_tps: ideal,
+        system_tps: system,
+        factors,
+    })
 }
 
 /// The window from the first moment `target` requests are in flight to the last moment they are,
@@ -505,10 +555,10 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
     let start = req.start_s.as_ref()?;
     let target = target.filter(|t| *t >= 1.0 && t.is_finite())?.round() as i64;
     let mut events: Vec<(f64, i64)> = Vec::with_capacity(req.len() * 2);
-    for i in 0..req.len() {
+    for (i, &s) in start.iter().enumerate() {
         if request_metrics(req, i).is_some() {
-            events.push((start[i], 1));
-            events.push((start[i] + req.e2e_s[i], -1));
+            events.push((s, 1));
+            events.push((s + req.e2e_s[i], -1));
         }
     }
     // Ends before starts at the same instant, so back-to-back requests do not inflate the count.
@@ -529,13 +579,13 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
         return None;
     }
     let mut tokens = 0.0;
-    for i in 0..req.len() {
+    for (i, &s) in start.iter().enumerate() {
         if request_metrics(req, i).is_none() {
             continue;
         }
         let n = f64::from(req.output_tokens[i]);
-        let t1 = start[i] + req.ttft_s[i];
-        let t2 = start[i] + req.e2e_s[i];
+        let t1 = s + req.ttft_s[i];
+        let t2 = s + req.e2e_s[i];
         if t1 >= a && t1 <= b {
             tokens += 1.0;
         }
@@ -544,7 +594,12 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
             tokens += (n - 1.0) * overlap / (t2 - t1);
         }
     }
-    Some(SteadyState { start_s: a, end_s: b, output_tokens: tokens, system_tps: tokens / (b - a) })
+    Some(SteadyState {
+        start_s: a,
+        end_s: b,
+        output_tokens: tokens,
+        system_tps: tokens / (b - a),
+    })
 }
 
 /// Checks raw columns, marks unusable requests [`Outcome::Invalid`] and returns one diagnostic per
@@ -563,16 +618,37 @@ pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
         let (t, e) = (req.ttft_s[i], req.e2e_s[i]);
         let outcome = &mut req.outcome[i];
         if req.output_tokens[i] == 0 {
-            mark(i, "output_tokens", "no output tokens: TTFT and TPOT are not defined; left out".into(), outcome);
+            mark(
+                i,
+                "output_tokens",
+                "no output tokens: TTFT and TPOT are not defined; left out".into(),
+                outcome,
+            );
         } else if !t.is_finite() || t < 0.0 {
             mark(i, "ttft", format!("TTFT is {t}: left out"), outcome);
         } else if !e.is_finite() || e < t {
-            mark(i, "e2e", format!("end-to-end time {e} s is before the first token ({t} s): left out"), outcome);
+            mark(
+                i,
+                "e2e",
+                format!("end-to-end time {e} s is before the first token ({t} s): left out"),
+                outcome,
+            );
         } else if req.start_s.as_ref().is_some_and(|s| !s[i].is_finite()) {
-            mark(i, "start_time", "send time is not a number: left out".into(), outcome);
+            mark(
+                i,
+                "start_time",
+                "send time is not a number: left out".into(),
+                outcome,
+            );
         } else if let Some(g) = &req.chunk_gaps {
             if g.row(i).iter().any(|x| !x.is_finite() || *x < 0.0) {
-                mark(i, "itls", "a chunk gap is negative or not a number (clock went backwards?): left out".into(), outcome);
+                mark(
+                    i,
+                    "itls",
+                    "a chunk gap is negative or not a number (clock went backwards?): left out"
+                        .into(),
+                    outcome,
+                );
             }
         }
     }

@@ -36,7 +36,10 @@ impl EngineModel {
                 if b <= c[0].0 {
                     return c[0].1;
                 }
-                let k = c.windows(2).position(|w| b <= w[1].0).unwrap_or(c.len() - 2);
+                let k = c
+                    .windows(2)
+                    .position(|w| b <= w[1].0)
+                    .unwrap_or(c.len() - 2);
                 let ((x0, y0), (x1, y1)) = (c[k], c[k + 1]);
                 y0 + (y1 - y0) * (b - x0) / (x1 - x0)
             }
@@ -70,7 +73,9 @@ struct Live {
 pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
     let total = (load.concurrency * load.requests_per_client) as usize;
     let mut s = Sim {
-        rng: Pcg64Mcg::seed_from_u64(load.seed ^ u64::from(load.concurrency).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        rng: Pcg64Mcg::seed_from_u64(
+            load.seed ^ u64::from(load.concurrency).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        ),
         load,
         network_s: engine.network_s,
         start: Vec::with_capacity(total),
@@ -93,7 +98,8 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
         }
         let (joining, still): (Vec<_>, Vec<_>) = s.waiting.drain(..).partition(|w| w.0 <= t);
         s.waiting = still;
-        let prefill: f64 = joining.iter().map(|j| f64::from(s.input[j.1])).sum::<f64>() * engine.prefill_s_per_token;
+        let prefill: f64 = joining.iter().map(|j| f64::from(s.input[j.1])).sum::<f64>()
+            * engine.prefill_s_per_token;
         let end = t + engine.step_s((live.len() + joining.len()) as f64) + prefill;
         let arrive = end + engine.network_s;
         for l in &mut live {
@@ -103,7 +109,11 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
         }
         for (_, id) in joining {
             ttft[id] = arrive - s.start[id];
-            live.push(Live { id, remaining: s.output[id] - 1, last_token_at: arrive });
+            live.push(Live {
+                id,
+                remaining: s.output[id] - 1,
+                last_token_at: arrive,
+            });
         }
         let mut finished = Vec::new();
         live.retain(|l| {
@@ -120,7 +130,10 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
         t = end;
     }
     let us = |v: f64| (v * 1e6).round() / 1e6;
-    let mut ragged = Ragged { offsets: vec![0], values: Vec::new() };
+    let mut ragged = Ragged {
+        offsets: vec![0],
+        values: Vec::new(),
+    };
     for g in &gaps {
         ragged.push_row(&g.iter().map(|&x| us(x)).collect::<Vec<_>>());
     }
@@ -159,9 +172,11 @@ impl Sim<'_> {
         let (i, o) = (self.load.input_tokens, self.load.output_tokens);
         self.start.push(at);
         self.input.push(self.rng.random_range(i.0..=i.1.max(i.0)));
-        self.output.push(self.rng.random_range(o.0..=o.1.max(o.0)).max(1));
+        self.output
+            .push(self.rng.random_range(o.0..=o.1.max(o.0)).max(1));
         self.client_of.push(client);
-        self.waiting.push((at + self.network_s, self.start.len() - 1));
+        self.waiting
+            .push((at + self.network_s, self.start.len() - 1));
     }
 }
 
@@ -169,7 +184,12 @@ impl Sim<'_> {
 /// batch 1 rising to ~30 ms at 128, prefill at ~10,000 prompt tokens/s.
 pub fn h100_70b_fp8() -> EngineModel {
     EngineModel {
-        step_curve: vec![(1.0, 0.0199), (16.0, 0.0216), (64.0, 0.0238), (128.0, 0.0311)],
+        step_curve: vec![
+            (1.0, 0.0199),
+            (16.0, 0.0216),
+            (64.0, 0.0238),
+            (128.0, 0.0311),
+        ],
         prefill_s_per_token: 0.0001,
         network_s: 0.0005,
     }
@@ -190,9 +210,18 @@ pub fn seed_report() -> Report {
             request_rate: None,
             requests: Some(simulate_point(
                 &engine,
-                &Workload { concurrency: n, requests_per_client: 8, input_tokens: (48, 80), output_tokens: (96, 160), seed: 2026 },
+                &Workload {
+                    concurrency: n,
+                    requests_per_client: 8,
+                    input_tokens: (48, 80),
+                    output_tokens: (96, 160),
+                    seed: 2026,
+                },
             )),
-            reported: Reported { tool: crate::formats::tpsview::ID.into(), figures: Default::default() },
+            reported: Reported {
+                tool: crate::formats::tpsview::ID.into(),
+                figures: Default::default(),
+            },
         })
         .collect();
     let meta = Metadata {
@@ -215,7 +244,12 @@ pub fn seed_report() -> Report {
     };
     Report {
         meta: Metadata::default(),
-        runs: vec![Run { label: "H100 SXM · Llama 3.1 70B FP8 (simulated)".into(), source_format: crate::formats::tpsview::ID.into(), meta, points }],
+        runs: vec![Run {
+            label: "H100 SXM · Llama 3.1 70B FP8 (simulated)".into(),
+            source_format: crate::formats::tpsview::ID.into(),
+            meta,
+            points,
+        }],
     }
 }
 

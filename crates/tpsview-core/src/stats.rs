@@ -24,13 +24,23 @@ impl Dist {
         }
         let m = mean(values);
         let [p50, p90, p99] = percentiles(values, [50.0, 90.0, 99.0]);
-        Dist { mean: m, p50, p90, p99 }
+        Dist {
+            mean: m,
+            p50,
+            p90,
+            p99,
+        }
     }
 
     /// Every field multiplied by `k` (e.g. seconds → milliseconds).
     pub fn scaled(self, k: f64) -> Dist {
         let s = |v: Option<f64>| v.map(|x| x * k);
-        Dist { mean: s(self.mean), p50: s(self.p50), p90: s(self.p90), p99: s(self.p99) }
+        Dist {
+            mean: s(self.mean),
+            p50: s(self.p50),
+            p90: s(self.p90),
+            p99: s(self.p99),
+        }
     }
 }
 
@@ -70,8 +80,13 @@ pub fn percentiles<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [Option<
     for (k, p) in ps.into_iter().enumerate() {
         let h = (n - 1) as f64 * (p / 100.0).clamp(0.0, 1.0);
         let lo = (h.floor() as usize).max(floor);
-        let (_, &mut lo_v, right) = values[floor..].select_nth_unstable_by(lo - floor, f64::total_cmp);
-        let hi_v = if lo + 1 < n { right.iter().copied().fold(f64::INFINITY, f64::min) } else { lo_v };
+        let (_, &mut lo_v, right) =
+            values[floor..].select_nth_unstable_by(lo - floor, f64::total_cmp);
+        let hi_v = if lo + 1 < n {
+            right.iter().copied().fold(f64::INFINITY, f64::min)
+        } else {
+            lo_v
+        };
         out[k] = Some(lo_v + (hi_v - lo_v) * (h - lo as f64));
         floor = lo;
     }

@@ -59,7 +59,10 @@ impl PointSummary {
 }
 
 /// Summarises a grouped report.
-pub fn summarize_report(report: &Report, opts: &MetricOptions) -> (Vec<RunSummary>, Vec<Diagnostic>) {
+pub fn summarize_report(
+    report: &Report,
+    opts: &MetricOptions,
+) -> (Vec<RunSummary>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let runs = report
         .runs

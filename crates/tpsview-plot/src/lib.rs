@@ -24,22 +24,42 @@ pub fn throughput_series(summary: &Summary) -> (Vec<Series>, Vec<Series>) {
             .iter()
             .map(|r| Series {
                 label: format!("{} — {what}", r.label),
-                points: r.points.iter().filter_map(|p| Some((p.metrics.concurrency?, f(&p.metrics)?))).collect(),
+                points: r
+                    .points
+                    .iter()
+                    .filter_map(|p| Some((p.metrics.concurrency?, f(&p.metrics)?)))
+                    .collect(),
             })
             .collect::<Vec<_>>()
     };
-    (pick(|m| m.system_tps, "system T/s"), pick(|m| m.per_stream_tps, "per-stream T/s"))
+    (
+        pick(|m| m.system_tps, "system T/s"),
+        pick(|m| m.per_stream_tps, "per-stream T/s"),
+    )
 }
 
 /// Draws system T/s (top panel) and per-stream T/s (bottom panel) against concurrency on a log2
 /// axis, one line per run.
-pub fn draw_throughput<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, summary: &Summary) -> Result<(), String> {
+pub fn draw_throughput<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    summary: &Summary,
+) -> Result<(), String> {
     let (system, stream) = throughput_series(summary);
     area.fill(&WHITE).map_err(|e| e.to_string())?;
     let panels = area.split_evenly((2, 1));
     // System T/s rises to the right and per-stream T/s falls: legends go where the lines are not.
-    draw_panel(&panels[0], &system, "system T/s (all streams together)", SeriesLabelPosition::UpperLeft)?;
-    draw_panel(&panels[1], &stream, "per-stream T/s (one request's decode rate)", SeriesLabelPosition::LowerLeft)?;
+    draw_panel(
+        &panels[0],
+        &system,
+        "system T/s (all streams together)",
+        SeriesLabelPosition::UpperLeft,
+    )?;
+    draw_panel(
+        &panels[1],
+        &stream,
+        "per-stream T/s (one request's decode rate)",
+        SeriesLabelPosition::LowerLeft,
+    )?;
     area.present().map_err(|e| e.to_string())
 }
 
@@ -51,7 +71,9 @@ fn draw_panel<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
-    let (xmin, xmax) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+    let (xmin, xmax) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
     let ymax = ys.fold(0.0f64, f64::max);
     if !xmin.is_finite() || xmin <= 0.0 {
         return Ok(());
@@ -68,7 +90,13 @@ fn draw_panel<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("concurrency (log2)")
         .x_label_formatter(&|v| format!("{}", 2f64.powf(*v).round()))
-        .y_label_formatter(&|v| if ymax >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") })
+        .y_label_formatter(&|v| {
+            if ymax >= 100.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.1}")
+            }
+        })
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, s) in series.iter().enumerate() {
@@ -79,7 +107,9 @@ fn draw_panel<DB: DrawingBackend>(
             .map_err(|e| e.to_string())?
             .label(s.label.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| e.to_string())?;
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+            .map_err(|e| e.to_string())?;
     }
     chart
         .configure_series_labels()

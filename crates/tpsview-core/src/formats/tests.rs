@@ -19,7 +19,10 @@ fn every_format_has_an_id_that_maps_back() {
 fn unknown_json_lists_supported_formats_and_its_keys() {
     let e = parse_any("x.json", br#"{"hello": 1, "<b>": 2}"#).unwrap_err();
     let text = e.to_string();
-    assert!(text.contains("x.json") && text.contains("hello") && text.contains("vLLM"), "{text}");
+    assert!(
+        text.contains("x.json") && text.contains("hello") && text.contains("vLLM"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -23,10 +23,30 @@ macro_rules! identity {
 
 /// Summary-only points in tpsview/1 use tpsview's own metric names.
 pub const FIGURES: &[Figure] = identity!(
-    "duration_s", "system_tps", "per_stream_tps", "requests_ok", "requests_failed", "output_tokens",
-    "request_throughput", "concurrency_achieved", "tpot_mean_ms", "tpot_p50_ms", "tpot_p90_ms",
-    "tpot_p99_ms", "ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "itl_mean_ms",
-    "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "e2e_mean_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms",
+    "duration_s",
+    "system_tps",
+    "per_stream_tps",
+    "requests_ok",
+    "requests_failed",
+    "output_tokens",
+    "request_throughput",
+    "concurrency_achieved",
+    "tpot_mean_ms",
+    "tpot_p50_ms",
+    "tpot_p90_ms",
+    "tpot_p99_ms",
+    "ttft_mean_ms",
+    "ttft_p50_ms",
+    "ttft_p90_ms",
+    "ttft_p99_ms",
+    "itl_mean_ms",
+    "itl_p50_ms",
+    "itl_p90_ms",
+    "itl_p99_ms",
+    "e2e_mean_ms",
+    "e2e_p50_ms",
+    "e2e_p90_ms",
+    "e2e_p99_ms",
 );
 
 #[derive(Deserialize)]
@@ -105,7 +125,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             if let Ok(v) = serde_json::from_slice::<Version>(bytes) {
                 check_version(file, &v.format)?;
             }
-            let path = if e.is_data() { super::path_of_error::<RawReport>(bytes) } else { None };
+            let path = if e.is_data() {
+                super::path_of_error::<RawReport>(bytes)
+            } else {
+                None
+            };
             return Err(ParseError::from_json(file, &e, path));
         }
     };
@@ -120,29 +144,61 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             let path = format!("runs[{r}].points[{p}]");
             points.push(into_point(file, &path, point, &mut diags)?);
         }
-        runs.push(Run { label: run.label, source_format: run.source_format.unwrap_or_else(|| ID.into()), meta, points });
+        runs.push(Run {
+            label: run.label,
+            source_format: run.source_format.unwrap_or_else(|| ID.into()),
+            meta,
+            points,
+        });
     }
     if runs.iter().all(|r| r.points.is_empty()) {
-        return Err(ParseError::new(file, ParseErrorKind::NoData("the report has no points".into())).at_field("runs"));
+        return Err(ParseError::new(
+            file,
+            ParseErrorKind::NoData("the report has no points".into()),
+        )
+        .at_field("runs"));
     }
-    Ok((Report { meta: raw.meta, runs }, diags))
+    Ok((
+        Report {
+            meta: raw.meta,
+            runs,
+        },
+        diags,
+    ))
 }
 
 fn check_version(file: &str, found: &str) -> Result<(), ParseError> {
     if found == ID {
         Ok(())
     } else {
-        Err(ParseError::new(file, ParseErrorKind::UnknownVersion { found: found.to_owned(), supported: ID }).at_field("format"))
+        Err(ParseError::new(
+            file,
+            ParseErrorKind::UnknownVersion {
+                found: found.to_owned(),
+                supported: ID,
+            },
+        )
+        .at_field("format"))
     }
 }
 
-fn into_point(file: &str, path: &str, raw: RawPoint, diags: &mut Vec<Diagnostic>) -> Result<Point, ParseError> {
+fn into_point(
+    file: &str,
+    path: &str,
+    raw: RawPoint,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Point, ParseError> {
     let source_file = raw.source_file.unwrap_or_else(|| file.to_owned());
     let concurrency = match raw.concurrency {
         None | Some(Num::Missing) => None,
         Some(Num::Value(c)) if c > 0.0 && c.is_finite() => Some(c),
         Some(other) => {
-            diags.push(Diagnostic::warning(file, &format!("{path}.concurrency"), None, format!("{other:?} is not a positive concurrency: ignored")));
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.concurrency"),
+                None,
+                format!("{other:?} is not a positive concurrency: ignored"),
+            ));
             None
         }
     };
@@ -150,17 +206,48 @@ fn into_point(file: &str, path: &str, raw: RawPoint, diags: &mut Vec<Diagnostic>
         Some(Num::Value(r)) if r > 0.0 => Some(r),
         _ => None,
     };
-    let requests = raw.requests.map(|r| into_requests(file, path, r, diags)).transpose()?;
-    let reported = raw.reported.map(|r| Reported { tool: r.tool, figures: r.figures }).unwrap_or_else(|| Reported { tool: ID.into(), figures: BTreeMap::new() });
+    let requests = raw
+        .requests
+        .map(|r| into_requests(file, path, r, diags))
+        .transpose()?;
+    let reported = raw
+        .reported
+        .map(|r| Reported {
+            tool: r.tool,
+            figures: r.figures,
+        })
+        .unwrap_or_else(|| Reported {
+            tool: ID.into(),
+            figures: BTreeMap::new(),
+        });
     if requests.is_none() && reported.figures.is_empty() {
-        diags.push(Diagnostic::warning(file, path, None, "the point has neither requests nor reported figures"));
+        diags.push(Diagnostic::warning(
+            file,
+            path,
+            None,
+            "the point has neither requests nor reported figures",
+        ));
     }
-    Ok(Point { source_file, concurrency, request_rate, requests, reported })
+    Ok(Point {
+        source_file,
+        concurrency,
+        request_rate,
+        requests,
+        reported,
+    })
 }
 
-fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagnostic>) -> Result<Requests, ParseError> {
+fn into_requests(
+    file: &str,
+    path: &str,
+    raw: RawRequests,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Requests, ParseError> {
     let n = raw.output_tokens.values.len();
-    let mut lens = vec![("ttft_s", raw.ttft_s.values.len()), ("e2e_s", raw.e2e_s.values.len())];
+    let mut lens = vec![
+        ("ttft_s", raw.ttft_s.values.len()),
+        ("e2e_s", raw.e2e_s.values.len()),
+    ];
     if let Some(s) = &raw.start_s {
         lens.push(("start_s", s.values.len()));
     }
@@ -173,7 +260,9 @@ fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagn
     if let Some((name, len)) = lens.iter().find(|(_, l)| *l != n) {
         return Err(ParseError::new(
             file,
-            ParseErrorKind::Shape(format!("{name} has {len} entries but output_tokens has {n}")),
+            ParseErrorKind::Shape(format!(
+                "{name} has {len} entries but output_tokens has {n}"
+            )),
         )
         .at_field(format!("{path}.requests.{name}")));
     }
@@ -181,10 +270,19 @@ fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagn
     for e in raw.errors {
         match outcome.get_mut(e.index) {
             Some(o) => *o = Outcome::Failed(e.message.into()),
-            None => diags.push(Diagnostic::warning(file, &format!("{path}.requests.errors"), Some(e.index), "error for a request that does not exist: ignored")),
+            None => diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.requests.errors"),
+                Some(e.index),
+                "error for a request that does not exist: ignored",
+            )),
         }
     }
-    let tokens = |c: &Column, name: &'static str, outcome: &mut Vec<Outcome>, diags: &mut Vec<Diagnostic>| -> Vec<u32> {
+    let tokens = |c: &Column,
+                  name: &'static str,
+                  outcome: &mut Vec<Outcome>,
+                  diags: &mut Vec<Diagnostic>|
+     -> Vec<u32> {
         c.values
             .iter()
             .enumerate()
@@ -194,7 +292,12 @@ fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagn
                 } else {
                     if matches!(outcome[i], Outcome::Ok) {
                         outcome[i] = Outcome::Invalid(name);
-                        diags.push(Diagnostic::warning(file, &format!("{path}.requests.{name}"), Some(i), format!("token count {v} is not a non-negative integer: left out")));
+                        diags.push(Diagnostic::warning(
+                            file,
+                            &format!("{path}.requests.{name}"),
+                            Some(i),
+                            format!("token count {v} is not a non-negative integer: left out"),
+                        ));
                     }
                     0
                 }
@@ -202,7 +305,10 @@ fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagn
             .collect()
     };
     let output_tokens = tokens(&raw.output_tokens, "output_tokens", &mut outcome, diags);
-    let input_tokens = raw.input_tokens.as_ref().map(|c| tokens(c, "input_tokens", &mut outcome, diags));
+    let input_tokens = raw
+        .input_tokens
+        .as_ref()
+        .map(|c| tokens(c, "input_tokens", &mut outcome, diags));
     let chunk_gaps = match (raw.chunk_counts, raw.chunk_gaps_s) {
         (Some(counts), Some(gaps)) => {
             let mut offsets = Vec::with_capacity(n + 1);
@@ -210,7 +316,13 @@ fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagn
             let mut total = 0u64;
             for &c in &counts.values {
                 if !(c >= 0.0 && c.fract() == 0.0) {
-                    return Err(ParseError::new(file, ParseErrorKind::Shape(format!("chunk count {c} is not a non-negative integer"))).at_field(format!("{path}.requests.chunk_counts")));
+                    return Err(ParseError::new(
+                        file,
+                        ParseErrorKind::Shape(format!(
+                            "chunk count {c} is not a non-negative integer"
+                        )),
+                    )
+                    .at_field(format!("{path}.requests.chunk_counts")));
                 }
                 total += c as u64;
                 offsets.push(u32::try_from(total).unwrap_or(u32::MAX));
@@ -218,11 +330,17 @@ fn into_requests(file: &str, path: &str, raw: RawRequests, diags: &mut Vec<Diagn
             if total != gaps.values.len() as u64 {
                 return Err(ParseError::new(
                     file,
-                    ParseErrorKind::Shape(format!("chunk_counts add up to {total} but chunk_gaps_s has {} entries", gaps.values.len())),
+                    ParseErrorKind::Shape(format!(
+                        "chunk_counts add up to {total} but chunk_gaps_s has {} entries",
+                        gaps.values.len()
+                    )),
                 )
                 .at_field(format!("{path}.requests.chunk_gaps_s")));
             }
-            Some(Ragged { offsets, values: gaps.values })
+            Some(Ragged {
+                offsets,
+                values: gaps.values,
+            })
         }
         (None, None) => None,
         (Some(_), None) | (None, Some(_)) => {
@@ -332,19 +450,28 @@ fn write_point(p: &Point) -> WPoint<'_> {
             e2e_s: &r.e2e_s,
             input_tokens: r.input_tokens.as_deref(),
             output_tokens: &r.output_tokens,
-            chunk_counts: r.chunk_gaps.as_ref().map(|g| g.offsets.windows(2).map(|w| w[1] - w[0]).collect()),
+            chunk_counts: r
+                .chunk_gaps
+                .as_ref()
+                .map(|g| g.offsets.windows(2).map(|w| w[1] - w[0]).collect()),
             chunk_gaps_s: r.chunk_gaps.as_ref().map(|g| g.values.as_slice()),
             errors: r
                 .outcome
                 .iter()
                 .enumerate()
                 .filter_map(|(i, o)| match o {
-                    Outcome::Failed(m) => Some(RawError { index: i, message: m.to_string() }),
+                    Outcome::Failed(m) => Some(RawError {
+                        index: i,
+                        message: m.to_string(),
+                    }),
                     _ => None,
                 })
                 .collect(),
         }),
-        reported: (!p.reported.figures.is_empty()).then(|| RawReported { tool: p.reported.tool.clone(), figures: p.reported.figures.clone() }),
+        reported: (!p.reported.figures.is_empty()).then(|| RawReported {
+            tool: p.reported.tool.clone(),
+            figures: p.reported.figures.clone(),
+        }),
     }
 }
 

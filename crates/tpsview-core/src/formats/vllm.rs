@@ -21,16 +21,38 @@ const WINDOW: &str = "duration window: vLLM times from the benchmark's start (be
 const TOKENS: &str = "token counts: output lengths re-tokenized from text, or requests with fewer than 2 tokens treated differently";
 const FAILED: &str = "failed requests counted differently";
 const FIRST_CHUNK: &str = "first-token definition: vLLM counts the first chunk carrying `choices`, even an empty role chunk";
-const POOLED: &str = "chunk pooling: vLLM pools every chunk gap of every request; a file's gaps may be rounded";
-const LAST_CHUNK: &str = "end time: vLLM's latency is the last content chunk; the usage chunk may come later";
+const POOLED: &str =
+    "chunk pooling: vLLM pools every chunk gap of every request; a file's gaps may be rounded";
+const LAST_CHUNK: &str =
+    "end time: vLLM's latency is the last content chunk; the usage chunk may come later";
 
 macro_rules! dist_figures {
     ($metric:literal, $canon:literal, $cause:expr) => {
         [
-            Figure { tool_key: concat!("mean_", $metric, "_ms"), canonical: concat!($canon, "_mean_ms"), scale: 1.0, likely_cause: $cause },
-            Figure { tool_key: concat!("median_", $metric, "_ms"), canonical: concat!($canon, "_p50_ms"), scale: 1.0, likely_cause: $cause },
-            Figure { tool_key: concat!("p90_", $metric, "_ms"), canonical: concat!($canon, "_p90_ms"), scale: 1.0, likely_cause: $cause },
-            Figure { tool_key: concat!("p99_", $metric, "_ms"), canonical: concat!($canon, "_p99_ms"), scale: 1.0, likely_cause: $cause },
+            Figure {
+                tool_key: concat!("mean_", $metric, "_ms"),
+                canonical: concat!($canon, "_mean_ms"),
+                scale: 1.0,
+                likely_cause: $cause,
+            },
+            Figure {
+                tool_key: concat!("median_", $metric, "_ms"),
+                canonical: concat!($canon, "_p50_ms"),
+                scale: 1.0,
+                likely_cause: $cause,
+            },
+            Figure {
+                tool_key: concat!("p90_", $metric, "_ms"),
+                canonical: concat!($canon, "_p90_ms"),
+                scale: 1.0,
+                likely_cause: $cause,
+            },
+            Figure {
+                tool_key: concat!("p99_", $metric, "_ms"),
+                canonical: concat!($canon, "_p99_ms"),
+                scale: 1.0,
+                likely_cause: $cause,
+            },
         ]
     };
 }
@@ -42,16 +64,58 @@ const E2E: [Figure; 4] = dist_figures!("e2el", "e2e", LAST_CHUNK);
 
 /// vLLM's figures → tpsview's.
 pub const FIGURES: &[Figure] = &[
-    Figure { tool_key: "duration", canonical: "duration_s", scale: 1.0, likely_cause: WINDOW },
-    Figure { tool_key: "output_throughput", canonical: "system_tps", scale: 1.0, likely_cause: WINDOW },
-    Figure { tool_key: "request_throughput", canonical: "request_throughput", scale: 1.0, likely_cause: WINDOW },
-    Figure { tool_key: "completed", canonical: "requests_ok", scale: 1.0, likely_cause: FAILED },
-    Figure { tool_key: "failed", canonical: "requests_failed", scale: 1.0, likely_cause: FAILED },
-    Figure { tool_key: "total_output_tokens", canonical: "output_tokens", scale: 1.0, likely_cause: FAILED },
-    TPOT[0], TPOT[1], TPOT[2], TPOT[3],
-    TTFT[0], TTFT[1], TTFT[2], TTFT[3],
-    ITL[0], ITL[1], ITL[2], ITL[3],
-    E2E[0], E2E[1], E2E[2], E2E[3],
+    Figure {
+        tool_key: "duration",
+        canonical: "duration_s",
+        scale: 1.0,
+        likely_cause: WINDOW,
+    },
+    Figure {
+        tool_key: "output_throughput",
+        canonical: "system_tps",
+        scale: 1.0,
+        likely_cause: WINDOW,
+    },
+    Figure {
+        tool_key: "request_throughput",
+        canonical: "request_throughput",
+        scale: 1.0,
+        likely_cause: WINDOW,
+    },
+    Figure {
+        tool_key: "completed",
+        canonical: "requests_ok",
+        scale: 1.0,
+        likely_cause: FAILED,
+    },
+    Figure {
+        tool_key: "failed",
+        canonical: "requests_failed",
+        scale: 1.0,
+        likely_cause: FAILED,
+    },
+    Figure {
+        tool_key: "total_output_tokens",
+        canonical: "output_tokens",
+        scale: 1.0,
+        likely_cause: FAILED,
+    },
+    TPOT[0],
+    TPOT[1],
+    TPOT[2],
+    TPOT[3],
+    TTFT[0],
+    TTFT[1],
+    TTFT[2],
+    TTFT[3],
+    ITL[0],
+    ITL[1],
+    ITL[2],
+    ITL[3],
+    E2E[0],
+    E2E[1],
+    E2E[2],
+    E2E[3],
 ];
 
 /// One vLLM result object, read key by key so that the large per-request arrays go straight into
@@ -72,7 +136,13 @@ struct RawVllm {
 }
 
 /// Config keys: not figures the tool measured.
-const CONFIG_KEYS: &[&str] = &["num_prompts", "burstiness", "max_concurrency", "request_rate", "run_number"];
+const CONFIG_KEYS: &[&str] = &[
+    "num_prompts",
+    "burstiness",
+    "max_concurrency",
+    "request_rate",
+    "run_number",
+];
 
 impl<'de> de::Deserialize<'de> for RawVllm {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -92,7 +162,14 @@ impl<'de> de::Deserialize<'de> for RawVllm {
                         "latencies" => raw.latencies = Some(map.next_value()?),
                         "start_times" => raw.start_times = Some(map.next_value()?),
                         "itls" => raw.itls = Some(map.next_value()?),
-                        "errors" => raw.errors = Some(map.next_value::<Vec<ErrorText>>()?.into_iter().map(|e| e.0).collect()),
+                        "errors" => {
+                            raw.errors = Some(
+                                map.next_value::<Vec<ErrorText>>()?
+                                    .into_iter()
+                                    .map(|e| e.0)
+                                    .collect(),
+                            )
+                        }
                         "generated_texts" | "queue_times" => {
                             map.next_value::<de::IgnoredAny>()?;
                         }
@@ -153,7 +230,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             // Python's json.dumps writes bare NaN / Infinity; read them as numbers and say so.
             match crate::lenient::quote_nonfinite_literals(bytes) {
                 Some(fixed) => {
-                    diags.push(Diagnostic::info(file, "(file)", "bare NaN/Infinity literals (not valid JSON) were read as numbers"));
+                    diags.push(Diagnostic::info(
+                        file,
+                        "(file)",
+                        "bare NaN/Infinity literals (not valid JSON) were read as numbers",
+                    ));
                     read_objects(file, &fixed, &mut diags).map_err(|_| e)?
                 }
                 None => return Err(e),
@@ -161,24 +242,47 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         }
     };
     if objects.is_empty() {
-        return Err(ParseError::new(file, ParseErrorKind::NoData("no result object in the file".into())));
+        return Err(ParseError::new(
+            file,
+            ParseErrorKind::NoData("no result object in the file".into()),
+        ));
     }
     let multi = objects.len() > 1;
     let mut runs: Vec<Run> = Vec::new();
     for (k, raw) in objects {
-        let point_file = if multi { format!("{file}#{}", k + 1) } else { file.to_owned() };
+        let point_file = if multi {
+            format!("{file}#{}", k + 1)
+        } else {
+            file.to_owned()
+        };
         let (run, point) = into_point(&point_file, raw, &mut diags);
-        match runs.iter_mut().find(|r| r.label == run.label && r.meta.model == run.meta.model) {
+        match runs
+            .iter_mut()
+            .find(|r| r.label == run.label && r.meta.model == run.meta.model)
+        {
             Some(r) => r.points.push(point),
-            None => runs.push(Run { points: vec![point], ..run }),
+            None => runs.push(Run {
+                points: vec![point],
+                ..run
+            }),
         }
     }
-    Ok((Report { meta: Metadata::default(), runs }, diags))
+    Ok((
+        Report {
+            meta: Metadata::default(),
+            runs,
+        },
+        diags,
+    ))
 }
 
 /// Reads every object in the file; if the stream breaks, falls back to line-by-line reading so the
 /// good lines of an `--append-result` file still load and the bad one is named.
-fn read_objects(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Result<Vec<(usize, RawVllm)>, ParseError> {
+fn read_objects(
+    file: &str,
+    bytes: &[u8],
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<(usize, RawVllm)>, ParseError> {
     let mut out = Vec::new();
     let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<RawVllm>();
     let err = loop {
@@ -189,10 +293,17 @@ fn read_objects(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Result
         }
     };
     let first_err = || {
-        let path = if err.is_data() { super::path_of_error::<serde_json::Value>(bytes).or_else(|| data_path(bytes, &err)) } else { None };
+        let path = if err.is_data() {
+            super::path_of_error::<serde_json::Value>(bytes).or_else(|| data_path(bytes, &err))
+        } else {
+            None
+        };
         ParseError::from_json(file, &err, path)
     };
-    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').filter(|l| !l.iter().all(u8::is_ascii_whitespace)).collect();
+    let lines: Vec<&[u8]> = bytes
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .collect();
     if lines.len() < 2 {
         return Err(first_err());
     }
@@ -209,7 +320,10 @@ fn read_objects(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Result
                 file,
                 &format!("line {}", lineno + 1),
                 None,
-                format!("result object skipped: {}", ParseError::from_json(file, &e, None).kind),
+                format!(
+                    "result object skipped: {}",
+                    ParseError::from_json(file, &e, None).kind
+                ),
             )),
         }
     }
@@ -237,12 +351,23 @@ fn data_path(bytes: &[u8], _err: &serde_json::Error) -> Option<String> {
 
 fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Point) {
     let mut meta = Metadata {
-        engine: raw.strings.get("backend").or(raw.strings.get("endpoint_type")).cloned(),
+        engine: raw
+            .strings
+            .get("backend")
+            .or(raw.strings.get("endpoint_type"))
+            .cloned(),
         model: raw.strings.get("model_id").cloned(),
         date: raw.strings.get("date").cloned(),
         ..Metadata::default()
     };
-    const KNOWN: &[&str] = &["backend", "endpoint_type", "model_id", "date", "label", "tokenizer_id"];
+    const KNOWN: &[&str] = &[
+        "backend",
+        "endpoint_type",
+        "model_id",
+        "date",
+        "label",
+        "tokenizer_id",
+    ];
     for (k, v) in &raw.strings {
         if !KNOWN.contains(&k.as_str()) {
             meta.labels.insert(k.clone(), v.clone());
@@ -262,15 +387,30 @@ fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run
     let concurrency = raw.max_concurrency.filter(|c| c.is_finite());
     if let Some(c) = raw.max_concurrency {
         if !(c >= 1.0 && c.is_finite()) {
-            diags.push(Diagnostic::warning(file, "max_concurrency", None, format!("concurrency {c} is not a positive number: ignored")));
+            diags.push(Diagnostic::warning(
+                file,
+                "max_concurrency",
+                None,
+                format!("concurrency {c} is not a positive number: ignored"),
+            ));
         }
     }
     let reported = Reported {
         tool: ID.into(),
-        figures: raw.numbers.iter().filter(|(k, _)| !CONFIG_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), *v)).collect(),
+        figures: raw
+            .numbers
+            .iter()
+            .filter(|(k, _)| !CONFIG_KEYS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect(),
     };
     let requests = build_requests(file, &mut raw, diags);
-    let run = Run { label, source_format: ID.into(), meta, points: Vec::new() };
+    let run = Run {
+        label,
+        source_format: ID.into(),
+        meta,
+        points: Vec::new(),
+    };
     let point = Point {
         source_file: file.to_owned(),
         concurrency: concurrency.filter(|c| *c >= 1.0),
@@ -286,7 +426,12 @@ fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run
 fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) -> Option<Requests> {
     let (Some(out), Some(ttfts)) = (&raw.output_lens, &raw.ttfts) else {
         if raw.output_lens.is_some() || raw.ttfts.is_some() || raw.itls.is_some() {
-            diags.push(Diagnostic::warning(file, "ttfts", None, "per-request arrays are incomplete (need output_lens and ttfts): using the summary"));
+            diags.push(Diagnostic::warning(
+                file,
+                "ttfts",
+                None,
+                "per-request arrays are incomplete (need output_lens and ttfts): using the summary",
+            ));
         }
         return None;
     };
@@ -316,27 +461,51 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
         return None;
     }
     if raw.latencies.is_none() && raw.itls.is_none() {
-        diags.push(Diagnostic::warning(file, "latencies", None, "neither latencies nor itls: end times unknown, using the summary"));
+        diags.push(Diagnostic::warning(
+            file,
+            "latencies",
+            None,
+            "neither latencies nor itls: end times unknown, using the summary",
+        ));
         return None;
     }
 
     let mut outcome: Vec<Outcome> = match &raw.errors {
-        Some(e) => e.iter().map(|e| e.as_ref().map_or(Outcome::Ok, |m| Outcome::Failed(m.as_str().into()))).collect(),
+        Some(e) => e
+            .iter()
+            .map(|e| {
+                e.as_ref()
+                    .map_or(Outcome::Ok, |m| Outcome::Failed(m.as_str().into()))
+            })
+            .collect(),
         None => vec![Outcome::Ok; n],
     };
     let output_tokens = tokens_column(file, "output_lens", out, &mut outcome, diags);
-    let input_tokens = raw.input_lens.as_ref().map(|c| tokens_column(file, "input_lens", c, &mut outcome, diags));
+    let input_tokens = raw
+        .input_lens
+        .as_ref()
+        .map(|c| tokens_column(file, "input_lens", c, &mut outcome, diags));
     let e2e_s = match (&mut raw.latencies, &raw.itls) {
         (Some(l), _) => std::mem::take(&mut l.values),
         // vLLM: Σ itls_i == latency_i − ttft_i exactly.
-        (None, Some(itls)) => (0..n).map(|i| ttfts.values[i] + itls.data.row(i).iter().sum::<f64>()).collect(),
+        (None, Some(itls)) => (0..n)
+            .map(|i| ttfts.values[i] + itls.data.row(i).iter().sum::<f64>())
+            .collect(),
         (None, None) => unreachable!("checked above"),
     };
     if raw.latencies.is_none() {
-        diags.push(Diagnostic::info(file, "latencies", "no latencies: end-to-end time is ttft + Σ itls (exact for vLLM)"));
+        diags.push(Diagnostic::info(
+            file,
+            "latencies",
+            "no latencies: end-to-end time is ttft + Σ itls (exact for vLLM)",
+        ));
     }
     if raw.start_times.is_none() {
-        diags.push(Diagnostic::info(file, "start_times", "no send times (older vLLM): no timeline; duration comes from the summary"));
+        diags.push(Diagnostic::info(
+            file,
+            "start_times",
+            "no send times (older vLLM): no timeline; duration comes from the summary",
+        ));
     }
     let mut req = Requests {
         start_s: raw.start_times.take().map(|c| c.values),
@@ -352,7 +521,13 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
 }
 
 /// Token counts must be non-negative integers; other entries mark the request invalid.
-fn tokens_column(file: &str, field: &'static str, col: &Column, outcome: &mut [Outcome], diags: &mut Vec<Diagnostic>) -> Vec<u32> {
+fn tokens_column(
+    file: &str,
+    field: &'static str,
+    col: &Column,
+    outcome: &mut [Outcome],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<u32> {
     col.values
         .iter()
         .enumerate()
@@ -362,7 +537,12 @@ fn tokens_column(file: &str, field: &'static str, col: &Column, outcome: &mut [O
             } else {
                 if matches!(outcome[i], Outcome::Ok) {
                     outcome[i] = Outcome::Invalid(field);
-                    diags.push(Diagnostic::warning(file, field, Some(i), format!("token count {v} is not a non-negative integer: left out")));
+                    diags.push(Diagnostic::warning(
+                        file,
+                        field,
+                        Some(i),
+                        format!("token count {v} is not a non-negative integer: left out"),
+                    ));
                 }
                 0
             }

@@ -13,7 +13,8 @@ fn reads_numbers_written_as_strings() {
 
 #[test]
 fn column_marks_bad_entries_and_keeps_the_rest() {
-    let col: Column = serde_json::from_str(r#"[1, "2.5", null, "x", {"a":1}, [1], true, 3e2]"#).unwrap();
+    let col: Column =
+        serde_json::from_str(r#"[1, "2.5", null, "x", {"a":1}, [1], true, 3e2]"#).unwrap();
     assert_eq!(col.values.len(), 8);
     assert_eq!(col.values[0], 1.0);
     assert_eq!(col.values[1], 2.5);
@@ -23,7 +24,8 @@ fn column_marks_bad_entries_and_keeps_the_rest() {
 
 #[test]
 fn ragged_column_flattens_rows() {
-    let r: RaggedColumn = serde_json::from_str(r#"[[0.1, 0.2], [], null, [0.3, "x"], [0.5]]"#).unwrap();
+    let r: RaggedColumn =
+        serde_json::from_str(r#"[[0.1, 0.2], [], null, [0.3, "x"], [0.5]]"#).unwrap();
     assert_eq!(r.data.rows(), 5);
     assert_eq!(r.data.row(0), &[0.1, 0.2]);
     assert!(r.data.row(1).is_empty());
@@ -37,6 +39,9 @@ fn quotes_bare_nonfinite_literals_outside_strings_only() {
     let src = br#"{"a": Infinity, "b": -Infinity, "c": NaN, "s": "NaN Infinity \" NaN"}"#;
     let out = quote_nonfinite_literals(src).unwrap();
     let text = String::from_utf8(out).unwrap();
-    assert_eq!(text, r#"{"a": "inf", "b": "-inf", "c": "nan", "s": "NaN Infinity \" NaN"}"#);
+    assert_eq!(
+        text,
+        r#"{"a": "inf", "b": "-inf", "c": "nan", "s": "NaN Infinity \" NaN"}"#
+    );
     assert!(quote_nonfinite_literals(br#"{"a": 1}"#).is_none());
 }

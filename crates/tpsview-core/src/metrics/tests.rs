@@ -4,7 +4,10 @@ use proptest::prelude::*;
 
 /// Requests from (start, ttft, e2e, output tokens) rows, chunk gaps spread evenly.
 fn requests(rows: &[(f64, f64, f64, u32)]) -> Requests {
-    let mut gaps = Ragged { offsets: vec![0], values: Vec::new() };
+    let mut gaps = Ragged {
+        offsets: vec![0],
+        values: Vec::new(),
+    };
     for &(_, t, e, n) in rows {
         let k = n.saturating_sub(1) as usize;
         gaps.push_row(&vec![(e - t) / k.max(1) as f64; k]);
@@ -21,7 +24,13 @@ fn requests(rows: &[(f64, f64, f64, u32)]) -> Requests {
 }
 
 fn point(req: Requests, concurrency: Option<f64>) -> Point {
-    Point { source_file: "t".into(), concurrency, request_rate: None, requests: Some(req), reported: Default::default() }
+    Point {
+        source_file: "t".into(),
+        concurrency,
+        request_rate: None,
+        requests: Some(req),
+        reported: Default::default(),
+    }
 }
 
 #[test]
@@ -38,7 +47,11 @@ fn per_request_definitions_by_hand() {
 #[test]
 fn point_figures_by_hand() {
     // Two streams side by side, then one alone.
-    let req = requests(&[(0.0, 0.2, 1.2, 11), (0.0, 0.2, 2.2, 11), (1.2, 0.1, 1.0, 10)]);
+    let req = requests(&[
+        (0.0, 0.2, 1.2, 11),
+        (0.0, 0.2, 2.2, 11),
+        (1.2, 0.1, 1.0, 10),
+    ]);
     let (m, _) = compute_point(&point(req, Some(2.0)), &MetricOptions::default());
     assert_eq!(m.output_tokens, Some(32));
     assert_eq!(m.duration_s, Some(2.2));
@@ -85,10 +98,27 @@ fn zero_duration_leaves_system_tps_undefined() {
 
 #[test]
 fn validation_marks_bad_requests_with_field_and_index() {
-    let mut req = requests(&[(0.0, 0.1, 1.0, 5), (0.0, -0.1, 1.0, 5), (0.0, 0.5, 0.2, 5), (0.0, 0.1, 1.0, 0), (f64::NAN, 0.1, 1.0, 5)]);
+    let mut req = requests(&[
+        (0.0, 0.1, 1.0, 5),
+        (0.0, -0.1, 1.0, 5),
+        (0.0, 0.5, 0.2, 5),
+        (0.0, 0.1, 1.0, 0),
+        (f64::NAN, 0.1, 1.0, 5),
+    ]);
     let d = validate_requests("f.json", &mut req);
-    let got: Vec<_> = d.iter().map(|d| (d.field.as_str(), d.index.unwrap())).collect();
-    assert_eq!(got, vec![("ttft", 1), ("e2e", 2), ("output_tokens", 3), ("start_time", 4)]);
+    let got: Vec<_> = d
+        .iter()
+        .map(|d| (d.field.as_str(), d.index.unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("ttft", 1),
+            ("e2e", 2),
+            ("output_tokens", 3),
+            ("start_time", 4)
+        ]
+    );
     assert!(d.iter().all(|d| d.file == "f.json"));
     assert!(req.is_ok(0) && !req.is_ok(1));
 }
@@ -97,7 +127,13 @@ fn validation_marks_bad_requests_with_field_and_index() {
 fn gap_factors_multiply_back_to_system_tps() {
     let req = crate::simulate::simulate_point(
         &crate::simulate::h100_70b_fp8(),
-        &crate::simulate::Workload { concurrency: 16, requests_per_client: 3, input_tokens: (50, 60), output_tokens: (40, 60), seed: 1 },
+        &crate::simulate::Workload {
+            concurrency: 16,
+            requests_per_client: 3,
+            input_tokens: (50, 60),
+            output_tokens: (40, 60),
+            seed: 1,
+        },
     );
     let (m, _) = compute_point(&point(req, Some(16.0)), &MetricOptions::default());
     let g = m.gap.unwrap();
@@ -105,7 +141,10 @@ fn gap_factors_multiply_back_to_system_tps() {
     assert!((g.ideal_tps * product - g.system_tps).abs() / g.system_tps < 1e-9);
     let shares: f64 = g.factors.iter().filter_map(|f| f.share_of_gap).sum();
     assert!((shares - 1.0).abs() < 1e-9);
-    assert!(g.factors[0].factor < 1.0, "ramp-down leaves fewer than 16 in flight");
+    assert!(
+        g.factors[0].factor < 1.0,
+        "ramp-down leaves fewer than 16 in flight"
+    );
 }
 
 #[test]
@@ -131,8 +170,11 @@ fn metric_names_round_trip_through_get() {
 }
 
 fn arb_requests() -> impl Strategy<Value = Vec<(f64, f64, f64, u32)>> {
-    prop::collection::vec((0.0f64..100.0, 0.001f64..2.0, 0.0f64..30.0, 1u32..500), 1..60)
-        .prop_map(|v| v.into_iter().map(|(s, t, d, n)| (s, t, t + d, n)).collect())
+    prop::collection::vec(
+        (0.0f64..100.0, 0.001f64..2.0, 0.0f64..30.0, 1u32..500),
+        1..60,
+    )
+    .prop_map(|v| v.into_iter().map(|(s, t, d, n)| (s, t, t + d, n)).collect())
 }
 
 proptest! {

@@ -12,13 +12,28 @@ fn step_curve_interpolates_and_extends() {
 
 #[test]
 fn same_seed_same_requests() {
-    let w = Workload { concurrency: 4, requests_per_client: 2, input_tokens: (10, 20), output_tokens: (5, 9), seed: 7 };
-    assert_eq!(simulate_point(&h100_70b_fp8(), &w), simulate_point(&h100_70b_fp8(), &w));
+    let w = Workload {
+        concurrency: 4,
+        requests_per_client: 2,
+        input_tokens: (10, 20),
+        output_tokens: (5, 9),
+        seed: 7,
+    };
+    assert_eq!(
+        simulate_point(&h100_70b_fp8(), &w),
+        simulate_point(&h100_70b_fp8(), &w)
+    );
 }
 
 #[test]
 fn every_request_gets_its_tokens_and_gaps() {
-    let w = Workload { concurrency: 3, requests_per_client: 2, input_tokens: (10, 20), output_tokens: (5, 9), seed: 7 };
+    let w = Workload {
+        concurrency: 3,
+        requests_per_client: 2,
+        input_tokens: (10, 20),
+        output_tokens: (5, 9),
+        seed: 7,
+    };
     let r = simulate_point(&h100_70b_fp8(), &w);
     assert_eq!(r.len(), 6);
     let g = r.chunk_gaps.as_ref().unwrap();
@@ -33,16 +48,27 @@ fn every_request_gets_its_tokens_and_gaps() {
 fn seed_example_reproduces_the_briefs_table() {
     let report = seed_report();
     let run = &report.runs[0];
-    let expected = [(1.0, 50.0, 50.0), (16.0, 45.0, 720.0), (64.0, 38.0, 2432.0), (128.0, 28.0, 3584.0)];
+    let expected = [
+        (1.0, 50.0, 50.0),
+        (16.0, 45.0, 720.0),
+        (64.0, 38.0, 2432.0),
+        (128.0, 28.0, 3584.0),
+    ];
     for (p, (n, stream, system)) in run.points.iter().zip(expected) {
         let (m, _) = compute_point(p, &MetricOptions::default());
         assert_eq!(p.concurrency, Some(n));
         let ps = m.per_stream_tps.unwrap();
-        assert!((ps / stream - 1.0).abs() < 0.03, "batch {n}: per-stream {ps}");
+        assert!(
+            (ps / stream - 1.0).abs() < 0.03,
+            "batch {n}: per-stream {ps}"
+        );
         // The brief's system figure is N × per-stream; the simulated one is lower by the ramp,
         // the tail and the prefill waits, which the gap analysis explains.
         let sys = m.system_tps.unwrap();
-        assert!(sys <= system * 1.02 && sys > system * 0.85, "batch {n}: system {sys}");
+        assert!(
+            sys <= system * 1.02 && sys > system * 0.85,
+            "batch {n}: system {sys}"
+        );
         let g = m.gap.unwrap();
         assert!((g.ideal_tps / (n * stream) - 1.0).abs() < 0.03);
     }

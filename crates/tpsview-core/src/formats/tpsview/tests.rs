@@ -19,11 +19,17 @@ fn round_trips_the_seed_report() {
 
 #[test]
 fn round_trips_a_converted_vllm_file_with_its_failures_and_figures() {
-    let path = format!("{}/../../tests/fixtures/vllm/detailed-small.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../tests/fixtures/vllm/detailed-small.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let src = parse_any("d.json", &std::fs::read(path).unwrap()).unwrap();
     let text = write(&src.report);
     let back = parse_any("d.tpsview.json", text.as_bytes()).unwrap();
-    let (a, b) = (&src.report.runs[0].points[0], &back.report.runs[0].points[0]);
+    let (a, b) = (
+        &src.report.runs[0].points[0],
+        &back.report.runs[0].points[0],
+    );
     assert_eq!(a.reported, b.reported);
     assert_eq!(back.report.runs[0].source_format, crate::formats::vllm::ID);
     let (ma, _) = compute_point(a, &MetricOptions::default());
@@ -35,7 +41,10 @@ fn round_trips_a_converted_vllm_file_with_its_failures_and_figures() {
 
 #[test]
 fn reads_the_documented_minimal_example() {
-    let path = format!("{}/../../docs/examples/minimal.tpsview.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../docs/examples/minimal.tpsview.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let parsed = parse_any("minimal.tpsview.json", &std::fs::read(path).unwrap()).unwrap();
     let points = &parsed.report.runs[0].points;
     assert_eq!(points.len(), 2);
@@ -43,21 +52,32 @@ fn reads_the_documented_minimal_example() {
     assert_eq!(m.requests_ok, Some(2));
     assert_eq!(m.requests_failed, Some(1));
     let (m, _) = compute_point(&points[1], &MetricOptions::default());
-    assert_eq!(m.system_tps, Some(700.0), "summary-only point uses its figures");
+    assert_eq!(
+        m.system_tps,
+        Some(700.0),
+        "summary-only point uses its figures"
+    );
 }
 
 #[test]
 fn unknown_version_is_named() {
     let text = seed_json().replacen("tpsview/1", "tpsview/9", 1);
     let e = crate::formats::parse(Format::Tpsview, "v.json", text.as_bytes()).unwrap_err();
-    assert!(e.to_string().contains("tpsview/9") && e.to_string().contains("tpsview/1"), "{e}");
+    assert!(
+        e.to_string().contains("tpsview/9") && e.to_string().contains("tpsview/1"),
+        "{e}"
+    );
 }
 
 #[test]
 fn wrong_type_names_the_path() {
     let text = r#"{"format":"tpsview/1","runs":[{"label":"x","points":[{"requests":{"ttft_s":{"a":1},"e2e_s":[],"output_tokens":[]}}]}]}"#;
     let e = crate::formats::parse(Format::Tpsview, "w.json", text.as_bytes()).unwrap_err();
-    assert_eq!(e.field.as_deref(), Some("runs[0].points[0].requests.ttft_s"), "{e}");
+    assert_eq!(
+        e.field.as_deref(),
+        Some("runs[0].points[0].requests.ttft_s"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -71,7 +91,10 @@ fn missing_required_field_is_named() {
 fn columns_of_different_lengths_are_an_error_naming_the_field() {
     let text = r#"{"format":"tpsview/1","runs":[{"label":"x","points":[{"requests":{"ttft_s":[0.1],"e2e_s":[1,2],"output_tokens":[3,4]}}]}]}"#;
     let e = crate::formats::parse(Format::Tpsview, "l.json", text.as_bytes()).unwrap_err();
-    assert_eq!(e.field.as_deref(), Some("runs[0].points[0].requests.ttft_s"));
+    assert_eq!(
+        e.field.as_deref(),
+        Some("runs[0].points[0].requests.ttft_s")
+    );
     assert!(e.to_string().contains("1 entries"), "{e}");
 }
 
@@ -86,15 +109,33 @@ fn chunk_counts_must_add_up() {
 fn null_and_string_numbers_are_diagnosed_per_request() {
     let text = r#"{"format":"tpsview/1","runs":[{"label":"x","points":[{"concurrency":"inf","requests":{"start_s":[0,0],"ttft_s":[null,"0.1"],"e2e_s":[1,1],"output_tokens":[3,3.5]}}]}]}"#;
     let parsed = crate::formats::parse(Format::Tpsview, "n.json", text.as_bytes()).unwrap();
-    let fields: Vec<_> = parsed.diagnostics.iter().map(|d| (d.field.as_str(), d.index)).collect();
-    assert!(fields.contains(&("runs[0].points[0].concurrency", None)), "{fields:?}");
-    assert!(fields.contains(&("runs[0].points[0].requests.output_tokens", Some(1))), "{fields:?}");
-    assert!(fields.contains(&("runs[0].points[0].requests.ttft", Some(0))), "{fields:?}");
+    let fields: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| (d.field.as_str(), d.index))
+        .collect();
+    assert!(
+        fields.contains(&("runs[0].points[0].concurrency", None)),
+        "{fields:?}"
+    );
+    assert!(
+        fields.contains(&("runs[0].points[0].requests.output_tokens", Some(1))),
+        "{fields:?}"
+    );
+    assert!(
+        fields.contains(&("runs[0].points[0].requests.ttft", Some(0))),
+        "{fields:?}"
+    );
 }
 
 #[test]
 fn a_report_without_points_is_no_data() {
-    let e = crate::formats::parse(Format::Tpsview, "e.json", br#"{"format":"tpsview/1","runs":[]}"#).unwrap_err();
+    let e = crate::formats::parse(
+        Format::Tpsview,
+        "e.json",
+        br#"{"format":"tpsview/1","runs":[]}"#,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("no points"), "{e}");
 }
 

@@ -3,7 +3,10 @@ use crate::formats::{detect, parse_any, Format};
 use crate::metrics::{compute_point, Basis, MetricOptions};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = format!("{}/../../tests/fixtures/vllm/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../tests/fixtures/vllm/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -13,8 +16,14 @@ fn close(a: Option<f64>, b: f64) -> bool {
 
 #[test]
 fn detects_vllm_by_key_signature() {
-    assert_eq!(detect(&fixture("detailed-small.json")), Some(Format::VllmServe));
-    assert_eq!(detect(&fixture("summary-only-c16.json")), Some(Format::VllmServe));
+    assert_eq!(
+        detect(&fixture("detailed-small.json")),
+        Some(Format::VllmServe)
+    );
+    assert_eq!(
+        detect(&fixture("summary-only-c16.json")),
+        Some(Format::VllmServe)
+    );
     assert_eq!(detect(&fixture("old-keys.json")), Some(Format::VllmServe));
 }
 
@@ -22,7 +31,10 @@ fn detects_vllm_by_key_signature() {
 fn recomputes_detailed_file_by_hand() {
     let parsed = parse_any("detailed-small.json", &fixture("detailed-small.json")).unwrap();
     let run = &parsed.report.runs[0];
-    assert_eq!(run.meta.model.as_deref(), Some("meta-llama/Llama-3.1-8B-Instruct"));
+    assert_eq!(
+        run.meta.model.as_deref(),
+        Some("meta-llama/Llama-3.1-8B-Instruct")
+    );
     let point = &run.points[0];
     assert_eq!(point.concurrency, Some(2.0));
     assert_eq!(point.request_rate, Some(f64::INFINITY));
@@ -63,7 +75,11 @@ fn matching_reported_figures_raise_no_discrepancy() {
 
 #[test]
 fn flags_reported_figures_that_disagree_with_raw_data() {
-    let parsed = parse_any("detailed-discrepant.json", &fixture("detailed-discrepant.json")).unwrap();
+    let parsed = parse_any(
+        "detailed-discrepant.json",
+        &fixture("detailed-discrepant.json"),
+    )
+    .unwrap();
     let point = &parsed.report.runs[0].points[0];
     let (m, _) = compute_point(point, &MetricOptions::default());
     let d = discrepancies(point, &m);
@@ -95,7 +111,10 @@ fn summary_only_file_is_shown_as_reported() {
 fn old_key_set_without_start_times_uses_reported_duration() {
     let parsed = parse_any("old.json", &fixture("old-keys.json")).unwrap();
     let point = &parsed.report.runs[0].points[0];
-    assert_eq!(point.concurrency, None, "max_concurrency null means unbounded");
+    assert_eq!(
+        point.concurrency, None,
+        "max_concurrency null means unbounded"
+    );
     let req = point.requests.as_ref().unwrap();
     assert!(req.start_s.is_none());
     // e2e = ttft + Σ itls when latencies are missing
@@ -106,8 +125,13 @@ fn old_key_set_without_start_times_uses_reported_duration() {
     assert!(close(m.system_tps, 10.0 / 0.341));
     assert!(diags.iter().any(|d| d.field == "start_times"));
     // The typo key `request_goodput:` with null is dropped; numbers keep their names.
-    assert!(point.reported.figures.contains_key("total_token_throughput"));
-    assert!(discrepancies(point, &m).iter().all(|d| d.metric != "system_tps"));
+    assert!(point
+        .reported
+        .figures
+        .contains_key("total_token_throughput"));
+    assert!(discrepancies(point, &m)
+        .iter()
+        .all(|d| d.metric != "system_tps"));
 }
 
 #[test]
@@ -125,8 +149,15 @@ fn append_result_file_gives_one_point_per_object() {
 fn one_broken_line_is_named_and_the_rest_load() {
     let parsed = parse_any("b.json", &fixture("one-bad-line.json")).unwrap();
     let points = &parsed.report.runs[0].points;
-    assert_eq!(points.iter().map(|p| p.concurrency).collect::<Vec<_>>(), vec![Some(1.0), Some(8.0)]);
-    let bad: Vec<_> = parsed.diagnostics.iter().filter(|d| d.field == "line 2").collect();
+    assert_eq!(
+        points.iter().map(|p| p.concurrency).collect::<Vec<_>>(),
+        vec![Some(1.0), Some(8.0)]
+    );
+    let bad: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.field == "line 2")
+        .collect();
     assert_eq!(bad.len(), 1, "{:?}", parsed.diagnostics);
     assert!(bad[0].message.contains("skipped"));
 }
@@ -152,15 +183,29 @@ fn arrays_of_different_lengths_fall_back_to_the_summary_with_a_warning() {
     let parsed = parse_any("m.json", &fixture("mismatched-lengths.json")).unwrap();
     let point = &parsed.report.runs[0].points[0];
     assert!(point.requests.is_none());
-    let d = parsed.diagnostics.iter().find(|d| d.field == "ttfts").unwrap();
-    assert!(d.message.contains("3 entries") && d.message.contains("has 5"), "{d}");
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.field == "ttfts")
+        .unwrap();
+    assert!(
+        d.message.contains("3 entries") && d.message.contains("has 5"),
+        "{d}"
+    );
 }
 
 #[test]
 fn bare_nan_literal_marks_only_that_request() {
     let parsed = parse_any("n.json", &fixture("nan-literal.json")).unwrap();
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("NaN/Infinity")));
-    let bad = parsed.diagnostics.iter().find(|d| d.field == "ttft").unwrap();
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("NaN/Infinity")));
+    let bad = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.field == "ttft")
+        .unwrap();
     assert_eq!(bad.index, Some(0));
     let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
     assert_eq!(m.requests_ok, Some(3));
@@ -171,7 +216,12 @@ fn bare_nan_literal_marks_only_that_request() {
 #[test]
 fn negative_times_are_named_with_their_request() {
     let parsed = parse_any("neg.json", &fixture("negative-times.json")).unwrap();
-    let fields: Vec<_> = parsed.diagnostics.iter().filter(|d| d.index.is_some()).map(|d| (d.field.as_str(), d.index.unwrap())).collect();
+    let fields: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.index.is_some())
+        .map(|d| (d.field.as_str(), d.index.unwrap()))
+        .collect();
     assert_eq!(fields, vec![("itls", 0), ("ttft", 1)]);
     let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
     assert_eq!(m.requests_ok, Some(2));
@@ -181,7 +231,10 @@ fn negative_times_are_named_with_their_request() {
 fn strings_with_html_are_kept_verbatim() {
     let parsed = parse_any("h.json", &fixture("html-in-strings.json")).unwrap();
     let run = &parsed.report.runs[0];
-    assert_eq!(run.meta.model.as_deref(), Some("<img src=x onerror=alert(1)>"));
+    assert_eq!(
+        run.meta.model.as_deref(),
+        Some("<img src=x onerror=alert(1)>")
+    );
     assert_eq!(run.label, "<script>alert(2)</script>");
 }
 
@@ -208,7 +261,10 @@ fn output_lengths_zero_and_one_leave_tpot_undefined() {
     let one = crate::metrics::request_metrics(req, 4).unwrap();
     assert_eq!(one.tpot, None);
     assert_eq!(one.per_stream_rate, None);
-    assert!(crate::metrics::request_metrics(req, 3).is_none(), "failed request has no metrics");
+    assert!(
+        crate::metrics::request_metrics(req, 3).is_none(),
+        "failed request has no metrics"
+    );
 }
 
 #[test]
@@ -223,9 +279,13 @@ fn deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn concurrency_that_is_not_positive_is_ignored_with_a_warning() {
-    let mut v: serde_json::Value = serde_json::from_slice(&fixture("summary-only-c16.json")).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&fixture("summary-only-c16.json")).unwrap();
     v["max_concurrency"] = serde_json::json!(-4);
     let parsed = parse_any("c.json", v.to_string().as_bytes()).unwrap();
     assert_eq!(parsed.report.runs[0].points[0].concurrency, None);
-    assert!(parsed.diagnostics.iter().any(|d| d.field == "max_concurrency"));
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.field == "max_concurrency"));
 }

@@ -1,0 +1,117 @@
+//! Components mounted in a real headless Chromium (wasm-bindgen-test): feed data, read the DOM.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use tpsview_components::{DiagnosticsList, FileStatus, GapNotes, SummaryTable};
+use tpsview_core::metrics::MetricOptions;
+use tpsview_core::summary::Summary;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn seed_summary() -> Summary {
+    let text = tpsview_core::formats::tpsview::write(&tpsview_core::simulate::seed_report());
+    let parsed = tpsview_core::parse_any("seed.json", text.as_bytes()).expect("seed parses");
+    tpsview_core::summarize(vec![parsed], &MetricOptions::default())
+}
+
+fn host() -> web_sys::HtmlElement {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("document");
+    let div = doc.create_element("div").expect("div");
+    doc.body()
+        .expect("body")
+        .append_child(&div)
+        .expect("append");
+    div.unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn summary_table_has_a_row_per_point_with_unrounded_values() {
+    let summary = seed_summary();
+    let expected = summary.runs[0].points[2]
+        .metrics
+        .system_tps
+        .expect("system T/s");
+    let el = host();
+    let (sig, set_sig) = signal(summary);
+    let _h = leptos::mount::mount_to(
+        el.clone(),
+        move || view! { <SummaryTable summary=Signal::from(sig)/> },
+    );
+    leptos::task::tick().await;
+    let rows = el
+        .query_selector_all("[data-testid=summary-row]")
+        .expect("query");
+    assert_eq!(rows.length(), 4);
+    let cell = el
+        .query_selector("[data-testid=summary-row][data-concurrency='64'] [data-metric=system_tps]")
+        .expect("query")
+        .expect("cell");
+    let value: f64 = cell
+        .get_attribute("data-value")
+        .expect("data-value")
+        .parse()
+        .expect("number");
+    assert_eq!(value, expected);
+    // Removing the data empties the table: the component follows its signal.
+    set_sig.set(Summary {
+        runs: vec![],
+        diagnostics: vec![],
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        el.query_selector_all("[data-testid=summary-row]")
+            .expect("query")
+            .length(),
+        0
+    );
+}
+
+#[wasm_bindgen_test]
+async fn gap_notes_explain_each_batch_with_the_data() {
+    let el = host();
+    let summary = seed_summary();
+    let _h = leptos::mount::mount_to(
+        el.clone(),
+        move || view! { <GapNotes summary=Signal::stored(summary.clone())/> },
+    );
+    leptos::task::tick().await;
+    let text = el.text_content().unwrap_or_default();
+    assert!(
+        text.contains("At batch 128, 128 streams share each read of the weights"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fewer streams in flight than the target"),
+        "{text}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn diagnostics_list_shows_errors_as_text() {
+    let el = host();
+    let files = vec![FileStatus {
+        name: "<b>x</b>.json".into(),
+        format: None,
+        error: Some("<img src=x onerror=alert(1)>: not valid JSON".into()),
+        diagnostics: vec![],
+    }];
+    let _h = leptos::mount::mount_to(
+        el.clone(),
+        move || view! { <DiagnosticsList files=Signal::stored(files.clone())/> },
+    );
+    leptos::task::tick().await;
+    let err = el
+        .query_selector("[data-testid=load-error]")
+        .expect("query")
+        .expect("error shown");
+    assert_eq!(
+        err.text_content().unwrap_or_default(),
+        "<img src=x onerror=alert(1)>: not valid JSON"
+    );
+    assert!(el.query_selector("img").expect("query").is_none());
+    assert!(el.query_selector("b").expect("query").is_none());
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every test of tpsview on a fresh machine: installs what is missing, then formatting and
+# lints, native tests (core, plot, CLI), component tests in headless Chromium
+# (wasm-bindgen-test), the release web build, and the Playwright end-to-end tests against dist/.
+# Screenshots land in target/e2e/. Prints the bundle sizes at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-tools.sh --browser
+source scripts/env.sh
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "format"
+cargo fmt --all -- --check
+
+step "clippy (native and wasm32)"
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown -p tpsview-web -p tpsview-components --all-targets -- -D warnings
+
+step "native tests"
+cargo test --workspace --exclude tpsview-components
+
+step "component tests in headless Chromium (wasm-bindgen-test)"
+CHROMEDRIVER=/usr/bin/chromedriver \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown -p tpsview-components
+
+step "release web build (trunk)"
+trunk build --release --offline
+
+step "end-to-end tests in headless Chromium (playwright-core)"
+cargo build -p tpsview-cli
+node --test tests/e2e/
+
+step "bundle size"
+scripts/size.sh
