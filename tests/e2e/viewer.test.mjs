@@ -33,6 +33,7 @@ test('the sample opens with its table equal to the CLI and its chart drawn', asy
   assert.match(notes, /At batch 64, 64 streams share each read of the weights: 3\d T\/s each, 2,\d{3} T\/s together/);
   assert.match(notes, /At batch 1, one stream has the GPU to itself/);
   await page.screenshot({ path: path.join(shots, 'sample.png'), fullPage: true });
+  await page.screenshot({ path: path.join(shots, 'sample-top.png') });
   assert.deepEqual(log.errors, []);
   await page.close();
 });
