@@ -10,6 +10,7 @@ pub mod group;
 pub mod lenient;
 pub mod metrics;
 pub mod model;
+pub mod scan;
 pub mod simulate;
 pub mod stats;
 pub mod summary;

@@ -173,26 +173,61 @@ impl<'de> de::Deserialize<'de> for RawVllm {
                         "generated_texts" | "queue_times" => {
                             map.next_value::<de::IgnoredAny>()?;
                         }
-                        "request_rate" => raw.request_rate = map.next_value::<Num>()?.value(),
-                        "max_concurrency" => raw.max_concurrency = map.next_value::<Num>()?.value(),
-                        _ => match map.next_value::<serde_json::Value>()? {
-                            serde_json::Value::Number(n) => {
-                                if let Some(v) = n.as_f64() {
-                                    // Old files spell one key `request_goodput:`.
-                                    raw.numbers.insert(key.trim_end_matches(':').to_owned(), v);
-                                }
-                            }
-                            serde_json::Value::String(s) => {
-                                raw.strings.insert(key, s);
-                            }
-                            _ => {}
-                        },
+                        _ => {
+                            let v = map.next_value::<serde_json::Value>()?;
+                            raw.keep(key, v);
+                        }
                     }
                 }
                 Ok(raw)
             }
         }
         d.deserialize_map(V)
+    }
+}
+
+impl RawVllm {
+    /// Keeps a small top-level value: a config number, a figure, or a metadata string.
+    fn keep(&mut self, key: String, v: serde_json::Value) {
+        match key.as_str() {
+            "request_rate" | "max_concurrency" => {
+                let n = match &v {
+                    serde_json::Value::Number(n) => n.as_f64().map_or(Num::Bad, Num::Value),
+                    serde_json::Value::String(s) => crate::lenient::parse_num_str(s),
+                    serde_json::Value::Null => Num::Missing,
+                    _ => Num::Bad,
+                };
+                if key == "request_rate" {
+                    self.request_rate = n.value();
+                } else {
+                    self.max_concurrency = n.value();
+                }
+            }
+            _ => match v {
+                serde_json::Value::Number(n) => {
+                    if let Some(x) = n.as_f64() {
+                        // Old files spell one key `request_goodput:`.
+                        self.numbers.insert(key.trim_end_matches(':').to_owned(), x);
+                    }
+                }
+                serde_json::Value::String(s) => {
+                    self.strings.insert(key, s);
+                }
+                _ => {}
+            },
+        }
+    }
+
+    /// Reads one small value from its own bytes (the fast path) and keeps it.
+    fn take_value(
+        &mut self,
+        key: String,
+        de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
+    ) -> Result<(), serde_json::Error> {
+        let v = <serde_json::Value as de::Deserialize>::deserialize(&mut *de)?;
+        de.end()?;
+        self.keep(key, v);
+        Ok(())
     }
 }
 
@@ -222,9 +257,22 @@ impl<'de> de::Deserialize<'de> for ErrorText {
 
 /// Parses a vLLM result file (one object, or several separated by whitespace).
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    parse_with(file, bytes, true)
+}
+
+/// `parse`, with the scanner fast path switchable (tests check both paths agree).
+fn parse_with(
+    file: &str,
+    bytes: &[u8],
+    allow_fast: bool,
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let bytes = super::strip_bom(bytes);
     let mut diags = Vec::new();
-    let objects = match read_objects(file, bytes, &mut diags) {
+    let fast = allow_fast
+        .then(|| fast_read(bytes))
+        .flatten()
+        .map(|v| v.into_iter().enumerate().collect::<Vec<_>>());
+    let objects = match fast.map_or_else(|| read_objects(file, bytes, &mut diags), Ok) {
         Ok(o) => o,
         Err(e) => {
             // Python's json.dumps writes bare NaN / Infinity; read them as numbers and say so.
@@ -331,6 +379,88 @@ fn read_objects(
         return Err(first_err());
     }
     Ok(good)
+}
+
+/// The fast path: reads well-formed vLLM objects with the byte scanner (numbers straight into
+/// columns, texts skipped). `None` on anything unexpected (a `null` in an array, a bare `NaN`, a
+/// broken line…): the serde path then reads the file and names every problem.
+fn fast_read(bytes: &[u8]) -> Option<Vec<RawVllm>> {
+    use crate::scan::Scanner;
+    let mut s = Scanner::new(bytes);
+    let mut out = Vec::new();
+    while !s.at_end() {
+        let mut raw = RawVllm::default();
+        s.expect(b'{')?;
+        if !s.eat(b'}') {
+            loop {
+                let key = s.key()?;
+                let col = |s: &mut Scanner| -> Option<Column> {
+                    let mut values = Vec::new();
+                    s.f64_array(&mut values)?;
+                    Some(Column {
+                        values,
+                        bad: Vec::new(),
+                    })
+                };
+                match key {
+                    "input_lens" => raw.input_lens = Some(col(&mut s)?),
+                    "output_lens" => raw.output_lens = Some(col(&mut s)?),
+                    "ttfts" => raw.ttfts = Some(col(&mut s)?),
+                    "latencies" => raw.latencies = Some(col(&mut s)?),
+                    "start_times" => raw.start_times = Some(col(&mut s)?),
+                    "itls" => {
+                        let mut r = RaggedColumn::default();
+                        s.ragged(&mut r.data)?;
+                        raw.itls = Some(r);
+                    }
+                    "generated_texts" | "queue_times" => {
+                        s.skip_value()?;
+                    }
+                    "errors" => {
+                        let mut errs = Vec::new();
+                        s.expect(b'[')?;
+                        if !s.eat(b']') {
+                            loop {
+                                let (text, escaped) = s.string_raw()?;
+                                errs.push(match (text.is_empty(), escaped) {
+                                    (true, _) => None,
+                                    (false, false) => {
+                                        Some(std::str::from_utf8(text).ok()?.to_owned())
+                                    }
+                                    (false, true) => Some(
+                                        serde_json::from_slice::<String>(
+                                            &[b"\"", text, b"\""].concat(),
+                                        )
+                                        .ok()?,
+                                    ),
+                                });
+                                if s.eat(b',') {
+                                    continue;
+                                }
+                                s.expect(b']')?;
+                                break;
+                            }
+                        }
+                        raw.errors = Some(errs);
+                    }
+                    _ => {
+                        // Small values (summary figures, config, metadata): read them the usual way.
+                        let span = s.skip_value()?;
+                        let owned = key.to_owned();
+                        let mut de = serde_json::Deserializer::from_slice(span);
+                        RawVllm::take_value(&mut raw, owned, &mut de).ok()?;
+                    }
+                }
+                if s.eat(b',') {
+                    continue;
+                }
+                s.expect(b'}')?;
+                break;
+            }
+        }
+        out.push(raw);
+    }
+    Some(out)
 }
 
 /// For a type error inside a known array, names the array by re-reading with path tracking.

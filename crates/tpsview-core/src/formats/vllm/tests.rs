@@ -1,3 +1,4 @@
+use super::fast_read;
 use crate::audit::discrepancies;
 use crate::formats::{detect, parse_any, Format};
 use crate::metrics::{compute_point, Basis, MetricOptions};
@@ -288,4 +289,50 @@ fn concurrency_that_is_not_positive_is_ignored_with_a_warning() {
         .diagnostics
         .iter()
         .any(|d| d.field == "max_concurrency"));
+}
+
+#[test]
+fn fast_and_serde_paths_agree_on_every_fixture() {
+    let dir = format!("{}/../../tests/fixtures/vllm", env!("CARGO_MANIFEST_DIR"));
+    let mut fast_taken = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if fast_read(&bytes).is_some() {
+            fast_taken += 1;
+        }
+        // Debug text, because NaN != NaN for PartialEq but prints the same.
+        let a = format!("{:?}", super::parse_with(&name, &bytes, true));
+        let b = format!("{:?}", super::parse_with(&name, &bytes, false));
+        assert_eq!(a, b, "{name}");
+    }
+    assert!(
+        fast_taken >= 6,
+        "the fast path reads the well-formed fixtures ({fast_taken})"
+    );
+}
+
+#[test]
+fn fast_and_serde_paths_agree_on_generated_files() {
+    for full in [false, true] {
+        let text = crate::synthetic::vllm_detailed(50, 40, 9, full);
+        assert!(fast_read(text.as_bytes()).is_some());
+        let a = super::parse_with("g.json", text.as_bytes(), true).unwrap();
+        let b = super::parse_with("g.json", text.as_bytes(), false).unwrap();
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn fast_path_gives_way_on_null_entries() {
+    let text = String::from_utf8(fixture("detailed-small.json"))
+        .unwrap()
+        .replace("\"ttfts\": [0.1,", "\"ttfts\": [null,");
+    assert!(fast_read(text.as_bytes()).is_none());
+    let parsed = parse_any("n.json", text.as_bytes()).unwrap();
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.field == "ttft" && d.index == Some(0)));
 }

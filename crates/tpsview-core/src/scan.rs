@@ -1,0 +1,270 @@
+//! A byte scanner for the shapes big benchmark files are made of: objects whose values are long
+//! arrays of numbers, arrays of arrays of numbers, and long strings to skip. It reads numbers
+//! straight into columns, several times faster than going through serde's visitors, and gives up
+//! (returns `None`) on anything it does not expect, so that the caller falls back to the serde path,
+//! which handles every oddity and names it in a diagnostic. It never panics on any input.
+
+use crate::model::Ragged;
+
+/// Exact powers of ten as f64 (10^0 … 10^22 are exactly representable).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Deepest nesting `skip_value` accepts before giving up (the serde path then reports it).
+const MAX_DEPTH: usize = 128;
+
+/// A cursor over JSON bytes.
+pub struct Scanner<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Scanner<'a> {
+    /// Starts at the first byte.
+    pub fn new(b: &'a [u8]) -> Self {
+        Scanner { b, i: 0 }
+    }
+
+    /// True when only whitespace is left.
+    pub fn at_end(&mut self) -> bool {
+        self.ws();
+        self.i >= self.b.len()
+    }
+
+    fn ws(&mut self) {
+        while let Some(c) = self.b.get(self.i) {
+            if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.i).copied()
+    }
+
+    /// Consumes `c` (after whitespace) or gives up.
+    pub fn expect(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// Consumes `c` if it comes next.
+    pub fn eat(&mut self, c: u8) -> bool {
+        let hit = self.peek() == Some(c);
+        if hit {
+            self.i += 1;
+        }
+        hit
+    }
+
+    /// The raw bytes of a string between its quotes (escapes left as written), and whether it
+    /// holds any escape.
+    pub fn string_raw(&mut self) -> Option<(&'a [u8], bool)> {
+        self.expect(b'"')?;
+        let start = self.i;
+        let mut escaped = false;
+        loop {
+            let k = memchr::memchr2(b'"', b'\\', &self.b[self.i..])?;
+            self.i += k;
+            if self.b[self.i] == b'\\' {
+                escaped = true;
+                self.i += 2;
+                if self.i > self.b.len() {
+                    return None;
+                }
+            } else {
+                let s = &self.b[start..self.i];
+                self.i += 1;
+                return Some((s, escaped));
+            }
+        }
+    }
+
+    /// An object key, unescaped only when it has no escapes (keys we act on never do).
+    pub fn key(&mut self) -> Option<&'a str> {
+        let (raw, escaped) = self.string_raw()?;
+        if escaped {
+            return None;
+        }
+        let k = std::str::from_utf8(raw).ok()?;
+        self.expect(b':')?;
+        Some(k)
+    }
+
+    /// The bytes of the next value, whatever it is, skipped without building it.
+    pub fn skip_value(&mut self) -> Option<&'a [u8]> {
+        let start = {
+            self.ws();
+            self.i
+        };
+        let mut depth = 0usize;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.string_raw()?;
+                }
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return None;
+                    }
+                    self.i += 1;
+                    continue;
+                }
+                b']' | b'}' => {
+                    depth = depth.checked_sub(1)?;
+                    self.i += 1;
+                }
+                b',' | b':' if depth > 0 => {
+                    self.i += 1;
+                    continue;
+                }
+                _ => {
+                    let k = self.b[self.i..].iter().position(|c| {
+                        matches!(c, b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t')
+                    })?;
+                    if k == 0 {
+                        return None;
+                    }
+                    self.i += k;
+                }
+            }
+            if depth == 0 {
+                return Some(&self.b[start..self.i]);
+            }
+        }
+    }
+
+    /// One JSON number. Short decimals (the common case) take Clinger's exact fast path; others
+    /// go through the standard library's correctly rounded parser. `null`, strings and literals
+    /// like `NaN` make it give up.
+    pub fn number(&mut self) -> Option<f64> {
+        self.ws();
+        let b = self.b;
+        let start = self.i;
+        let mut i = start;
+        let neg = b.get(i) == Some(&b'-');
+        if neg {
+            i += 1;
+        }
+        let mut mant: u64 = 0;
+        let mut digits = 0u32;
+        let int_start = i;
+        while let Some(&c) = b.get(i) {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+            digits += 1;
+            i += 1;
+        }
+        let int_len = i - int_start;
+        // JSON forbids leading zeros ("01") and a bare sign.
+        if int_len == 0 || (int_len > 1 && b[int_start] == b'0') {
+            return None;
+        }
+        let mut exp10: i32 = 0;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let frac_start = i;
+            while let Some(&c) = b.get(i) {
+                if !c.is_ascii_digit() {
+                    break;
+                }
+                mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                digits += 1;
+                i += 1;
+            }
+            if i == frac_start {
+                return None;
+            }
+            exp10 = -((i - frac_start) as i32);
+        }
+        let mut has_exp = false;
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            has_exp = true;
+            i += 1;
+            let eneg = match b.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let e_start = i;
+            let mut e: i32 = 0;
+            while let Some(&c) = b.get(i) {
+                if !c.is_ascii_digit() {
+                    break;
+                }
+                e = e.saturating_mul(10).saturating_add(i32::from(c - b'0'));
+                i += 1;
+            }
+            if i == e_start {
+                return None;
+            }
+            exp10 = exp10.saturating_add(if eneg { -e } else { e });
+        }
+        self.i = i;
+        let v = if digits <= 19 && mant < (1u64 << 53) && exp10.unsigned_abs() <= 22 {
+            // Both operands exact, one correctly rounded operation: the exact answer (Clinger).
+            let m = mant as f64;
+            if exp10 < 0 {
+                m / POW10[exp10.unsigned_abs() as usize]
+            } else {
+                m * POW10[exp10 as usize]
+            }
+        } else {
+            let _ = has_exp;
+            let text = std::str::from_utf8(&b[start + usize::from(neg)..i]).ok()?;
+            text.parse::<f64>().ok()?
+        };
+        Some(if neg { -v } else { v })
+    }
+
+    /// `[n, n, …]` appended to `out`.
+    pub fn f64_array(&mut self, out: &mut Vec<f64>) -> Option<()> {
+        self.expect(b'[')?;
+        if self.eat(b']') {
+            return Some(());
+        }
+        loop {
+            out.push(self.number()?);
+            if self.eat(b',') {
+                continue;
+            }
+            return self.expect(b']');
+        }
+    }
+
+    /// `[[n, …], [n, …], …]` appended to `out` as rows.
+    pub fn ragged(&mut self, out: &mut Ragged) -> Option<()> {
+        if out.offsets.is_empty() {
+            out.offsets.push(0);
+        }
+        self.expect(b'[')?;
+        if self.eat(b']') {
+            return Some(());
+        }
+        loop {
+            self.f64_array(&mut out.values)?;
+            out.offsets.push(u32::try_from(out.values.len()).ok()?);
+            if self.eat(b',') {
+                continue;
+            }
+            return self.expect(b']');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,94 @@
+use super::*;
+use proptest::prelude::*;
+
+fn num(s: &str) -> Option<f64> {
+    Scanner::new(s.as_bytes()).number()
+}
+
+#[test]
+fn numbers_match_the_standard_parser() {
+    for s in [
+        "0",
+        "-0",
+        "1",
+        "0.023457",
+        "12.5",
+        "-3.25e-4",
+        "1e308",
+        "1e-320",
+        "123456789012345678901234",
+        "0.018234567891234567",
+        "2.5E+3",
+    ] {
+        assert_eq!(
+            num(s).map(f64::to_bits),
+            s.parse::<f64>().ok().map(f64::to_bits),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn non_json_numbers_give_up() {
+    for s in [
+        "", "-", "01", "1.", ".5", "1e", "NaN", "Infinity", "null", "\"1\"", "+1",
+    ] {
+        assert_eq!(num(s), None, "{s:?}");
+    }
+}
+
+#[test]
+fn arrays_and_ragged_arrays() {
+    let mut v = Vec::new();
+    Scanner::new(b" [1, 2.5 ,3e1] ").f64_array(&mut v).unwrap();
+    assert_eq!(v, vec![1.0, 2.5, 30.0]);
+    let mut r = Ragged::default();
+    Scanner::new(b"[[0.1, 0.2], [], [0.3]]")
+        .ragged(&mut r)
+        .unwrap();
+    assert_eq!(r.offsets, vec![0, 2, 2, 3]);
+    assert!(Scanner::new(b"[1, null]")
+        .f64_array(&mut Vec::new())
+        .is_none());
+    assert!(Scanner::new(b"[1, 2").f64_array(&mut Vec::new()).is_none());
+}
+
+#[test]
+fn skips_values_with_strings_escapes_and_nesting() {
+    let src = br#"{"a": ["x\"]}", {"b": [1, 2]}], "c": 3}"#;
+    let mut s = Scanner::new(src);
+    s.expect(b'{').unwrap();
+    assert_eq!(s.key(), Some("a"));
+    assert_eq!(s.skip_value().unwrap(), br#"["x\"]}", {"b": [1, 2]}]"#);
+    assert!(s.eat(b','));
+    assert_eq!(s.key(), Some("c"));
+    assert_eq!(s.skip_value().unwrap(), b"3");
+    assert!(s.eat(b'}'));
+    assert!(s.at_end());
+}
+
+#[test]
+fn deep_nesting_and_truncation_give_up_without_panicking() {
+    let deep = "[".repeat(10_000);
+    assert!(Scanner::new(deep.as_bytes()).skip_value().is_none());
+    assert!(Scanner::new(br#""abc\"#).string_raw().is_none());
+    assert!(Scanner::new(b"[[1,2],[3")
+        .ragged(&mut Ragged::default())
+        .is_none());
+}
+
+proptest! {
+    #[test]
+    fn any_finite_double_round_trips(x in any::<f64>().prop_filter("finite", |x| x.is_finite())) {
+        let text = serde_json::to_string(&x).unwrap();
+        prop_assert_eq!(num(&text).map(f64::to_bits), Some(x.to_bits()), "{}", text);
+    }
+
+    #[test]
+    fn never_panics_on_any_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let mut s = Scanner::new(&bytes);
+        let _ = s.skip_value();
+        let _ = Scanner::new(&bytes).ragged(&mut Ragged::default());
+        let _ = Scanner::new(&bytes).f64_array(&mut Vec::new());
+    }
+}
