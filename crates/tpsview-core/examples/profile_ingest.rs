@@ -14,6 +14,15 @@ fn main() {
     let full = std::env::var("TPSVIEW_BENCH_FULL_REPR").is_ok_and(|v| v == "1");
     let text = tpsview_core::synthetic::vllm_detailed(n, g, 42, full);
     let mb = text.len() as f64 / 1e6;
+    // TPSVIEW_PROFILE_REPEAT=n re-runs the ingest n times first (for perf record).
+    for _ in 0..std::env::var("TPSVIEW_PROFILE_REPEAT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+    {
+        let p = tpsview_core::parse_any("p.json", text.as_bytes()).expect("parses");
+        std::hint::black_box(tpsview_core::summarize(vec![p], &Default::default()));
+    }
     let t = Instant::now();
     let parsed = tpsview_core::parse_any("p.json", text.as_bytes()).expect("parses");
     let parse = t.elapsed().as_secs_f64();

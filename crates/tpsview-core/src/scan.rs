@@ -141,7 +141,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// One JSON number. Short decimals (the common case) take Clinger's exact fast path; others
-    /// go through the standard library's correctly rounded parser. `null`, strings and literals
+    /// go through fast-float2's correctly rounded Eisel-Lemire parser. `null`, strings and literals
     /// like `NaN` make it give up.
     pub fn number(&mut self) -> Option<f64> {
         self.ws();
@@ -185,9 +185,7 @@ impl<'a> Scanner<'a> {
             }
             exp10 = -((i - frac_start) as i32);
         }
-        let mut has_exp = false;
         if matches!(b.get(i), Some(b'e' | b'E')) {
-            has_exp = true;
             i += 1;
             let eneg = match b.get(i) {
                 Some(b'-') => {
@@ -224,9 +222,9 @@ impl<'a> Scanner<'a> {
                 m * POW10[exp10 as usize]
             }
         } else {
-            let _ = has_exp;
-            let text = std::str::from_utf8(&b[start + usize::from(neg)..i]).ok()?;
-            text.parse::<f64>().ok()?
+            // Long mantissas (Python's 17-digit repr) and big exponents: Eisel-Lemire, correctly
+            // rounded, on the token already checked against JSON's grammar above.
+            fast_float2::parse::<f64, _>(&b[start + usize::from(neg)..i]).ok()?
         };
         Some(if neg { -v } else { v })
     }

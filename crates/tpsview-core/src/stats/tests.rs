@@ -55,3 +55,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn finite_non_negative_check() {
+    assert!(all_finite_non_negative(&[0.0, 1.0, 1e300]));
+    assert!(all_finite_non_negative(&[]));
+    assert!(!all_finite_non_negative(&[1.0, -0.5]));
+    assert!(!all_finite_non_negative(&[1.0, f64::NAN]));
+    assert!(!all_finite_non_negative(&[f64::INFINITY]));
+}
+
+#[test]
+fn radix_ranks_match_sorting_on_big_narrow_and_mixed_samples() {
+    let n = 200_000;
+    // Narrow range (one exponent), like chunk gaps of ~20 ms, with duplicates and a few negatives.
+    let narrow: Vec<f64> = (0..n)
+        .map(|i| 0.018 + ((i * 7919) % 10007) as f64 * 1e-6)
+        .collect();
+    let mixed: Vec<f64> = (0..n)
+        .map(|i| ((i as f64) * 1.618).sin() * 10f64.powi((i % 13) as i32 - 6))
+        .collect();
+    for v in [narrow, mixed] {
+        let mut sorted = v.clone();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let ranks = [0, 1, n / 2, n * 9 / 10, n * 99 / 100, n - 1];
+        assert_eq!(
+            values_at_ranks(&v, &ranks),
+            ranks.iter().map(|&r| sorted[r]).collect::<Vec<_>>()
+        );
+        let d = dist_in_place(&v);
+        let mut w = v.clone();
+        assert_eq!(d, Dist::of(&mut w));
+    }
+}
