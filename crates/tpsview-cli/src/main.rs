@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use tpsview_core::chart_spec;
 use tpsview_core::formats::{self, Format, Parsed};
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::summarize;
@@ -64,7 +65,7 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
-    /// Draw system and per-stream T/s against concurrency as an SVG.
+    /// Draw a chart as an SVG: throughput (default), latency or interactivity.
     Chart {
         /// Benchmark files.
         #[arg(required = true)]
@@ -72,7 +73,23 @@ enum Command {
         /// Output SVG file.
         #[arg(short, long)]
         output: PathBuf,
+        /// Which chart.
+        #[arg(long, value_enum, default_value_t = ChartKind::Throughput)]
+        kind: ChartKind,
+        /// Concurrency on a linear axis instead of log2.
+        #[arg(long)]
+        linear: bool,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ChartKind {
+    /// System and per-stream T/s against concurrency.
+    Throughput,
+    /// TPOT and TTFT (mean, p50–p99 band) against concurrency.
+    Latency,
+    /// System T/s against per-stream T/s, with the Pareto frontier.
+    Interactivity,
 }
 
 fn format_id(s: &str) -> Result<Format, String> {
@@ -217,13 +234,27 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             eprintln!("wrote {}", output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Chart { files, output } => {
+        Command::Chart {
+            files,
+            output,
+            kind,
+            linear,
+        } => {
             let (parsed, failed) = load(&files, None);
             if parsed.is_empty() {
                 return Ok(ExitCode::from(1));
             }
             let summary = summarize(parsed, &MetricOptions::default());
-            let svg = tpsview_plot::throughput_svg(&summary, (900, 520))
+            let opts = chart_spec::ChartOptions {
+                linear_x: linear,
+                hidden: Vec::new(),
+            };
+            let spec = match kind {
+                ChartKind::Throughput => chart_spec::throughput(&summary, &opts),
+                ChartKind::Latency => chart_spec::latency(&summary, &opts),
+                ChartKind::Interactivity => chart_spec::interactivity(&summary, &opts),
+            };
+            let svg = tpsview_plot::chart_svg(&spec, (900, 600))
                 .map_err(|e| anyhow::anyhow!("cannot draw: {e}"))?;
             std::fs::write(&output, svg)
                 .with_context(|| format!("cannot write {}", output.display()))?;

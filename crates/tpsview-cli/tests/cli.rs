@@ -263,6 +263,16 @@ fn chart_writes_an_svg() {
         "{}",
         String::from_utf8_lossy(&st.stderr)
     );
-    let svg = std::fs::read_to_string(out).unwrap();
+    let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("system T/s"));
+    let st = tpsview(&[
+        "chart",
+        &fixture("vllm/append-result.json"),
+        "--kind",
+        "latency",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(st.status.success());
+    assert!(std::fs::read_to_string(&out).unwrap().contains("TPOT"));
 }

@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod chart_spec;
 pub mod error;
 pub mod formats;
 pub mod group;

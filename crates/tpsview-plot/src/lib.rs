@@ -1,132 +1,392 @@
 //! tpsview's charts, drawn with plotters on any `DrawingBackend`: a canvas in the web app, an SVG
-//! string in the CLI and in tests. Chart contents come from the core; this crate only draws.
+//! string in the CLI and in tests. What to draw comes from `tpsview_core::chart_spec`; this crate
+//! only draws it, and returns where it drew so that a pointer position maps back to data.
 #![warn(missing_docs)]
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use tpsview_core::summary::Summary;
+use tpsview_core::chart_spec::{ChartSpec, Hover, Mark, Scale};
 
-/// One series of (concurrency, value) points.
+/// Where one panel's plotting area landed, in backend pixels, and what it shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PanelLayout {
+    /// Left, right, top, bottom pixel edges of the plotting area.
+    pub rect: (i32, i32, i32, i32),
+    /// The x range in axis space (log2 of the value on a log2 axis).
+    pub x_axis: (f64, f64),
+    /// The y range in data units.
+    pub y: (f64, f64),
+}
+
+/// Where a chart's panels landed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Series {
-    /// Legend text.
-    pub label: String,
-    /// Points, ascending in x.
-    pub points: Vec<(f64, f64)>,
+pub struct Layout {
+    /// One per panel, top to bottom.
+    pub panels: Vec<PanelLayout>,
+    /// The x axis's scale.
+    pub x_scale: Scale,
 }
 
-/// The two series of the "50 or 4,000?" chart for every run: system and per-stream T/s against
-/// concurrency. Points without a concurrency or a value are left out.
-pub fn throughput_series(summary: &Summary) -> (Vec<Series>, Vec<Series>) {
-    let pick = |f: fn(&tpsview_core::metrics::PointMetrics) -> Option<f64>, what: &str| {
-        summary
-            .runs
-            .iter()
-            .map(|r| Series {
-                label: format!("{} — {what}", r.label),
-                points: r
-                    .points
-                    .iter()
-                    .filter_map(|p| Some((p.metrics.concurrency?, f(&p.metrics)?)))
-                    .collect(),
-            })
-            .collect::<Vec<_>>()
+impl Layout {
+    /// The panel and data coordinates under a backend pixel, if it is inside a plotting area.
+    pub fn data_at(&self, px: f64, py: f64) -> Option<(usize, f64, f64)> {
+        self.panels.iter().enumerate().find_map(|(i, p)| {
+            let (l, r, t, b) = (
+                f64::from(p.rect.0),
+                f64::from(p.rect.1),
+                f64::from(p.rect.2),
+                f64::from(p.rect.3),
+            );
+            if px < l || px > r || py < t || py > b || r <= l || b <= t {
+                return None;
+            }
+            let ax = p.x_axis.0 + (px - l) / (r - l) * (p.x_axis.1 - p.x_axis.0);
+            let y = p.y.1 - (py - t) / (b - t) * (p.y.1 - p.y.0);
+            Some((i, self.x_scale.from_axis(ax), y))
+        })
+    }
+}
+
+/// Colours and sizes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    /// Multiplies font sizes and line widths (the canvas's device pixel ratio).
+    pub scale: f64,
+    /// Dark background.
+    pub dark: bool,
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Theme {
+            scale: 1.0,
+            dark: false,
+        }
+    }
+}
+
+/// The colour of run `i` (grey for series of all runs, such as a frontier).
+pub fn run_colour(i: usize) -> RGBColor {
+    const C: [RGBColor; 8] = [
+        RGBColor(37, 99, 235),
+        RGBColor(220, 38, 38),
+        RGBColor(22, 163, 74),
+        RGBColor(217, 119, 6),
+        RGBColor(147, 51, 234),
+        RGBColor(8, 145, 178),
+        RGBColor(219, 39, 119),
+        RGBColor(101, 163, 13),
+    ];
+    if i == usize::MAX {
+        RGBColor(120, 120, 120)
+    } else {
+        C[i % C.len()]
+    }
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Draws a chart; with `hover`, a crosshair at its x and rings around the points it lists.
+pub fn draw_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    hover: Option<&Hover>,
+    theme: Theme,
+) -> Result<Layout, String> {
+    let (bg, fg) = if theme.dark {
+        (RGBColor(17, 24, 39), RGBColor(229, 231, 235))
+    } else {
+        (WHITE, RGBColor(17, 24, 39))
     };
-    (
-        pick(|m| m.system_tps, "system T/s"),
-        pick(|m| m.per_stream_tps, "per-stream T/s"),
-    )
+    area.fill(&bg).map_err(err)?;
+    let k = theme.scale.max(1.0);
+    let px = |v: f64| (v * k).round() as u32;
+    let font = |size: f64| ("sans-serif", size * k).into_font().color(&fg);
+    let n = spec.panels.len().max(1);
+    let panels = area.split_evenly((n, 1));
+    let mut layout = Layout {
+        panels: Vec::new(),
+        x_scale: spec.x.scale,
+    };
+    let (x0, x1) = (
+        spec.x.scale.to_axis(spec.x.range.0).unwrap_or(0.0),
+        spec.x.scale.to_axis(spec.x.range.1).unwrap_or(1.0),
+    );
+    for (pi, (panel, sub)) in spec.panels.iter().zip(panels.iter()).enumerate() {
+        let last = pi + 1 == n;
+        let mut chart = ChartBuilder::on(sub)
+            .caption(&panel.title, font(13.0))
+            .margin(px(8.0))
+            .x_label_area_size(px(if last { 38.0 } else { 22.0 }))
+            .y_label_area_size(px(58.0))
+            .build_cartesian_2d(x0..x1, panel.y.range.0..panel.y.range.1)
+            .map_err(err)?;
+        let scale = spec.x.scale;
+        let x_fmt = move |v: &f64| match scale {
+            Scale::Log2 if (v - v.round()).abs() < 1e-6 => format!("{}", v.exp2().round()),
+            Scale::Log2 => String::new(),
+            Scale::Linear => format_tick(*v),
+        };
+        let grid = if theme.dark {
+            RGBColor(55, 65, 81)
+        } else {
+            RGBColor(229, 231, 235)
+        };
+        chart
+            .configure_mesh()
+            .max_light_lines(0)
+            .bold_line_style(grid.stroke_width(1))
+            .axis_style(fg.stroke_width(1))
+            .label_style(font(11.0))
+            .axis_desc_style(font(11.0))
+            .x_desc(if last { spec.x.label.as_str() } else { "" })
+            .y_desc(panel.y.label.as_str())
+            .x_label_formatter(&x_fmt)
+            .y_label_formatter(&|v| format_tick(*v))
+            .draw()
+            .map_err(err)?;
+        let to_ax = |x: f64| scale.to_axis(x);
+        if let Some((a, b, label)) = &spec.shade {
+            if let (Some(a), Some(b)) = (to_ax(*a), to_ax(*b)) {
+                let c = RGBColor(250, 204, 21).mix(0.18);
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(a, panel.y.range.0), (b, panel.y.range.1)],
+                        c.filled(),
+                    )))
+                    .map_err(err)?
+                    .label(label.clone())
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled())
+                    });
+            }
+        }
+        draw_bars(&mut chart, spec, k)?;
+        for s in &panel.series {
+            let colour = run_colour(s.run);
+            let pts: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter_map(|&(x, y)| Some((to_ax(x)?, y)))
+                .collect();
+            if s.band.len() > 1 {
+                let mut poly: Vec<(f64, f64)> = s
+                    .band
+                    .iter()
+                    .filter_map(|&(x, lo, _)| Some((to_ax(x)?, lo)))
+                    .collect();
+                poly.extend(
+                    s.band
+                        .iter()
+                        .rev()
+                        .filter_map(|&(x, _, hi)| Some((to_ax(x)?, hi))),
+                );
+                chart
+                    .draw_series(std::iter::once(Polygon::new(
+                        poly,
+                        colour.mix(0.15).filled(),
+                    )))
+                    .map_err(err)?;
+            }
+            let legend = match (spec.id, s.mark) {
+                ("interactivity", Mark::Points) => s.run_label.clone(),
+                ("interactivity", _) => s.name.clone(),
+                _ => format!("{} — {}", s.run_label, s.name),
+            };
+            match s.mark {
+                Mark::Line | Mark::Dashed => {
+                    let style = colour.stroke_width(px(2.0));
+                    let drawn = if s.mark == Mark::Dashed {
+                        chart
+                            .draw_series(DashedLineSeries::new(
+                                pts.clone(),
+                                px(6.0),
+                                px(4.0),
+                                style,
+                            ))
+                            .map_err(err)?
+                    } else {
+                        chart
+                            .draw_series(LineSeries::new(pts.clone(), style))
+                            .map_err(err)?
+                    };
+                    drawn.label(legend).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
+                    });
+                    if s.mark == Mark::Line {
+                        chart
+                            .draw_series(
+                                pts.iter()
+                                    .map(|&p| Circle::new(p, px(3.0), colour.filled())),
+                            )
+                            .map_err(err)?;
+                    }
+                }
+                Mark::Points => {
+                    chart
+                        .draw_series(
+                            pts.iter()
+                                .map(|&p| Circle::new(p, px(4.0), colour.filled())),
+                        )
+                        .map_err(err)?
+                        .label(legend)
+                        .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
+                }
+            }
+            if !s.labels.is_empty() {
+                let f = font(11.0);
+                chart
+                    .draw_series(
+                        pts.iter()
+                            .zip(&s.labels)
+                            .map(|(&p, l)| Text::new(format!("  {l}"), p, f.clone())),
+                    )
+                    .map_err(err)?;
+            }
+        }
+        if let Some(h) = hover {
+            if spec.id == "timeline" {
+                // Highlight the hovered request's row.
+                if let Some(b) = spec.bars.iter().find(|b| b.start == h.x) {
+                    let r = b.row as f64;
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(x0, r), (x1, r + 1.0)],
+                            fg.mix(0.25).filled(),
+                        )))
+                        .map_err(err)?;
+                }
+            } else if let Some(hx) = to_ax(h.x) {
+                if spec.id != "interactivity" {
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            vec![(hx, panel.y.range.0), (hx, panel.y.range.1)],
+                            fg.mix(0.5).stroke_width(px(1.0)),
+                        )))
+                        .map_err(err)?;
+                }
+                for s in &panel.series {
+                    for &(x, y) in s.points.iter().filter(|p| {
+                        p.0 == h.x
+                            && (spec.id != "interactivity" || h.rows.iter().any(|r| r.value == p.1))
+                    }) {
+                        if let Some(ax) = to_ax(x) {
+                            chart
+                                .draw_series(std::iter::once(Circle::new(
+                                    (ax, y),
+                                    px(7.0),
+                                    run_colour(s.run).stroke_width(px(2.0)),
+                                )))
+                                .map_err(err)?;
+                        }
+                    }
+                }
+            }
+        }
+        let has_legend = panel.series.iter().any(|s| !s.points.is_empty()) || spec.shade.is_some();
+        if has_legend {
+            let pos = if spec.id == "throughput" && pi == 0 || spec.id == "interactivity" {
+                SeriesLabelPosition::UpperLeft
+            } else if spec.id == "throughput" {
+                SeriesLabelPosition::LowerLeft
+            } else {
+                SeriesLabelPosition::UpperRight
+            };
+            chart
+                .configure_series_labels()
+                .position(pos)
+                .label_font(font(11.0))
+                .border_style(fg.mix(0.4))
+                .background_style(bg.mix(0.85))
+                .draw()
+                .map_err(err)?;
+        }
+        let (xr, yr) = chart.plotting_area().get_pixel_range();
+        layout.panels.push(PanelLayout {
+            rect: (xr.start, xr.end, yr.start, yr.end),
+            x_axis: (x0, x1),
+            y: panel.y.range,
+        });
+    }
+    area.present().map_err(err)?;
+    Ok(layout)
 }
 
-/// Draws system T/s (top panel) and per-stream T/s (bottom panel) against concurrency on a log2
-/// axis, one line per run.
-pub fn draw_throughput<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    summary: &Summary,
-) -> Result<(), String> {
-    let (system, stream) = throughput_series(summary);
-    area.fill(&WHITE).map_err(|e| e.to_string())?;
-    let panels = area.split_evenly((2, 1));
-    // System T/s rises to the right and per-stream T/s falls: legends go where the lines are not.
-    draw_panel(
-        &panels[0],
-        &system,
-        "system T/s (all streams together)",
-        SeriesLabelPosition::UpperLeft,
-    )?;
-    draw_panel(
-        &panels[1],
-        &stream,
-        "per-stream T/s (one request's decode rate)",
-        SeriesLabelPosition::LowerLeft,
-    )?;
-    area.present().map_err(|e| e.to_string())
-}
+type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
 
-fn draw_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    series: &[Series],
-    title: &str,
-    legend: SeriesLabelPosition,
+/// Timeline bars: wait + prefill in a light shade, decode in the full colour; failed requests as a
+/// red tick at their send time.
+fn draw_bars<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    spec: &ChartSpec,
+    k: f64,
 ) -> Result<(), String> {
-    let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
-    let (xmin, xmax) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-        (a.min(x), b.max(x))
-    });
-    let ymax = ys.fold(0.0f64, f64::max);
-    if !xmin.is_finite() || xmin <= 0.0 {
+    if spec.bars.is_empty() {
         return Ok(());
     }
-    let xr = (xmin.log2().floor() - 0.2)..(xmax.log2().ceil() + 0.2);
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 16))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(60)
-        .build_cartesian_2d(xr, 0.0..(ymax * 1.1).max(1.0))
-        .map_err(|e| e.to_string())?;
+    let (wait, decode, failed) = (
+        run_colour(0).mix(0.3),
+        run_colour(0).mix(0.9),
+        RGBColor(220, 38, 38),
+    );
+    let gap = if spec.bars.len() < 200 { 0.15 } else { 0.0 };
     chart
-        .configure_mesh()
-        .x_desc("concurrency (log2)")
-        .x_label_formatter(&|v| format!("{}", 2f64.powf(*v).round()))
-        .y_label_formatter(&|v| {
-            if ymax >= 100.0 {
-                format!("{v:.0}")
-            } else {
-                format!("{v:.1}")
-            }
-        })
-        .draw()
-        .map_err(|e| e.to_string())?;
-    for (i, s) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (x.log2(), y)).collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(s.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
-            .map_err(|e| e.to_string())?;
-    }
+        .draw_series(spec.bars.iter().filter(|b| !b.failed).flat_map(|b| {
+            let (y0, y1) = (b.row as f64 + gap, b.row as f64 + 1.0 - gap);
+            [
+                Rectangle::new([(b.start, y0), (b.first_token, y1)], wait.filled()),
+                Rectangle::new([(b.first_token, y0), (b.end, y1)], decode.filled()),
+            ]
+        }))
+        .map_err(err)?
+        .label("waiting + prefill (TTFT)")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], wait.filled()));
     chart
-        .configure_series_labels()
-        .position(legend)
-        .border_style(BLACK)
-        .background_style(WHITE.mix(0.8))
-        .draw()
-        .map_err(|e| e.to_string())?;
+        .draw_series(std::iter::once(PathElement::new(
+            vec![],
+            decode.stroke_width(1),
+        )))
+        .map_err(err)?
+        .label("decode")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], decode.filled()));
+    let w = (k * 2.0).round() as u32;
+    chart
+        .draw_series(spec.bars.iter().filter(|b| b.failed).map(|b| {
+            PathElement::new(
+                vec![(b.start, b.row as f64), (b.start, b.row as f64 + 1.0)],
+                failed.stroke_width(w),
+            )
+        }))
+        .map_err(err)?;
     Ok(())
 }
 
-/// Renders the throughput chart as an SVG document.
-pub fn throughput_svg(summary: &Summary, size: (u32, u32)) -> Result<String, String> {
+/// Tick text: thousands without decimals, small numbers with a few.
+fn format_tick(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 0.1 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Renders a chart as an SVG document.
+pub fn chart_svg(spec: &ChartSpec, size: (u32, u32)) -> Result<String, String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_throughput(&area, summary)?;
+        draw_chart(&area, spec, None, Theme::default())?;
     }
     Ok(svg)
 }

@@ -1,38 +1,32 @@
 use super::*;
+use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::metrics::MetricOptions;
+use tpsview_core::summary::Summary;
 
-fn seed_summary() -> Summary {
-    let text = tpsview_core::formats::tpsview::write(&tpsview_core::simulate::seed_report());
+fn seed() -> (tpsview_core::model::Report, Summary) {
+    let report = tpsview_core::simulate::seed_report();
+    let text = tpsview_core::formats::tpsview::write(&report);
     let parsed = tpsview_core::parse_any("seed.json", text.as_bytes()).unwrap();
-    tpsview_core::summarize(vec![parsed], &MetricOptions::default())
+    (
+        report,
+        tpsview_core::summarize(vec![parsed], &MetricOptions::default()),
+    )
 }
 
 #[test]
-fn series_follow_the_summary() {
-    let (system, stream) = throughput_series(&seed_summary());
-    assert_eq!(system.len(), 1);
-    let xs: Vec<f64> = system[0].points.iter().map(|p| p.0).collect();
-    assert_eq!(xs, vec![1.0, 16.0, 64.0, 128.0]);
-    assert!(
-        system[0].points.windows(2).all(|w| w[1].1 > w[0].1),
-        "system T/s rises with batch"
-    );
-    assert!(
-        stream[0].points.windows(2).all(|w| w[1].1 < w[0].1),
-        "per-stream T/s falls with batch"
-    );
-}
-
-#[test]
-fn svg_has_both_panels_a_line_per_series_and_the_axis_labels() {
-    let svg = throughput_svg(&seed_summary(), (800, 600)).unwrap();
-    assert!(svg.starts_with("<svg"));
-    assert!(svg.contains("system T/s (all streams together)"));
-    assert!(svg.contains("per-stream T/s (one request"));
+fn throughput_svg_has_both_panels_lines_markers_and_log2_labels() {
+    let (_, s) = seed();
+    let svg = chart_svg(
+        &chart_spec::throughput(&s, &ChartOptions::default()),
+        (800, 600),
+    )
+    .unwrap();
+    assert!(svg.contains("system T/s"));
+    assert!(svg.contains("per-stream T/s"));
     assert_eq!(
         svg.matches(r#"stroke-width="2""#).count(),
-        2,
-        "one data line per panel"
+        2 + 2,
+        "a data line per panel and its legend swatch"
     );
     assert_eq!(svg.matches("<circle").count(), 8, "a marker per point");
     for label in [">\n1\n<", ">\n16\n<", ">\n64\n<", ">\n128\n<"] {
@@ -41,11 +35,100 @@ fn svg_has_both_panels_a_line_per_series_and_the_axis_labels() {
 }
 
 #[test]
-fn an_empty_summary_draws_without_error() {
+fn latency_svg_draws_bands_as_polygons() {
+    let (_, s) = seed();
+    let svg = chart_svg(
+        &chart_spec::latency(&s, &ChartOptions::default()),
+        (800, 600),
+    )
+    .unwrap();
+    assert_eq!(
+        svg.matches("<polygon").count(),
+        2,
+        "p50–p99 bands of TPOT and TTFT"
+    );
+}
+
+#[test]
+fn interactivity_svg_labels_points_and_draws_the_frontier() {
+    let (_, s) = seed();
+    let svg = chart_svg(
+        &chart_spec::interactivity(&s, &ChartOptions::default()),
+        (800, 500),
+    )
+    .unwrap();
+    assert!(svg.contains("  128"), "point label");
+    assert!(svg.contains("Pareto frontier"));
+}
+
+#[test]
+fn timeline_svg_draws_two_spans_per_request_and_the_steady_window() {
+    let (report, _) = seed();
+    let spec = chart_spec::timeline(&report.runs[0].points[1]).unwrap();
+    let svg = chart_svg(&spec, (800, 500)).unwrap();
+    assert!(svg.matches("<rect").count() >= 2 * 128 + 1);
+    assert!(svg.contains("steady state"));
+}
+
+#[test]
+fn layout_maps_pixels_back_to_data() {
+    let (_, s) = seed();
+    let spec = chart_spec::throughput(&s, &ChartOptions::default());
+    let mut svg = String::new();
+    let layout = {
+        let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
+        draw_chart(&area, &spec, None, Theme::default()).unwrap()
+    };
+    assert_eq!(layout.panels.len(), 2);
+    let p = layout.panels[0];
+    let (l, r, t, b) = (
+        f64::from(p.rect.0),
+        f64::from(p.rect.1),
+        f64::from(p.rect.2),
+        f64::from(p.rect.3),
+    );
+    let (panel, x, y) = layout.data_at(l, b).unwrap();
+    assert_eq!(panel, 0);
+    assert!((x - spec.x.range.0).abs() < 1e-9 && (y - spec.panels[0].y.range.0).abs() < 1e-9);
+    let (_, x, _) = layout.data_at(r, t).unwrap();
+    assert!((x / spec.x.range.1 - 1.0).abs() < 1e-9);
+    assert!(
+        layout.data_at(0.0, 0.0).is_none(),
+        "outside every plotting area"
+    );
+    let (panel, _, _) = layout
+        .data_at((l + r) / 2.0, f64::from(layout.panels[1].rect.2) + 5.0)
+        .unwrap();
+    assert_eq!(panel, 1);
+}
+
+#[test]
+fn hover_draws_a_crosshair_and_rings() {
+    let (_, s) = seed();
+    let spec = chart_spec::throughput(&s, &ChartOptions::default());
+    let plain = chart_svg(&spec, (800, 600)).unwrap();
+    let h = spec.hover(64.0, None, 0).unwrap();
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
+        draw_chart(&area, &spec, Some(&h), Theme::default()).unwrap();
+    }
+    assert_eq!(
+        svg.matches("<circle").count(),
+        plain.matches("<circle").count() + 2
+    );
+}
+
+#[test]
+fn empty_and_degenerate_charts_draw_without_error() {
     let empty = Summary {
         runs: vec![],
         diagnostics: vec![],
     };
-    let svg = throughput_svg(&empty, (400, 300)).unwrap();
-    assert!(svg.contains("<rect"));
+    for spec in [
+        chart_spec::throughput(&empty, &ChartOptions::default()),
+        chart_spec::interactivity(&empty, &ChartOptions::default()),
+    ] {
+        assert!(chart_svg(&spec, (400, 300)).unwrap().contains("<rect"));
+    }
 }

@@ -1,0 +1,629 @@
+//! What each chart shows, as data: panels sharing an x axis, series (lines, bands, labelled
+//! points), bars for the request timeline, a shaded window, and the lookup behind the hover
+//! tooltip. Tested natively; `tpsview-plot` only draws it.
+
+use crate::metrics::{request_metrics, steady_state};
+use crate::model::Point;
+use crate::summary::{PointSummary, Summary};
+
+/// How an axis maps values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// Proportional.
+    Linear,
+    /// Base-2 logarithmic (concurrency levels are usually powers of two).
+    Log2,
+}
+
+impl Scale {
+    /// A value in the axis's own space (log2 for Log2); `None` where the scale cannot show it.
+    pub fn to_axis(self, v: f64) -> Option<f64> {
+        match self {
+            Scale::Linear => v.is_finite().then_some(v),
+            Scale::Log2 => (v > 0.0 && v.is_finite()).then(|| v.log2()),
+        }
+    }
+
+    /// The inverse of [`Scale::to_axis`].
+    pub fn from_axis(self, a: f64) -> f64 {
+        match self {
+            Scale::Linear => a,
+            Scale::Log2 => a.exp2(),
+        }
+    }
+}
+
+/// An axis: label, scale and the range to show, in data units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    /// Text under or beside the axis.
+    pub label: String,
+    /// Linear or log2.
+    pub scale: Scale,
+    /// Shown range in data units (min < max).
+    pub range: (f64, f64),
+}
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A line through markers.
+    Line,
+    /// A dashed line without markers (e.g. a frontier).
+    Dashed,
+    /// Markers only.
+    Points,
+}
+
+/// One series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// What it is, e.g. `system T/s`.
+    pub name: String,
+    /// Index of its run (its colour).
+    pub run: usize,
+    /// The run's label.
+    pub run_label: String,
+    /// (x, y) in data units, ascending in x for lines.
+    pub points: Vec<(f64, f64)>,
+    /// (x, low, high): a band drawn under the line (e.g. p50–p99); may be empty.
+    pub band: Vec<(f64, f64, f64)>,
+    /// A label per point (e.g. the batch size), or empty.
+    pub labels: Vec<String>,
+    /// How to draw it.
+    pub mark: Mark,
+}
+
+/// One panel: a y axis and its series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Panel {
+    /// Caption.
+    pub title: String,
+    /// The y axis.
+    pub y: Axis,
+    /// Series, in legend order.
+    pub series: Vec<Series>,
+}
+
+/// One request of the timeline: its row and its spans, in seconds since the first send.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bar {
+    /// Row (requests in send order).
+    pub row: usize,
+    /// Index of the request in its point.
+    pub request: usize,
+    /// Send time.
+    pub start: f64,
+    /// First token's arrival (end of waiting + prefill).
+    pub first_token: f64,
+    /// Last token's arrival.
+    pub end: f64,
+    /// True for a request that failed or was unusable (drawn apart, no spans).
+    pub failed: bool,
+}
+
+/// A chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartSpec {
+    /// Stable name: `throughput`, `latency`, `interactivity`, `timeline` (the canvas's
+    /// `data-testid` is `chart-<id>`).
+    pub id: &'static str,
+    /// The shared x axis.
+    pub x: Axis,
+    /// Panels, top to bottom.
+    pub panels: Vec<Panel>,
+    /// Timeline bars (timeline only).
+    pub bars: Vec<Bar>,
+    /// A shaded x window and its caption (the steady state on the timeline).
+    pub shade: Option<(f64, f64, String)>,
+}
+
+/// Viewer choices that change what a chart shows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChartOptions {
+    /// Concurrency on a linear axis instead of log2.
+    pub linear_x: bool,
+    /// Series hidden by the user, by `name` (all runs) — e.g. `per-stream T/s`.
+    pub hidden: Vec<String>,
+}
+
+/// One line of the hover tooltip.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HoverRow {
+    /// Panel title.
+    pub panel: String,
+    /// Run label.
+    pub run: String,
+    /// Series name.
+    pub series: String,
+    /// The value at the hovered x (or of the hovered point).
+    pub value: f64,
+}
+
+/// What the tooltip shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hover {
+    /// The x the rows are taken at (snapped to the nearest point), in data units.
+    pub x: f64,
+    /// Caption, e.g. `concurrency 64`.
+    pub title: String,
+    /// One row per visible series that has a point there.
+    pub rows: Vec<HoverRow>,
+}
+
+fn range_of(values: impl Iterator<Item = f64>, scale: Scale, zero_floor: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| scale.to_axis(*v).is_some()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return match scale {
+            Scale::Linear => (0.0, 1.0),
+            Scale::Log2 => (1.0, 2.0),
+        };
+    }
+    match scale {
+        Scale::Log2 => {
+            let (a, b) = (lo.log2().floor(), hi.log2().ceil());
+            (
+                (a - 0.25).exp2(),
+                (if b > a { b } else { a + 1.0 } + 0.25).exp2(),
+            )
+        }
+        Scale::Linear => {
+            let lo = if zero_floor { lo.min(0.0) } else { lo };
+            let span = if hi > lo { hi - lo } else { hi.abs().max(1.0) };
+            (
+                if zero_floor && lo >= 0.0 {
+                    lo
+                } else {
+                    lo - span * 0.05
+                },
+                hi + span * 0.08,
+            )
+        }
+    }
+}
+
+fn x_axis(opts: &ChartOptions) -> Scale {
+    if opts.linear_x {
+        Scale::Linear
+    } else {
+        Scale::Log2
+    }
+}
+
+/// A line series of one metric of every point of a run, against concurrency.
+fn metric_series(
+    run: usize,
+    label: &str,
+    points: &[PointSummary],
+    name: &str,
+    y: impl Fn(&PointSummary) -> Option<f64>,
+) -> Series {
+    let mut pts: Vec<(f64, f64)> = points
+        .iter()
+        .filter_map(|p| Some((p.metrics.concurrency?, y(p)?)))
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Series {
+        name: name.into(),
+        run,
+        run_label: label.into(),
+        points: pts,
+        band: Vec::new(),
+        labels: Vec::new(),
+        mark: Mark::Line,
+    }
+}
+
+fn panel(title: &str, unit: &str, series: Vec<Series>, opts: &ChartOptions) -> Panel {
+    let series: Vec<Series> = series
+        .into_iter()
+        .filter(|s| !opts.hidden.contains(&s.name))
+        .collect();
+    let values = series.iter().flat_map(|s| {
+        s.points
+            .iter()
+            .map(|p| p.1)
+            .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
+    });
+    Panel {
+        title: title.into(),
+        y: Axis {
+            label: unit.into(),
+            scale: Scale::Linear,
+            range: range_of(values, Scale::Linear, true),
+        },
+        series,
+    }
+}
+
+fn concurrency_axis(summary: &Summary, opts: &ChartOptions) -> Axis {
+    let scale = x_axis(opts);
+    let xs = summary
+        .runs
+        .iter()
+        .flat_map(|r| r.points.iter().filter_map(|p| p.metrics.concurrency));
+    Axis {
+        label: "concurrency (requests in flight)".into(),
+        scale,
+        range: range_of(xs, scale, false),
+    }
+}
+
+/// System T/s (top) and per-stream T/s (bottom) against concurrency: the "50 or 4,000?" chart.
+pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
+    let each = |name: &str, f: fn(&PointSummary) -> Option<f64>| -> Vec<Series> {
+        summary
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| metric_series(i, &r.label, &r.points, name, f))
+            .collect()
+    };
+    ChartSpec {
+        id: "throughput",
+        x: concurrency_axis(summary, opts),
+        panels: vec![
+            panel(
+                "system T/s — all output tokens of all streams per second",
+                "tokens/s",
+                each("system T/s", |p| p.metrics.system_tps),
+                opts,
+            ),
+            panel(
+                "per-stream T/s — one request's decode rate, 1 / TPOT",
+                "tokens/s",
+                each("per-stream T/s", |p| p.metrics.per_stream_tps),
+                opts,
+            ),
+        ],
+        bars: Vec::new(),
+        shade: None,
+    }
+}
+
+/// TPOT (mean, with a p50–p99 band) and TTFT (mean, with a p50–p99 band) against concurrency.
+pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
+    let banded = |name: &str, f: fn(&PointSummary) -> crate::stats::Dist| -> Vec<Series> {
+        summary
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut s = metric_series(i, &r.label, &r.points, name, |p| f(p).mean);
+                s.band = r
+                    .points
+                    .iter()
+                    .filter_map(|p| {
+                        let d = f(p);
+                        Some((p.metrics.concurrency?, d.p50?, d.p99?))
+                    })
+                    .collect();
+                s.band.sort_by(|a, b| a.0.total_cmp(&b.0));
+                s
+            })
+            .collect()
+    };
+    ChartSpec {
+        id: "latency",
+        x: concurrency_axis(summary, opts),
+        panels: vec![
+            panel(
+                "TPOT — time per output token after the first (line: mean; band: p50–p99)",
+                "ms",
+                banded("TPOT", |p| p.metrics.tpot_ms),
+                opts,
+            ),
+            panel(
+                "TTFT — time to first token (line: mean; band: p50–p99)",
+                "ms",
+                banded("TTFT", |p| p.metrics.ttft_ms),
+                opts,
+            ),
+        ],
+        bars: Vec::new(),
+        shade: None,
+    }
+}
+
+/// The points no other point beats on both axes (higher is better on both), ascending in x.
+pub fn pareto_frontier(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut sorted: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .collect();
+    // Descending in x; keep a point when its y beats every point to its right.
+    sorted.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    let mut best_y = f64::NEG_INFINITY;
+    for p in sorted {
+        if p.1 > best_y {
+            out.push(p);
+            best_y = p.1;
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// Throughput against interactivity: per-stream T/s (x) against system T/s (y), each point
+/// labelled by its concurrency, with the Pareto frontier over all runs.
+pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
+    let mut series: Vec<Series> = summary
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let pts: Vec<(f64, f64, String)> = r
+                .points
+                .iter()
+                .filter_map(|p| {
+                    let label = p
+                        .metrics
+                        .concurrency
+                        .map_or_else(String::new, |c| format!("{c}"));
+                    Some((p.metrics.per_stream_tps?, p.metrics.system_tps?, label))
+                })
+                .collect();
+            Series {
+                name: "runs".into(),
+                run: i,
+                run_label: r.label.clone(),
+                points: pts.iter().map(|p| (p.0, p.1)).collect(),
+                band: Vec::new(),
+                labels: pts.into_iter().map(|p| p.2).collect(),
+                mark: Mark::Points,
+            }
+        })
+        .collect();
+    let all: Vec<(f64, f64)> = series
+        .iter()
+        .flat_map(|s| s.points.iter().copied())
+        .collect();
+    let frontier = pareto_frontier(&all);
+    if frontier.len() > 1 {
+        series.push(Series {
+            name: "Pareto frontier".into(),
+            run: usize::MAX,
+            run_label: "all runs".into(),
+            points: frontier,
+            band: Vec::new(),
+            labels: Vec::new(),
+            mark: Mark::Dashed,
+        });
+    }
+    let xs = all.iter().map(|p| p.0);
+    ChartSpec {
+        id: "interactivity",
+        x: Axis {
+            label: "per-stream T/s (interactivity: how fast one user sees tokens)".into(),
+            scale: Scale::Linear,
+            range: range_of(xs, Scale::Linear, true),
+        },
+        panels: vec![panel(
+            "system T/s against per-stream T/s (labels: concurrency)",
+            "system tokens/s",
+            series,
+            opts,
+        )],
+        bars: Vec::new(),
+        shade: None,
+    }
+}
+
+/// The per-request timeline of one point: each request's wait + prefill (TTFT) and decode spans
+/// against time since the first send, requests in send order, the steady window shaded. `None`
+/// when the point has no send times.
+pub fn timeline(point: &Point) -> Option<ChartSpec> {
+    let req = point.requests.as_ref()?;
+    let start = req.start_s.as_ref()?;
+    let origin = start
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    if !origin.is_finite() {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..req.len()).filter(|&i| start[i].is_finite()).collect();
+    order.sort_by(|&a, &b| start[a].total_cmp(&start[b]).then(a.cmp(&b)));
+    let bars: Vec<Bar> = order
+        .iter()
+        .enumerate()
+        .map(|(row, &i)| {
+            let s = start[i] - origin;
+            match request_metrics(req, i) {
+                Some(r) => Bar {
+                    row,
+                    request: i,
+                    start: s,
+                    first_token: s + r.ttft,
+                    end: s + r.e2e,
+                    failed: false,
+                },
+                None => Bar {
+                    row,
+                    request: i,
+                    start: s,
+                    first_token: s,
+                    end: s,
+                    failed: true,
+                },
+            }
+        })
+        .collect();
+    let end = bars.iter().map(|b| b.end).fold(0.0f64, f64::max);
+    let shade = steady_state(req, point.concurrency).map(|w| {
+        (
+            w.start_s - origin,
+            w.end_s - origin,
+            format!(
+                "steady state: {:.0} requests in flight",
+                point.concurrency.unwrap_or(0.0)
+            ),
+        )
+    });
+    let rows = bars.len().max(1) as f64;
+    Some(ChartSpec {
+        id: "timeline",
+        x: Axis {
+            label: "seconds since the first request was sent".into(),
+            scale: Scale::Linear,
+            range: (0.0, if end > 0.0 { end * 1.02 } else { 1.0 }),
+        },
+        panels: vec![Panel {
+            title: format!(
+                "requests at concurrency {} in send order: waiting + prefill (TTFT), then decode",
+                point
+                    .concurrency
+                    .map_or_else(|| "?".to_owned(), |c| format!("{c}"))
+            ),
+            y: Axis {
+                label: "request (send order)".into(),
+                scale: Scale::Linear,
+                range: (0.0, rows),
+            },
+            series: Vec::new(),
+        }],
+        bars,
+        shade,
+    })
+}
+
+impl ChartSpec {
+    /// The tooltip at data x `x` (and, for the scatter chart, data y `y` in panel `panel`): the
+    /// nearest point's x, and the value of every visible series there.
+    pub fn hover(&self, x: f64, y: Option<f64>, panel: usize) -> Option<Hover> {
+        if self.id == "interactivity" {
+            return self.hover_point(x, y?, panel);
+        }
+        if self.id == "timeline" {
+            let row = y?.floor() as usize;
+            let b = self.bars.iter().find(|b| b.row == row)?;
+            let rows = if b.failed {
+                vec![HoverRow {
+                    panel: String::new(),
+                    run: String::new(),
+                    series: "failed or unusable: no timing".into(),
+                    value: f64::NAN,
+                }]
+            } else {
+                vec![
+                    HoverRow {
+                        panel: String::new(),
+                        run: String::new(),
+                        series: "sent at (s)".into(),
+                        value: b.start,
+                    },
+                    HoverRow {
+                        panel: String::new(),
+                        run: String::new(),
+                        series: "TTFT (ms)".into(),
+                        value: (b.first_token - b.start) * 1e3,
+                    },
+                    HoverRow {
+                        panel: String::new(),
+                        run: String::new(),
+                        series: "decode (ms)".into(),
+                        value: (b.end - b.first_token) * 1e3,
+                    },
+                    HoverRow {
+                        panel: String::new(),
+                        run: String::new(),
+                        series: "E2E (ms)".into(),
+                        value: (b.end - b.start) * 1e3,
+                    },
+                ]
+            };
+            return Some(Hover {
+                x: b.start,
+                title: format!("request {} (row {})", b.request, b.row),
+                rows,
+            });
+        }
+        let ax = self.x.scale.to_axis(x)?;
+        let nearest = self
+            .panels
+            .iter()
+            .flat_map(|p| p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)))
+            .filter_map(|px| Some((px, (self.x.scale.to_axis(px)? - ax).abs())))
+            .min_by(|a, b| a.1.total_cmp(&b.1))?
+            .0;
+        let mut rows = Vec::new();
+        for p in &self.panels {
+            for s in &p.series {
+                if let Some(q) = s.points.iter().find(|q| q.0 == nearest) {
+                    rows.push(HoverRow {
+                        panel: p.title.clone(),
+                        run: s.run_label.clone(),
+                        series: s.name.clone(),
+                        value: q.1,
+                    });
+                }
+            }
+        }
+        Some(Hover {
+            x: nearest,
+            title: format!("concurrency {nearest}"),
+            rows,
+        })
+    }
+
+    fn hover_point(&self, x: f64, y: f64, panel: usize) -> Option<Hover> {
+        let p = self.panels.get(panel)?;
+        let (sx, sy) = (
+            (self.x.range.1 - self.x.range.0).max(1e-12),
+            (p.y.range.1 - p.y.range.0).max(1e-12),
+        );
+        let (s, k) = p
+            .series
+            .iter()
+            .filter(|s| s.mark == Mark::Points)
+            .flat_map(|s| {
+                s.points
+                    .iter()
+                    .enumerate()
+                    .map(move |(k, q)| (s, k, ((q.0 - x) / sx).hypot((q.1 - y) / sy)))
+            })
+            .min_by(|a, b| a.2.total_cmp(&b.2))
+            .map(|(s, k, _)| (s, k))?;
+        let (px, py) = s.points[k];
+        let label = s.labels.get(k).cloned().unwrap_or_default();
+        Some(Hover {
+            x: px,
+            title: format!("{} at concurrency {label}", s.run_label),
+            rows: vec![
+                HoverRow {
+                    panel: p.title.clone(),
+                    run: s.run_label.clone(),
+                    series: "per-stream T/s".into(),
+                    value: px,
+                },
+                HoverRow {
+                    panel: p.title.clone(),
+                    run: s.run_label.clone(),
+                    series: "system T/s".into(),
+                    value: py,
+                },
+            ],
+        })
+    }
+
+    /// Every series name a user can toggle, in order, once each.
+    pub fn series_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for s in self.panels.iter().flat_map(|p| &p.series) {
+            if !out.contains(&s.name) {
+                out.push(s.name.clone());
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,152 @@
+use super::*;
+use crate::metrics::MetricOptions;
+
+fn seed() -> (crate::model::Report, Summary) {
+    let report = crate::simulate::seed_report();
+    let text = crate::formats::tpsview::write(&report);
+    let parsed = crate::parse_any("seed.json", text.as_bytes()).unwrap();
+    let summary = crate::summarize(vec![parsed], &MetricOptions::default());
+    (report, summary)
+}
+
+#[test]
+fn throughput_has_two_panels_over_concurrency_on_log2() {
+    let (_, s) = seed();
+    let c = throughput(&s, &ChartOptions::default());
+    assert_eq!(c.x.scale, Scale::Log2);
+    assert!(c.x.range.0 < 1.0 && c.x.range.1 > 128.0);
+    assert_eq!(c.panels.len(), 2);
+    let sys = &c.panels[0].series[0];
+    assert_eq!(
+        sys.points.iter().map(|p| p.0).collect::<Vec<_>>(),
+        vec![1.0, 16.0, 64.0, 128.0]
+    );
+    assert_eq!(
+        sys.points[2].1,
+        s.runs[0].points[2].metrics.system_tps.unwrap()
+    );
+    assert!(c.panels[0].y.range.1 > sys.points[3].1);
+    let lin = throughput(
+        &s,
+        &ChartOptions {
+            linear_x: true,
+            hidden: vec![],
+        },
+    );
+    assert_eq!(lin.x.scale, Scale::Linear);
+}
+
+#[test]
+fn hidden_series_are_left_out() {
+    let (_, s) = seed();
+    let c = throughput(
+        &s,
+        &ChartOptions {
+            linear_x: false,
+            hidden: vec!["per-stream T/s".into()],
+        },
+    );
+    assert_eq!(c.panels[1].series.len(), 0);
+    assert_eq!(c.panels[0].series.len(), 1);
+}
+
+#[test]
+fn latency_bands_span_p50_to_p99() {
+    let (_, s) = seed();
+    let c = latency(&s, &ChartOptions::default());
+    let tpot = &c.panels[0].series[0];
+    assert_eq!(tpot.band.len(), 4);
+    for (b, p) in tpot.band.iter().zip(&s.runs[0].points) {
+        assert_eq!(
+            (b.1, b.2),
+            (
+                p.metrics.tpot_ms.p50.unwrap(),
+                p.metrics.tpot_ms.p99.unwrap()
+            )
+        );
+        assert!(b.1 <= b.2);
+    }
+}
+
+#[test]
+fn pareto_frontier_keeps_only_unbeaten_points() {
+    let pts = [
+        (50.0, 50.0),
+        (45.0, 700.0),
+        (40.0, 600.0),
+        (38.0, 2400.0),
+        (28.0, 3500.0),
+        (20.0, 3000.0),
+    ];
+    assert_eq!(
+        pareto_frontier(&pts),
+        vec![(28.0, 3500.0), (38.0, 2400.0), (45.0, 700.0), (50.0, 50.0)]
+    );
+    assert!(pareto_frontier(&[]).is_empty());
+}
+
+#[test]
+fn interactivity_labels_points_by_concurrency() {
+    let (_, s) = seed();
+    let c = interactivity(&s, &ChartOptions::default());
+    assert_eq!(c.panels[0].series[0].labels, vec!["1", "16", "64", "128"]);
+    assert_eq!(c.panels[0].series.last().unwrap().name, "Pareto frontier");
+    let h = c
+        .hover(
+            c.panels[0].series[0].points[2].0 + 0.1,
+            Some(c.panels[0].series[0].points[2].1 - 5.0),
+            0,
+        )
+        .unwrap();
+    assert!(h.title.ends_with("concurrency 64"), "{}", h.title);
+}
+
+#[test]
+fn hover_snaps_to_the_nearest_level_and_lists_every_series() {
+    let (_, s) = seed();
+    let c = throughput(&s, &ChartOptions::default());
+    let h = c.hover(50.0, None, 0).unwrap();
+    assert_eq!(h.x, 64.0);
+    assert_eq!(h.rows.len(), 2);
+    assert_eq!(
+        h.rows[0].value,
+        s.runs[0].points[2].metrics.system_tps.unwrap()
+    );
+    assert_eq!(h.rows[1].series, "per-stream T/s");
+    assert!(c.hover(-1.0, None, 0).is_none(), "log2 axis has no x ≤ 0");
+}
+
+#[test]
+fn timeline_rows_follow_send_order_and_shade_the_steady_window() {
+    let (report, _) = seed();
+    let point = &report.runs[0].points[1];
+    let c = timeline(point).unwrap();
+    assert_eq!(c.bars.len(), 128);
+    assert!(c.bars.windows(2).all(|w| w[0].start <= w[1].start));
+    assert_eq!(c.bars[0].start, 0.0);
+    assert!(c
+        .bars
+        .iter()
+        .all(|b| b.start <= b.first_token && b.first_token <= b.end));
+    let (a, b, _) = c.shade.clone().unwrap();
+    assert!(a >= 0.0 && b > a && b < c.x.range.1);
+    let h = c.hover(1.0, Some(3.5), 0).unwrap();
+    assert!(h.title.contains("row 3"));
+    assert_eq!(h.rows.len(), 4);
+}
+
+#[test]
+fn degenerate_data_gives_sane_ranges() {
+    assert_eq!(
+        range_of([5.0, 5.0].into_iter(), Scale::Linear, true),
+        (0.0, 5.4)
+    );
+    let (lo, hi) = range_of([0.0, 4.0].into_iter(), Scale::Log2, false);
+    assert!(
+        lo > 0.0 && hi > 4.0,
+        "zero cannot sit on a log axis: ignored"
+    );
+    assert_eq!(range_of(std::iter::empty(), Scale::Log2, false), (1.0, 2.0));
+    let (lo, hi) = range_of([1e-6, 1e6].into_iter(), Scale::Log2, false);
+    assert!(lo < 1e-6 && hi > 1e6);
+}
