@@ -44,11 +44,16 @@ pub fn failed(name: &str, error: String) -> LoadedFile {
     }
 }
 
+/// The files of a picker or drop, taken out of the live `FileList` (which clearing the picker
+/// empties).
+pub fn take_files(list: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
 /// Reads files chosen in the picker or dropped on the page.
-pub async fn read_files(list: web_sys::FileList) -> Vec<LoadedFile> {
+pub async fn read_files(list: Vec<web_sys::File>) -> Vec<LoadedFile> {
     let mut out = Vec::new();
-    for i in 0..list.length() {
-        let Some(file) = list.get(i) else { continue };
+    for file in list {
         let file = gloo_file::File::from(file);
         let name = file.name();
         match gloo_file::futures::read_as_bytes(&file).await {

@@ -3,14 +3,16 @@
 //! `tpsview-plot`.
 #![warn(missing_docs)]
 
+mod chart;
+mod chart_controls;
 mod diagnostics_list;
 mod format;
 mod gap_notes;
 mod summary_table;
-mod throughput_chart;
 
+pub use chart::Chart;
+pub use chart_controls::ChartControls;
 pub use diagnostics_list::{DiagnosticsList, FileStatus};
 pub use format::{fmt_num, fmt_value};
 pub use gap_notes::GapNotes;
 pub use summary_table::SummaryTable;
-pub use throughput_chart::ThroughputChart;

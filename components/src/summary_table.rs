@@ -77,6 +77,8 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
             {COLS.iter().map(|c| {
                 let v = p.get(c.metric);
                 let disc = p.discrepancies.iter().find(|d| d.metric == c.metric);
+                // The tool's own figure, when the recomputation had raw data to compare it with.
+                let tool = (!reported_basis).then(|| p.reported_as(c.metric)).flatten();
                 let title = match disc {
                     Some(d) => format!(
                         "tool's {} = {}; recomputed {} ({:+.2} %). Likely cause: {}",
@@ -90,7 +92,12 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
                         class:summary-table-differs=disc.is_some()
                         class:summary-table-reported=reported_basis>
                         {fmt_num(v, c.decimals)}
-                        {disc.map(|d| view! { <span class="summary-table-flag" aria-label="differs from the tool's figure">{format!(" ≠ {}", fmt_num(Some(d.reported), c.decimals))}</span> })}
+                        {disc.map(|_| view! { <span class="summary-table-flag" aria-label="differs from the tool's figure">" ≠"</span> })}
+                        {tool.map(|(name, r)| view! {
+                            <span class="summary-table-tool" data-reported=fmt_value(Some(r)) title=format!("the tool's {name}")>
+                                {format!("tool: {}", fmt_num(Some(r), c.decimals))}
+                            </span>
+                        })}
                     </td>
                 }
             }).collect_view()}

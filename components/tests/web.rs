@@ -2,7 +2,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use tpsview_components::{DiagnosticsList, FileStatus, GapNotes, SummaryTable};
+use tpsview_components::{Chart, DiagnosticsList, FileStatus, GapNotes, SummaryTable};
+use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::Summary;
 use wasm_bindgen::JsCast;
@@ -114,4 +115,38 @@ async fn diagnostics_list_shows_errors_as_text() {
     );
     assert!(el.query_selector("img").expect("query").is_none());
     assert!(el.query_selector("b").expect("query").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn chart_draws_its_spec_on_a_named_canvas() {
+    let el = host();
+    el.set_attribute("style", "width: 800px").expect("style");
+    let spec = chart_spec::throughput(&seed_summary(), &ChartOptions::default());
+    let (errors, set_errors) = signal(Vec::<String>::new());
+    let _h = leptos::mount::mount_to(el.clone(), move || {
+        view! { <Chart spec=Signal::stored(spec.clone()) label="t" on_error=move |e| set_errors.update(|v| v.push(e))/> }
+    });
+    leptos::task::tick().await;
+    let canvas = el
+        .query_selector("[data-testid=chart-throughput]")
+        .expect("query")
+        .expect("canvas");
+    assert_eq!(canvas.get_attribute("data-drawn").as_deref(), Some("true"));
+    let ms: f64 = canvas
+        .get_attribute("data-draw-ms")
+        .expect("timed")
+        .parse()
+        .expect("number");
+    assert!(ms >= 0.0);
+    assert!(
+        errors.get_untracked().is_empty(),
+        "{:?}",
+        errors.get_untracked()
+    );
+    assert!(
+        el.query_selector("[data-testid=chart-tooltip]")
+            .expect("query")
+            .is_none(),
+        "no tooltip before hovering"
+    );
 }

@@ -1,11 +1,13 @@
-//! The viewer page: load files (picker, drop, paste, samples, `?src=`), then the throughput chart,
-//! the data-driven explanation and the summary table. It owns the state; components only wire.
+//! The viewer page: load files (picker, drop, paste, samples, `?src=`), then the charts with their
+//! data-driven explanations and the summary table. It owns the state; components only wire.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tpsview_components::{DiagnosticsList, GapNotes, SummaryTable, ThroughputChart};
+use tpsview_components::{Chart, ChartControls, DiagnosticsList, GapNotes, SummaryTable};
+use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::metrics::MetricOptions;
-use tpsview_core::summary::{summarize, Summary};
+use tpsview_core::model::Report;
+use tpsview_core::summary::{summarize_report, Summary};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 use crate::load;
@@ -24,13 +26,14 @@ fn src_param() -> Option<String> {
 #[component]
 pub fn ViewerPage() -> impl IntoView {
     let files = provide_files_context();
-    let summary: Memo<Summary> = Memo::new(move |_| {
+    let report: Memo<Report> = Memo::new(move |_| {
         files.0.with(|f| {
-            summarize(
-                f.iter().filter_map(|x| x.parsed.clone()).collect(),
-                &MetricOptions::default(),
-            )
+            tpsview_core::group::group(f.iter().filter_map(|x| x.parsed.clone()).collect()).0
         })
+    });
+    let summary: Memo<Summary> = Memo::new(move |_| {
+        let (runs, diagnostics) = report.with(|r| summarize_report(r, &MetricOptions::default()));
+        Summary { runs, diagnostics }
     });
     let statuses = Signal::derive(move || {
         files
@@ -39,6 +42,56 @@ pub fn ViewerPage() -> impl IntoView {
     });
     let (chart_error, set_chart_error) = signal(None::<String>);
     let (busy, set_busy) = signal(false);
+    let (options, set_options) = signal(ChartOptions::default());
+    let throughput =
+        Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::throughput(s, o))));
+    let latency =
+        Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::latency(s, o))));
+    let interactivity =
+        Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::interactivity(s, o))));
+    // From unfiltered specs: a hidden series must stay in the list to be shown again.
+    let series_names = Signal::derive(move || {
+        summary.with(|s| {
+            let all = ChartOptions::default();
+            let mut names = chart_spec::throughput(s, &all).series_names();
+            names.extend(chart_spec::latency(s, &all).series_names());
+            names
+        })
+    });
+
+    // The timeline shows one point: (run, point) indices, defaulting to the busiest level.
+    let (picked, set_picked) = signal(None::<(usize, usize)>);
+    let timeline_choices = Signal::derive(move || {
+        report.with(|r| {
+            r.runs
+                .iter()
+                .enumerate()
+                .flat_map(|(ri, run)| {
+                    run.points
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| p.requests.as_ref().is_some_and(|q| q.start_s.is_some()))
+                        .map(move |(pi, p)| {
+                            let level = p
+                                .concurrency
+                                .map_or_else(|| "?".to_owned(), |c| format!("{c}"));
+                            ((ri, pi), format!("{} — concurrency {level}", run.label))
+                        })
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let timeline_at = Memo::new(move |_| {
+        let choices = timeline_choices.get();
+        picked
+            .get()
+            .filter(|p| choices.iter().any(|c| c.0 == *p))
+            .or_else(|| choices.last().map(|c| c.0))
+    });
+    let timeline = Memo::new(move |_| {
+        let (ri, pi) = timeline_at.get()?;
+        report.with(|r| chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?))
+    });
 
     let load_urls = move |urls: Vec<(String, bool)>| {
         set_busy.set(true);
@@ -57,7 +110,9 @@ pub fn ViewerPage() -> impl IntoView {
     }
 
     let read_list = move |list: Option<web_sys::FileList>| {
-        let Some(list) = list else { return };
+        let Some(list) = list.map(|l| load::take_files(&l)) else {
+            return;
+        };
         set_busy.set(true);
         spawn_local(async move {
             files.add(load::read_files(list).await);
@@ -67,6 +122,7 @@ pub fn ViewerPage() -> impl IntoView {
     let on_pick = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
         read_list(input.files());
+        input.set_value("");
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
@@ -92,6 +148,8 @@ pub fn ViewerPage() -> impl IntoView {
             load_urls(vec![(v, true)]);
         }
     };
+    let on_error = move |e: String| set_chart_error.set(Some(e));
+    let has_data = move || summary.with(|s| !s.runs.is_empty());
 
     view! {
         <div class="viewer-page" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
@@ -122,10 +180,49 @@ pub fn ViewerPage() -> impl IntoView {
             </header>
             <DiagnosticsList files=statuses/>
             {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
-            <main class="viewer-page-main">
-                <ThroughputChart summary=Signal::from(summary) on_error=move |e| set_chart_error.set(Some(e))/>
-                <GapNotes summary=Signal::from(summary)/>
-                <SummaryTable summary=Signal::from(summary)/>
+            <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()>
+                <ChartControls names=series_names options=Signal::from(options) on_change=move |o| set_options.set(o)/>
+                <section aria-labelledby="h-throughput">
+                    <h2 id="h-throughput">"50 or 4,000? Per-stream and system tokens per second"</h2>
+                    <Chart spec=throughput label="system and per-stream tokens per second against concurrency" on_error=on_error/>
+                    <GapNotes summary=Signal::from(summary)/>
+                </section>
+                <section aria-labelledby="h-latency">
+                    <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
+                    <Chart spec=latency label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
+                </section>
+                <section aria-labelledby="h-interactivity">
+                    <h2 id="h-interactivity">"Throughput against interactivity"</h2>
+                    <p class="viewer-page-note">"Each point is one concurrency level: moving right serves each user faster, moving up serves more tokens in all. The dashed line joins the levels no other level beats on both."</p>
+                    <Chart spec=interactivity label="system tokens per second against per-stream tokens per second" on_error=on_error/>
+                </section>
+                <section aria-labelledby="h-timeline">
+                    <h2 id="h-timeline">"Request timeline"</h2>
+                    <label>
+                        "Level "
+                        <select aria-label="level shown in the timeline" data-testid="timeline-point"
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                let parsed = v.split_once(':').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+                                set_picked.set(parsed);
+                            }>
+                            {move || timeline_choices.get().into_iter().map(|((ri, pi), text)| {
+                                let selected = timeline_at.get() == Some((ri, pi));
+                                view! { <option value=format!("{ri}:{pi}") selected=selected>{text}</option> }
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    {move || match timeline.get() {
+                        Some(spec) => view! {
+                            <Chart spec=Signal::stored(spec) label="each request's wait and prefill, then decode, in send order" on_error=on_error/>
+                        }.into_any(),
+                        None => view! { <p class="viewer-page-note">"No level with send times: the timeline needs each request's send time (vLLM's start_times)."</p> }.into_any(),
+                    }}
+                </section>
+                <section aria-labelledby="h-table">
+                    <h2 id="h-table">"Every figure"</h2>
+                    <SummaryTable summary=Signal::from(summary)/>
+                </section>
             </main>
             <footer class="viewer-page-footer">
                 "Definitions (docs/metrics.md): TTFT = first token − send; TPOT = (E2E − TTFT) / (tokens − 1); ITL = gaps between streamed chunks; "

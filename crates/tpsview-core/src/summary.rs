@@ -47,6 +47,8 @@ pub struct PointSummary {
     pub metrics: PointMetrics,
     /// The tool's own figures, by its own names.
     pub reported: BTreeMap<String, f64>,
+    /// Whose names those are (a format id).
+    pub reported_tool: String,
     /// Reported figures that disagree with the recomputation by more than 0.5 %.
     pub discrepancies: Vec<Discrepancy>,
 }
@@ -55,6 +57,19 @@ impl PointSummary {
     /// A figure by its flat metric name (see [`crate::metrics::METRIC_NAMES`]).
     pub fn get(&self, name: &str) -> Option<f64> {
         self.metrics.get(name)
+    }
+
+    /// The tool's own figure for tpsview metric `name`, with the tool's name for it, in tpsview's
+    /// unit; `None` when the tool reported nothing comparable.
+    pub fn reported_as(&self, name: &str) -> Option<(&'static str, f64)> {
+        crate::formats::reported_map(&self.reported_tool)
+            .iter()
+            .find(|f| f.canonical == name)
+            .and_then(|f| {
+                self.reported
+                    .get(f.tool_key)
+                    .map(|v| (f.tool_key, v * f.scale))
+            })
     }
 }
 
@@ -82,6 +97,7 @@ pub fn summarize_report(
                     PointSummary {
                         source_file: p.source_file.clone(),
                         reported: p.reported.figures.clone(),
+                        reported_tool: p.reported.tool.clone(),
                         discrepancies: disc,
                         metrics: m,
                     }

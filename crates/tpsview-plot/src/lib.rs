@@ -124,10 +124,14 @@ pub fn draw_chart<DB: DrawingBackend>(
             .build_cartesian_2d(x0..x1, panel.y.range.0..panel.y.range.1)
             .map_err(err)?;
         let scale = spec.x.scale;
+        let (x_span, y_span) = (
+            spec.x.range.1 - spec.x.range.0,
+            panel.y.range.1 - panel.y.range.0,
+        );
         let x_fmt = move |v: &f64| match scale {
             Scale::Log2 if (v - v.round()).abs() < 1e-6 => format!("{}", v.exp2().round()),
             Scale::Log2 => String::new(),
-            Scale::Linear => format_tick(*v),
+            Scale::Linear => format_tick(*v, x_span),
         };
         let grid = if theme.dark {
             RGBColor(55, 65, 81)
@@ -144,7 +148,7 @@ pub fn draw_chart<DB: DrawingBackend>(
             .x_desc(if last { spec.x.label.as_str() } else { "" })
             .y_desc(panel.y.label.as_str())
             .x_label_formatter(&x_fmt)
-            .y_label_formatter(&|v| format_tick(*v))
+            .y_label_formatter(&|v| format_tick(*v, y_span))
             .draw()
             .map_err(err)?;
         let to_ax = |x: f64| scale.to_axis(x);
@@ -367,18 +371,18 @@ fn draw_bars<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Tick text: thousands without decimals, small numbers with a few.
-fn format_tick(v: f64) -> String {
-    let a = v.abs();
-    if a >= 100.0 || a == 0.0 {
-        format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.1}")
-    } else if a >= 0.1 {
-        format!("{v:.2}")
+/// Tick text with as many decimals as the axis's span needs, the same for every tick.
+fn format_tick(v: f64, span: f64) -> String {
+    let decimals = if span >= 50.0 {
+        0
+    } else if span >= 5.0 {
+        1
+    } else if span >= 0.5 {
+        2
     } else {
-        format!("{v:.3}")
-    }
+        3
+    };
+    format!("{v:.decimals$}")
 }
 
 /// Renders a chart as an SVG document.

@@ -1,0 +1,163 @@
+//! A chart on a canvas: draws a [`ChartSpec`] with tpsview-plot, sized to CSS size ×
+//! devicePixelRatio, with a hover crosshair and a tooltip of exact values (pointer or arrow keys).
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use tpsview_core::chart_spec::{ChartSpec, Hover};
+use tpsview_plot::{draw_chart, Layout, Theme};
+
+use crate::format::fmt_num;
+
+/// Draws `spec`; drawing errors go to `on_error`. The canvas carries `data-testid="chart-<id>"`,
+/// `data-drawn` once drawn and `data-draw-ms` (the last draw's duration, for the budget script).
+#[component]
+pub fn Chart(
+    /// What to draw.
+    spec: Signal<ChartSpec>,
+    /// Accessible description of the chart.
+    #[prop(into)]
+    label: String,
+    /// Called with a message when drawing fails.
+    #[prop(into)]
+    on_error: Callback<String>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let (hover, set_hover) = signal(None::<Hover>);
+    let (pointer, set_pointer) = signal((0.0f64, 0.0f64));
+    let layout = StoredValue::new(None::<(Layout, f64)>);
+    let dark = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches());
+
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let h = hover.get();
+        let window = web_sys::window();
+        let now = || {
+            window
+                .as_ref()
+                .and_then(|w| w.performance())
+                .map_or(0.0, |p| p.now())
+        };
+        let t0 = now();
+        let ratio = window
+            .as_ref()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
+        let (w, hgt) = (
+            f64::from(el.client_width().max(300)),
+            f64::from(el.client_height().max(240)),
+        );
+        let (bw, bh) = ((w * ratio) as u32, (hgt * ratio) as u32);
+        if el.width() != bw || el.height() != bh {
+            el.set_width(bw);
+            el.set_height(bh);
+        }
+        let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else {
+            on_error.run("this browser gave no 2D canvas".to_owned());
+            return;
+        };
+        let area = backend.into_drawing_area();
+        match spec.with(|s| draw_chart(&area, s, h.as_ref(), Theme { scale: ratio, dark })) {
+            Ok(l) => layout.set_value(Some((l, ratio))),
+            Err(e) => on_error.run(format!(
+                "the {} chart could not be drawn: {e}",
+                spec.with_untracked(|s| s.id)
+            )),
+        }
+        let _ = el.set_attribute("data-drawn", "true");
+        let _ = el.set_attribute("data-draw-ms", &format!("{:.3}", now() - t0));
+    });
+
+    let hover_at = move |x: f64, y: f64| {
+        let found = layout.with_value(|l| {
+            l.as_ref()
+                .and_then(|(l, ratio)| l.data_at(x * ratio, y * ratio))
+        });
+        let next =
+            found.and_then(|(panel, dx, dy)| spec.with_untracked(|s| s.hover(dx, Some(dy), panel)));
+        if next != hover.get_untracked() {
+            set_hover.set(next);
+        }
+    };
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+        set_pointer.set((x, y));
+        hover_at(x, y);
+    };
+    // Arrow keys step through the x positions (concurrency levels), for keyboard users.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let step: i32 = match ev.key().as_str() {
+            "ArrowRight" => 1,
+            "ArrowLeft" => -1,
+            "Escape" => {
+                set_hover.set(None);
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        let xs = spec.with_untracked(|s| {
+            let mut xs: Vec<f64> = s
+                .panels
+                .iter()
+                .flat_map(|p| p.series.iter().flat_map(|q| q.points.iter().map(|p| p.0)))
+                .collect();
+            xs.sort_by(f64::total_cmp);
+            xs.dedup();
+            xs
+        });
+        if xs.is_empty() {
+            return;
+        }
+        let cur = hover
+            .get_untracked()
+            .and_then(|h| xs.iter().position(|&x| x == h.x));
+        let next = match cur {
+            Some(i) => (i as i32 + step).clamp(0, xs.len() as i32 - 1) as usize,
+            None => 0,
+        };
+        let y = spec.with_untracked(|s| {
+            s.panels.first().and_then(|p| {
+                p.series
+                    .iter()
+                    .flat_map(|q| &q.points)
+                    .find(|p| p.0 == xs[next])
+                    .map(|p| p.1)
+            })
+        });
+        set_hover.set(spec.with_untracked(|s| s.hover(xs[next], y, 0)));
+        set_pointer.set((16.0, 16.0));
+    };
+    let id = move || spec.with(|s| s.id);
+
+    view! {
+        <figure class="chart">
+            <div class="chart-frame">
+                <canvas node_ref=canvas class=move || format!("chart-canvas chart-canvas-{}", id())
+                    data-testid=move || format!("chart-{}", id())
+                    tabindex="0" role="img" aria-label=label
+                    on:mousemove=on_move on:mouseleave=move |_| set_hover.set(None) on:keydown=on_key></canvas>
+                {move || hover.get().map(|h| {
+                    let (x, y) = pointer.get();
+                    view! {
+                        <div class="chart-tooltip" data-testid="chart-tooltip" role="status" aria-live="polite"
+                            style:left=format!("{}px", x + 14.0) style:top=format!("{}px", y + 14.0)>
+                            <div class="chart-tooltip-title">{h.title.clone()}</div>
+                            <table>
+                                {h.rows.iter().map(|r| view! {
+                                    <tr>
+                                        <th scope="row">{if r.run.is_empty() { r.series.clone() } else { format!("{} — {}", r.run, r.series) }}</th>
+                                        <td data-value=crate::format::fmt_value(Some(r.value))>{fmt_num(Some(r.value), if r.value.abs() >= 100.0 { 0 } else { 2 })}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </table>
+                        </div>
+                    }
+                })}
+            </div>
+        </figure>
+    }
+}
