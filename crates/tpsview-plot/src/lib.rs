@@ -88,11 +88,11 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-/// Draws a chart; with `hover`, a crosshair at its x and rings around the points it lists.
+/// Draws a chart and returns where its panels landed. Hover marks are drawn apart, by
+/// [`draw_hover`], on a transparent layer above, so a hover never redraws the chart.
 pub fn draw_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     spec: &ChartSpec,
-    hover: Option<&Hover>,
     theme: Theme,
 ) -> Result<Layout, String> {
     let (bg, fg) = if theme.dark {
@@ -250,45 +250,6 @@ pub fn draw_chart<DB: DrawingBackend>(
                     .map_err(err)?;
             }
         }
-        if let Some(h) = hover {
-            if spec.id == "timeline" {
-                // Highlight the hovered request's row.
-                if let Some(b) = spec.bars.iter().find(|b| b.start == h.x) {
-                    let r = b.row as f64;
-                    chart
-                        .draw_series(std::iter::once(Rectangle::new(
-                            [(x0, r), (x1, r + 1.0)],
-                            fg.mix(0.25).filled(),
-                        )))
-                        .map_err(err)?;
-                }
-            } else if let Some(hx) = to_ax(h.x) {
-                if spec.id != "interactivity" {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(
-                            vec![(hx, panel.y.range.0), (hx, panel.y.range.1)],
-                            fg.mix(0.5).stroke_width(px(1.0)),
-                        )))
-                        .map_err(err)?;
-                }
-                for s in &panel.series {
-                    for &(x, y) in s.points.iter().filter(|p| {
-                        p.0 == h.x
-                            && (spec.id != "interactivity" || h.rows.iter().any(|r| r.value == p.1))
-                    }) {
-                        if let Some(ax) = to_ax(x) {
-                            chart
-                                .draw_series(std::iter::once(Circle::new(
-                                    (ax, y),
-                                    px(7.0),
-                                    run_colour(s.run).stroke_width(px(2.0)),
-                                )))
-                                .map_err(err)?;
-                        }
-                    }
-                }
-            }
-        }
         let has_legend = panel.series.iter().any(|s| !s.points.is_empty()) || spec.shade.is_some();
         if has_legend {
             let pos = if spec.id == "throughput" && pi == 0 || spec.id == "interactivity" {
@@ -385,12 +346,94 @@ fn format_tick(v: f64, span: f64) -> String {
     format!("{v:.decimals$}")
 }
 
+impl PanelLayout {
+    /// The backend pixel of a point (x in axis space, y in data units).
+    fn pixel(&self, ax: f64, y: f64) -> (i32, i32) {
+        let (l, r, t, b) = (
+            f64::from(self.rect.0),
+            f64::from(self.rect.1),
+            f64::from(self.rect.2),
+            f64::from(self.rect.3),
+        );
+        let fx = (ax - self.x_axis.0) / (self.x_axis.1 - self.x_axis.0);
+        let fy = (y - self.y.0) / (self.y.1 - self.y.0);
+        (
+            (l + fx * (r - l)).round() as i32,
+            (b - fy * (b - t)).round() as i32,
+        )
+    }
+}
+
+/// Draws the hover marks on a transparent layer the size of the chart: a crosshair at the hovered
+/// x with a ring around each listed point, the hovered point of the scatter chart, or the hovered
+/// request's row of the timeline. Cheap: no axes, no text.
+pub fn draw_hover<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    layout: &Layout,
+    hover: Option<&Hover>,
+    theme: Theme,
+) -> Result<(), String> {
+    area.fill(&TRANSPARENT).map_err(err)?;
+    let Some(h) = hover else {
+        return area.present().map_err(err);
+    };
+    let k = theme.scale.max(1.0);
+    let fg = if theme.dark {
+        RGBColor(229, 231, 235)
+    } else {
+        RGBColor(17, 24, 39)
+    };
+    let ring = |c: RGBColor| c.stroke_width((2.0 * k).round() as u32);
+    for (panel, pl) in spec.panels.iter().zip(&layout.panels) {
+        let (l, r, t, b) = pl.rect;
+        if spec.id == "timeline" {
+            if let Some(bar) = spec.bars.iter().find(|bar| bar.start == h.x) {
+                let (_, y0) = pl.pixel(pl.x_axis.0, bar.row as f64);
+                let (_, y1) = pl.pixel(pl.x_axis.0, bar.row as f64 + 1.0);
+                area.draw(&Rectangle::new(
+                    [(l, y1.min(y0 - 2)), (r, y0)],
+                    fg.mix(0.35).filled(),
+                ))
+                .map_err(err)?;
+            }
+            continue;
+        }
+        let Some(hx) = layout.x_scale.to_axis(h.x) else {
+            continue;
+        };
+        if spec.id != "interactivity" {
+            let (x, _) = pl.pixel(hx, pl.y.0);
+            area.draw(&PathElement::new(
+                vec![(x, t), (x, b)],
+                fg.mix(0.5).stroke_width(k.round() as u32),
+            ))
+            .map_err(err)?;
+        }
+        for s in &panel.series {
+            for &(x, y) in s.points.iter().filter(|p| {
+                p.0 == h.x && (spec.id != "interactivity" || h.rows.iter().any(|r| r.value == p.1))
+            }) {
+                if let Some(ax) = layout.x_scale.to_axis(x) {
+                    area.draw(&Circle::new(
+                        pl.pixel(ax, y),
+                        (7.0 * k).round() as i32,
+                        ring(run_colour(s.run)),
+                    ))
+                    .map_err(err)?;
+                }
+            }
+        }
+    }
+    area.present().map_err(err)
+}
+
 /// Renders a chart as an SVG document.
 pub fn chart_svg(spec: &ChartSpec, size: (u32, u32)) -> Result<String, String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_chart(&area, spec, None, Theme::default())?;
+        draw_chart(&area, spec, Theme::default())?;
     }
     Ok(svg)
 }

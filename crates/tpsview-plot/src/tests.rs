@@ -80,7 +80,7 @@ fn layout_maps_pixels_back_to_data() {
     let mut svg = String::new();
     let layout = {
         let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
-        draw_chart(&area, &spec, None, Theme::default()).unwrap()
+        draw_chart(&area, &spec, Theme::default()).unwrap()
     };
     assert_eq!(layout.panels.len(), 2);
     let p = layout.panels[0];
@@ -106,20 +106,40 @@ fn layout_maps_pixels_back_to_data() {
 }
 
 #[test]
-fn hover_draws_a_crosshair_and_rings() {
+fn hover_layer_draws_a_crosshair_and_a_ring_per_series_at_the_level() {
     let (_, s) = seed();
     let spec = chart_spec::throughput(&s, &ChartOptions::default());
-    let plain = chart_svg(&spec, (800, 600)).unwrap();
-    let h = spec.hover(64.0, None, 0).unwrap();
     let mut svg = String::new();
-    {
+    let layout = {
         let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
-        draw_chart(&area, &spec, Some(&h), Theme::default()).unwrap();
+        draw_chart(&area, &spec, Theme::default()).unwrap()
+    };
+    let h = spec.hover(64.0, None, 0).unwrap();
+    let mut layer = String::new();
+    {
+        let area = SVGBackend::with_string(&mut layer, (800, 600)).into_drawing_area();
+        draw_hover(&area, &spec, &layout, Some(&h), Theme::default()).unwrap();
     }
     assert_eq!(
-        svg.matches("<circle").count(),
-        plain.matches("<circle").count() + 2
+        layer.matches("<circle").count(),
+        2,
+        "one ring per panel's series"
     );
+    assert_eq!(
+        layer.matches("<polyline").count(),
+        2,
+        "one crosshair per panel"
+    );
+    // The ring sits where the point was drawn.
+    let p = layout.panels[0];
+    let (cx, _) = p.pixel(6.0, 0.0);
+    assert!(layer.contains(&format!("cx=\"{cx}\"")), "{layer}");
+    let mut empty = String::new();
+    {
+        let area = SVGBackend::with_string(&mut empty, (800, 600)).into_drawing_area();
+        draw_hover(&area, &spec, &layout, None, Theme::default()).unwrap();
+    }
+    assert!(!empty.contains("<circle"));
 }
 
 #[test]
