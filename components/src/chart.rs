@@ -180,9 +180,13 @@ pub fn Chart(
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>
                 {move || hover.get().map(|h| {
                     let (x, y) = pointer.get();
+                    // On the right half the tooltip opens to the left, so it never spills out.
+                    let width = canvas.get_untracked().map_or(0.0, |c| f64::from(c.client_width()));
+                    let flip = x > width * 0.55;
                     view! {
                         <div class="chart-tooltip" data-testid="chart-tooltip" role="status" aria-live="polite"
-                            style:left=format!("{}px", x + 14.0) style:top=format!("{}px", y + 14.0)>
+                            class:chart-tooltip-left=flip
+                            style:left=format!("{}px", if flip { x - 14.0 } else { x + 14.0 }) style:top=format!("{}px", y + 14.0)>
                             <div class="chart-tooltip-title">{h.title.clone()}</div>
                             <table>
                                 {h.rows.iter().map(|r| view! {
