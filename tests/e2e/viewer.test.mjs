@@ -101,6 +101,30 @@ test('?src= loads the named report, and a javascript: URL is refused in words', 
   await page.close();
 });
 
+test('?src= failures each get a plain, distinct message', async () => {
+  const extra = await serve({
+    '/page.html.json': [200, 'text/html', '<!doctype html><p>login</p>'],
+    '/broken.json': [200, 'application/json', '{"mean_tpot_ms": 1, '],
+  }, { cors: true });
+  try {
+    const cases = [
+      [extra.origin + '/missing.json', /answered HTTP 404/],
+      [extra.origin + '/page.html.json', /sent an HTML page, not a benchmark file/],
+      [extra.origin + '/broken.json', /broken\.json: not valid JSON: .* line 1 column/],
+      ['http://127.0.0.1:9/nothing.json', /could not be fetched .*CORS/],
+    ];
+    for (const [url, want] of cases) {
+      const { page } = await open(context, server.origin + '/?src=' + encodeURIComponent(url));
+      const err = page.locator('[data-testid=load-error]');
+      await err.waitFor();
+      assert.match(await err.textContent(), want, url);
+      await page.close();
+    }
+  } finally {
+    await extra.close();
+  }
+});
+
 test('the page requests nothing but its own files', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
