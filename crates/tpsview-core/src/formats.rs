@@ -71,7 +71,7 @@ pub struct Figure {
 /// The figure table of a format id (empty for unknown ids).
 pub fn reported_map(tool: &str) -> &'static [Figure] {
     match tool {
-        tpsview::ID => tpsview::FIGURES,
+        tpsview::ID => tpsview::figures(),
         vllm::ID => vllm::FIGURES,
         _ => &[],
     }

@@ -153,16 +153,8 @@ impl<'a> Scanner<'a> {
             i += 1;
         }
         let mut mant: u64 = 0;
-        let mut digits = 0u32;
         let int_start = i;
-        while let Some(&c) = b.get(i) {
-            if !c.is_ascii_digit() {
-                break;
-            }
-            mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-            digits += 1;
-            i += 1;
-        }
+        let mut digits = accumulate_digits(b, &mut i, &mut mant);
         let int_len = i - int_start;
         // JSON forbids leading zeros ("01") and a bare sign.
         if int_len == 0 || (int_len > 1 && b[int_start] == b'0') {
@@ -172,14 +164,7 @@ impl<'a> Scanner<'a> {
         if b.get(i) == Some(&b'.') {
             i += 1;
             let frac_start = i;
-            while let Some(&c) = b.get(i) {
-                if !c.is_ascii_digit() {
-                    break;
-                }
-                mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-                digits += 1;
-                i += 1;
-            }
+            digits += accumulate_digits(b, &mut i, &mut mant);
             if i == frac_start {
                 return None;
             }
@@ -262,6 +247,21 @@ impl<'a> Scanner<'a> {
             return self.expect(b']');
         }
     }
+}
+
+/// Reads ASCII digits from `b[*i..]` into `mant` (wrapping past 19 digits: the caller checks the
+/// count), advancing `*i`; returns how many it read.
+fn accumulate_digits(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
+    let mut n = 0;
+    while let Some(&c) = b.get(*i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        *mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+        n += 1;
+        *i += 1;
+    }
+    n
 }
 
 #[cfg(test)]

@@ -13,6 +13,16 @@ fn seed() -> (tpsview_core::model::Report, Summary) {
     )
 }
 
+/// Draws `spec` into an SVG string and returns it with the layout.
+fn render(spec: &chart_spec::ChartSpec) -> (String, Layout) {
+    let mut svg = String::new();
+    let layout = {
+        let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
+        draw_chart(&area, spec, Theme::default()).unwrap()
+    };
+    (svg, layout)
+}
+
 #[test]
 fn throughput_svg_has_both_panels_lines_markers_and_log2_labels() {
     let (_, s) = seed();
@@ -77,11 +87,7 @@ fn timeline_svg_draws_two_spans_per_request_and_the_steady_window() {
 fn layout_maps_pixels_back_to_data() {
     let (_, s) = seed();
     let spec = chart_spec::throughput(&s, &ChartOptions::default());
-    let mut svg = String::new();
-    let layout = {
-        let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
-        draw_chart(&area, &spec, Theme::default()).unwrap()
-    };
+    let (_, layout) = render(&spec);
     assert_eq!(layout.panels.len(), 2);
     let p = layout.panels[0];
     let (l, r, t, b) = (
@@ -109,11 +115,7 @@ fn layout_maps_pixels_back_to_data() {
 fn hover_layer_draws_a_crosshair_and_a_ring_per_series_at_the_level() {
     let (_, s) = seed();
     let spec = chart_spec::throughput(&s, &ChartOptions::default());
-    let mut svg = String::new();
-    let layout = {
-        let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
-        draw_chart(&area, &spec, Theme::default()).unwrap()
-    };
+    let (_, layout) = render(&spec);
     let h = spec.hover(64.0, None, 0).unwrap();
     let mut layer = String::new();
     {

@@ -15,39 +15,22 @@ use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests,
 /// Format id, also the value of the `format` key.
 pub const ID: &str = "tpsview/1";
 
-macro_rules! identity {
-    ($($name:literal),* $(,)?) => {
-        &[$(Figure { tool_key: $name, canonical: $name, scale: 1.0, likely_cause: "the report's summary and its raw data disagree" }),*]
-    };
+/// Summary-only points in tpsview/1 use tpsview's own metric names: the identity map over
+/// [`METRIC_NAMES`], built once.
+pub fn figures() -> &'static [Figure] {
+    static MAP: std::sync::LazyLock<Vec<Figure>> = std::sync::LazyLock::new(|| {
+        METRIC_NAMES
+            .iter()
+            .map(|&name| Figure {
+                tool_key: name,
+                canonical: name,
+                scale: 1.0,
+                likely_cause: "the report's summary and its raw data disagree",
+            })
+            .collect()
+    });
+    &MAP
 }
-
-/// Summary-only points in tpsview/1 use tpsview's own metric names.
-pub const FIGURES: &[Figure] = identity!(
-    "duration_s",
-    "system_tps",
-    "per_stream_tps",
-    "requests_ok",
-    "requests_failed",
-    "output_tokens",
-    "request_throughput",
-    "concurrency_achieved",
-    "tpot_mean_ms",
-    "tpot_p50_ms",
-    "tpot_p90_ms",
-    "tpot_p99_ms",
-    "ttft_mean_ms",
-    "ttft_p50_ms",
-    "ttft_p90_ms",
-    "ttft_p99_ms",
-    "itl_mean_ms",
-    "itl_p50_ms",
-    "itl_p90_ms",
-    "itl_p99_ms",
-    "e2e_mean_ms",
-    "e2e_p50_ms",
-    "e2e_p90_ms",
-    "e2e_p99_ms",
-);
 
 #[derive(Deserialize)]
 struct Version {
