@@ -5,12 +5,15 @@
 
 pub mod audit;
 pub mod chart_spec;
+pub mod claim;
 pub mod error;
 pub mod formats;
 pub mod group;
+pub mod learn;
 pub mod lenient;
 pub mod metrics;
 pub mod model;
+pub mod roofline;
 pub mod scan;
 pub mod simulate;
 pub mod stats;

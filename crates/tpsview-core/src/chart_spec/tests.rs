@@ -150,3 +150,32 @@ fn degenerate_data_gives_sane_ranges() {
     let (lo, hi) = range_of([1e-6, 1e6].into_iter(), Scale::Log2, false);
     assert!(lo < 1e-6 && hi > 1e6);
 }
+
+#[test]
+fn roofline_overlays_the_run_on_the_bound_and_rates_efficiency() {
+    let (_, s) = seed();
+    let g = &crate::roofline::GPUS[0];
+    let model = crate::roofline::DecodeInputs {
+        hbm_bytes_per_s: g.hbm_bytes_per_s,
+        peak_flops: g.fp8_flops,
+        params: 70.6e9,
+        bytes_per_param: 1.0,
+        kv_bytes_per_token: 0.0,
+        context_tokens: 0.0,
+    };
+    let c = roofline(&model, Some(&s.runs[0]), 256.0, &ChartOptions::default());
+    assert_eq!(c.panels[0].series.len(), 2);
+    assert_eq!(c.panels[0].series[0].points.len(), 9, "batches 1..256");
+    assert_eq!(
+        c.panels[0].series[1].points.len(),
+        4,
+        "the run's four levels"
+    );
+    let e = efficiency(&s.runs[0], &model);
+    assert_eq!(e.len(), 4);
+    // At batch 1 the simulated engine runs at ~50 T/s against a 47.45 T/s bound: a bound on the
+    // weights alone, which the simulation (not a physical GPU) may exceed.
+    assert!((e[0].per_stream_bound - 47.45).abs() < 0.01);
+    assert!((e[0].per_stream_ratio() - e[0].per_stream_tps / e[0].per_stream_bound).abs() < 1e-12);
+    assert!((e[3].ratio() - e[3].system_tps / e[3].system_bound).abs() < 1e-12);
+}

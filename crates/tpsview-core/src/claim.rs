@@ -1,0 +1,75 @@
+//! "Read a claim": which aggregation a tokens-per-second figure can be, given the model, the GPU and
+//! the precision, by comparing it with the single-stream bound (bandwidth / weight bytes) and the
+//! compute ceiling (peak FLOP/s / 2 × parameters). The arithmetic is returned with the verdict.
+
+use crate::roofline::DecodeInputs;
+
+/// What a claimed figure can be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// At or under the single-stream bound: one stream's decode rate (or system T/s at batch ~1).
+    PerStream,
+    /// Over the single-stream bound but under the compute ceiling: all streams together.
+    System,
+    /// Over even the compute ceiling: more than decode output tokens on this hardware (prompt tokens
+    /// counted, more GPUs, speculative decoding, or a smaller model or precision than stated).
+    Impossible,
+}
+
+/// The reading of a claim, with the numbers behind it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Reading {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Bandwidth / weight bytes: the best one stream can do.
+    pub single_stream_bound: f64,
+    /// Peak FLOP/s / (2 × parameters): the most output tokens all streams together can get.
+    pub compute_ceiling: f64,
+    /// claim / single-stream bound: at least this many streams if it is system T/s.
+    pub min_streams: f64,
+    /// The arithmetic, one line per step.
+    pub steps: Vec<String>,
+}
+
+/// Slack for rounding in claims and presets: within 10 % of a bound still counts as under it.
+const SLACK: f64 = 1.10;
+
+/// Reads `claim_tps` against the model and hardware in `d` (KV reads ignored: the bound at batch 1
+/// with short context, the most favourable case for the claim).
+pub fn read_claim(claim_tps: f64, d: &DecodeInputs) -> Option<Reading> {
+    if !(claim_tps > 0.0 && claim_tps.is_finite())
+        || d.params <= 0.0
+        || d.hbm_bytes_per_s <= 0.0
+        || d.peak_flops <= 0.0
+    {
+        return None;
+    }
+    let w = d.weight_bytes();
+    let single = d.hbm_bytes_per_s / w;
+    let ceiling = d.peak_flops / (2.0 * d.params);
+    let verdict = if claim_tps <= single * SLACK {
+        Verdict::PerStream
+    } else if claim_tps <= ceiling * SLACK {
+        Verdict::System
+    } else {
+        Verdict::Impossible
+    };
+    let g = |x: f64| format!("{:.3e}", x);
+    let steps = vec![
+        format!("weights: {} parameters × {} bytes = {:.1} GB read from HBM every decode step", g(d.params), d.bytes_per_param, w / 1e9),
+        format!("single-stream bound: {:.2} TB/s ÷ {:.1} GB = {:.1} tokens/s (one token per step per stream)", d.hbm_bytes_per_s / 1e12, w / 1e9, single),
+        format!("compute ceiling: {:.0} TFLOP/s ÷ (2 × {}) FLOPs per token = {:.0} tokens/s for all streams together", d.peak_flops / 1e12, g(d.params), ceiling),
+        format!("claim ÷ single-stream bound = {:.0} ÷ {:.1} = {:.1}", claim_tps, single, claim_tps / single),
+    ];
+    Some(Reading {
+        verdict,
+        single_stream_bound: single,
+        compute_ceiling: ceiling,
+        min_streams: claim_tps / single,
+        steps,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,157 @@
+//! The guided walkthrough ("Learn"): six steps that explain a run with its own numbers — what a
+//! decode step and TPOT are, batch 1, the shared weight read, why per-stream T/s falls, why both
+//! figures are right, and how to read a claim. Each step names the chart to show and the level to
+//! highlight. Works on any run with at least one level.
+
+use crate::summary::{PointSummary, RunSummary};
+
+/// One step of the walkthrough.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Step {
+    /// Stable name.
+    pub slug: &'static str,
+    /// Heading.
+    pub title: String,
+    /// Paragraphs, with this run's numbers in them.
+    pub body: Vec<String>,
+    /// The chart to show: `throughput`, `latency`, `interactivity` or `timeline`.
+    pub chart: &'static str,
+    /// The concurrency to highlight on it.
+    pub highlight: Option<f64>,
+    /// The highlighted values, labelled (shown beside the chart and read by tests).
+    pub values: Vec<(String, f64)>,
+}
+
+fn f0(v: f64) -> String {
+    let s = format!("{:.0}", v);
+    // Thousands separators, for the prose.
+    let (neg, digits) = s
+        .strip_prefix('-')
+        .map_or((false, s.as_str()), |d| (true, d));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if neg {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+/// The walkthrough for `run`; empty when it has no level with both aggregations.
+pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
+    let levels: Vec<&PointSummary> = run
+        .points
+        .iter()
+        .filter(|p| {
+            p.metrics.concurrency.is_some()
+                && p.metrics.per_stream_tps.is_some()
+                && p.metrics.system_tps.is_some()
+        })
+        .collect();
+    let (Some(lo), Some(hi)) = (levels.first(), levels.last()) else {
+        return Vec::new();
+    };
+    let mid = levels.get(levels.len() / 2).copied().unwrap_or(hi);
+    let c = |p: &PointSummary| p.metrics.concurrency.unwrap_or(1.0);
+    let ps = |p: &PointSummary| p.metrics.per_stream_tps.unwrap_or(0.0);
+    let sys = |p: &PointSummary| p.metrics.system_tps.unwrap_or(0.0);
+    let tpot = |p: &PointSummary| p.metrics.tpot_ms.mean.unwrap_or(0.0);
+    let tpot99 = |p: &PointSummary| p.metrics.tpot_ms.p99.unwrap_or(0.0);
+    let mut steps = vec![
+        Step {
+            slug: "decode-step",
+            title: "A decode step, and what TPOT measures".into(),
+            body: vec![
+                "After the prompt is processed (prefill), the server generates output one decode step at a time: each step runs the whole model once and gives every sequence in the batch one more token.".into(),
+                format!(
+                    "TPOT — time per output token — is one request's decode time divided by its tokens after the first: (E2E − TTFT) / (tokens − 1). At concurrency {}, requests saw a mean TPOT of {:.1} ms: one step every {:.1} ms.",
+                    f0(c(lo)), tpot(lo), tpot(lo)
+                ),
+            ],
+            chart: "latency",
+            highlight: Some(c(lo)),
+            values: vec![("concurrency".into(), c(lo)), ("TPOT mean (ms)".into(), tpot(lo))],
+        },
+        Step {
+            slug: "batch-one",
+            title: "At batch 1, both numbers agree".into(),
+            body: vec![format!(
+                "With {} stream{} in flight, per-stream T/s = 1 / TPOT = {:.1} T/s and system T/s = all tokens / wall time = {:.1} T/s. One stream has the GPU to itself, so the two aggregations are the same number (apart from the wait for the first token).",
+                f0(c(lo)), if c(lo) == 1.0 { "" } else { "s" }, ps(lo), sys(lo)
+            )],
+            chart: "throughput",
+            highlight: Some(c(lo)),
+            values: vec![("per-stream T/s".into(), ps(lo)), ("system T/s".into(), sys(lo))],
+        },
+        Step {
+            slug: "shared-read",
+            title: "Each step reads all the weights; a batch shares that read".into(),
+            body: vec![
+                "Generating one token needs every weight of the model, read from HBM (the GPU's memory) into the compute units. At small batches that read, not arithmetic, sets the step time: the chip waits on memory bandwidth.".into(),
+                format!(
+                    "Batching lets one read serve many sequences. At concurrency {}, {} streams share each read: {:.1} T/s each, {} T/s together — {:.0}× batch 1's system T/s for a step only {:.0} % longer.",
+                    f0(c(mid)), f0(c(mid)), ps(mid), f0(sys(mid)), sys(mid) / sys(lo).max(1e-9), (tpot(mid) / tpot(lo).max(1e-9) - 1.0) * 100.0
+                ),
+            ],
+            chart: "throughput",
+            highlight: Some(c(mid)),
+            values: vec![("concurrency".into(), c(mid)), ("per-stream T/s".into(), ps(mid)), ("system T/s".into(), sys(mid))],
+        },
+        Step {
+            slug: "per-stream-falls",
+            title: "Why per-stream T/s still falls as the batch grows".into(),
+            body: vec![
+                format!(
+                    "From concurrency {} to {}, mean TPOT grows from {:.1} ms to {:.1} ms (p99 {:.1} ms). Three things lengthen a step: each sequence's KV cache (its attention history) must be read too, and it grows with the batch; new requests' prefill work is mixed into the steps; and a step finishes only when its slowest part does.",
+                    f0(c(lo)), f0(c(hi)), tpot(lo), tpot(hi), tpot99(hi)
+                ),
+                format!("So each stream gets {:.1} T/s at concurrency {} instead of {:.1} T/s alone.", ps(hi), f0(c(hi)), ps(lo)),
+            ],
+            chart: "latency",
+            highlight: Some(c(hi)),
+            values: vec![("TPOT mean (ms)".into(), tpot(hi)), ("TPOT p99 (ms)".into(), tpot99(hi))],
+        },
+    ];
+    let gap = hi.metrics.gap.as_ref();
+    steps.push(Step {
+        slug: "both-correct",
+        title: format!("{} T/s and {} T/s are both correct", f0(ps(hi)), f0(sys(hi))),
+        body: vec![
+            format!(
+                "At concurrency {}, one user sees {:.1} T/s — that is per-stream T/s, what a chat feels like — while the server emits {} T/s in all — system T/s, what sets the cost per token. They measure different things: one stream's rate, and all streams' rate together.",
+                f0(c(hi)), ps(hi), f0(sys(hi))
+            ),
+            match gap {
+                Some(g) => format!(
+                    "{} × {:.1} = {} T/s would be the system figure if every stream decoded all the time; the measurement is {} T/s, because streams also wait for their first token and fewer are in flight while the run starts and drains.",
+                    f0(c(hi)), ps(hi), f0(g.ideal_tps), f0(sys(hi))
+                ),
+                None => "Neither number is wrong; a claim that does not say which one it is, is.".into(),
+            },
+        ],
+        chart: "interactivity",
+        highlight: Some(c(hi)),
+        values: vec![("per-stream T/s".into(), ps(hi)), ("system T/s".into(), sys(hi))],
+    });
+    steps.push(Step {
+        slug: "read-a-claim",
+        title: "How to read a benchmark claim".into(),
+        body: vec![
+            "Ask which aggregation it is: a per-stream figure cannot exceed HBM bandwidth ÷ weight bytes (about 47 T/s for a 70B FP8 model on one H100); anything far above that is system T/s over many streams.".into(),
+            "Ask at what concurrency, and with what latency: a system figure without its per-stream figure (or TPOT) hides what each user gets.".into(),
+            "Ask how it was measured: duration window (first send to last token, or benchmark start to end), whether output tokens were counted by the server or re-tokenized, and whether the tool's \"ITL\" means TPOT or chunk gaps. tpsview shows each tool's own definition beside its own.".into(),
+        ],
+        chart: "throughput",
+        highlight: None,
+        values: Vec::new(),
+    });
+    steps
+}
+
+#[cfg(test)]
+mod tests;

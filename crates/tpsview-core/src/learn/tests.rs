@@ -1,0 +1,56 @@
+use super::*;
+use crate::metrics::MetricOptions;
+
+fn seed() -> crate::summary::Summary {
+    let text = crate::formats::tpsview::write(&crate::simulate::seed_report());
+    crate::summarize(
+        vec![crate::parse_any("s.json", text.as_bytes()).unwrap()],
+        &MetricOptions::default(),
+    )
+}
+
+#[test]
+fn six_steps_with_the_runs_own_numbers() {
+    let s = seed();
+    let run = &s.runs[0];
+    let steps = walkthrough(run);
+    assert_eq!(
+        steps.iter().map(|s| s.slug).collect::<Vec<_>>(),
+        [
+            "decode-step",
+            "batch-one",
+            "shared-read",
+            "per-stream-falls",
+            "both-correct",
+            "read-a-claim"
+        ]
+    );
+    let p1 = &run.points[0].metrics;
+    assert_eq!(steps[1].highlight, Some(1.0));
+    assert_eq!(steps[1].values[0].1, p1.per_stream_tps.unwrap());
+    assert!(steps[1].body[0].contains(&format!("{:.1} T/s", p1.per_stream_tps.unwrap())));
+    assert_eq!(steps[2].highlight, Some(64.0), "the middle level");
+    assert!(
+        steps[2].body[1].contains("64 streams share each read"),
+        "{}",
+        steps[2].body[1]
+    );
+    assert_eq!(steps[4].title, "28 T/s and 3,228 T/s are both correct");
+    assert_eq!(steps[4].chart, "interactivity");
+}
+
+#[test]
+fn a_run_without_levels_has_no_walkthrough() {
+    let mut s = seed();
+    for p in &mut s.runs[0].points {
+        p.metrics.concurrency = None;
+    }
+    assert!(walkthrough(&s.runs[0]).is_empty());
+}
+
+#[test]
+fn thousands_are_separated() {
+    assert_eq!(f0(3228.4), "3,228");
+    assert_eq!(f0(-1234567.0), "-1,234,567");
+    assert_eq!(f0(50.0), "50");
+}
