@@ -8,11 +8,15 @@ mod messages;
 #[cfg(target_arch = "wasm32")]
 mod pages;
 #[cfg(target_arch = "wasm32")]
+mod route;
+#[cfg(target_arch = "wasm32")]
+mod shell;
+#[cfg(target_arch = "wasm32")]
 mod state;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    leptos::mount::mount_to_body(pages::ViewerPage);
+    leptos::mount::mount_to_body(shell::AppShell);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,5 +1,11 @@
-//! Routed screens. There is one for now: the viewer.
+//! Routed screens, one per hash route (see `route.rs`).
 
+mod glossary_page;
+mod learn_page;
+mod model_page;
 mod viewer_page;
 
+pub use glossary_page::GlossaryPage;
+pub use learn_page::LearnPage;
+pub use model_page::{ClaimPage, ModelPage};
 pub use viewer_page::ViewerPage;

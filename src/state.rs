@@ -1,8 +1,11 @@
-//! The app's shared state: the files loaded so far. The summary is derived from them by the core.
+//! The app's shared state: the files loaded so far, and the analysis the core derives from them.
 
 use leptos::prelude::*;
 use tpsview_components::FileStatus;
 use tpsview_core::formats::Parsed;
+use tpsview_core::metrics::MetricOptions;
+use tpsview_core::model::Report;
+use tpsview_core::summary::{summarize_report, Summary};
 
 /// One file as loaded: what the user sees about it, and its data when it parsed.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,7 +18,7 @@ pub struct LoadedFile {
     pub is_sample: bool,
 }
 
-/// Loaded files, provided as context by the page.
+/// Loaded files, provided as context by the shell.
 #[derive(Clone, Copy)]
 pub struct Files(pub RwSignal<Vec<LoadedFile>>);
 
@@ -31,9 +34,34 @@ impl Files {
     }
 }
 
-/// Makes the loaded-files signal available to the page's children.
-pub fn provide_files_context() -> Files {
+/// The grouped report and its summary, derived once for every page.
+#[derive(Clone, Copy)]
+pub struct Analysis {
+    /// Files grouped into runs.
+    pub report: Memo<Report>,
+    /// Every figure of every run.
+    pub summary: Memo<Summary>,
+}
+
+/// Provides the files and the analysis derived from them.
+pub fn provide_state() -> (Files, Analysis) {
     let files = Files(RwSignal::new(Vec::new()));
+    let report = Memo::new(move |_| {
+        files.0.with(|f| {
+            tpsview_core::group::group(f.iter().filter_map(|x| x.parsed.clone()).collect()).0
+        })
+    });
+    let summary = Memo::new(move |_| {
+        let (runs, diagnostics) = report.with(|r| summarize_report(r, &MetricOptions::default()));
+        Summary { runs, diagnostics }
+    });
+    let analysis = Analysis { report, summary };
     provide_context(files);
-    files
+    provide_context(analysis);
+    (files, analysis)
+}
+
+/// The analysis, for pages under the shell.
+pub fn use_analysis() -> Analysis {
+    use_context::<Analysis>().unwrap_or_else(|| provide_state().1)
 }

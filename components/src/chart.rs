@@ -23,6 +23,9 @@ pub fn Chart(
     /// Called with a message when drawing fails.
     #[prop(into)]
     on_error: Callback<String>,
+    /// A level to highlight (crosshair and tooltip) while the pointer is elsewhere.
+    #[prop(optional, into)]
+    pinned: Option<Signal<Option<f64>>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (hover, set_hover) = signal(None::<Hover>);
@@ -87,8 +90,16 @@ pub fn Chart(
     });
 
     // The hover layer: a crosshair and rings on a transparent canvas above the chart.
+    // What the hover layer and tooltip show: the pointer's level, else the pinned one.
+    let shown = Memo::new(move |_| {
+        hover.get().or_else(|| {
+            let x = pinned.and_then(|p| p.get())?;
+            spec.with(|s| s.pin_level(x))
+        })
+    });
+
     Effect::new(move |_| {
-        let h = hover.get();
+        let h = shown.get();
         let Some(el) = overlay.get() else { return };
         let t0 = now();
         let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else {
@@ -178,7 +189,7 @@ pub fn Chart(
                     tabindex="0" role="img" aria-label=label
                     on:mousemove=on_move on:mouseleave=move |_| set_hover.set(None) on:keydown=on_key></canvas>
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>
-                {move || hover.get().map(|h| {
+                {move || shown.get().map(|h| {
                     let (x, y) = pointer.get();
                     // On the right half the tooltip opens to the left, so it never spills out.
                     let width = canvas.get_untracked().map_or(0.0, |c| f64::from(c.client_width()));

@@ -5,14 +5,22 @@
 
 mod chart;
 mod chart_controls;
+mod claim_reader;
+mod decode_model;
 mod diagnostics_list;
 mod format;
 mod gap_notes;
+mod glossary;
+mod learn_panel;
 mod summary_table;
 
 pub use chart::Chart;
 pub use chart_controls::ChartControls;
+pub use claim_reader::ClaimReader;
+pub use decode_model::DecodeModel;
 pub use diagnostics_list::{DiagnosticsList, FileStatus};
 pub use format::{fmt_num, fmt_value};
 pub use gap_notes::GapNotes;
+pub use glossary::{Glossary, TERMS};
+pub use learn_panel::LearnPanel;
 pub use summary_table::SummaryTable;

@@ -9,6 +9,8 @@ use crate::format::{fmt_num, fmt_value};
 /// A column: metric name (as in docs/metrics.md), header, unit, scope, decimals, definition.
 struct Col {
     metric: &'static str,
+    /// Glossary anchor.
+    term: &'static str,
     header: &'static str,
     unit: &'static str,
     scope: &'static str,
@@ -17,15 +19,15 @@ struct Col {
 }
 
 const COLS: &[Col] = &[
-    Col { metric: "requests_ok", header: "ok", unit: "requests", scope: "run", decimals: 0, definition: "completed requests with usable data; failed ones are counted apart and never averaged in" },
-    Col { metric: "system_tps", header: "system", unit: "T/s", scope: "system", decimals: 0, definition: "Σ output tokens of all requests / duration (first send → last token)" },
-    Col { metric: "per_stream_tps", header: "per-stream", unit: "T/s", scope: "per-stream", decimals: 1, definition: "1 / mean TPOT: one request's decode rate" },
-    Col { metric: "tpot_mean_ms", header: "TPOT mean", unit: "ms", scope: "per-stream", decimals: 2, definition: "(e2e − ttft) / (output tokens − 1), mean over requests" },
-    Col { metric: "tpot_p99_ms", header: "TPOT p99", unit: "ms", scope: "per-stream", decimals: 2, definition: "99th percentile of per-request TPOT (numpy linear)" },
-    Col { metric: "ttft_mean_ms", header: "TTFT mean", unit: "ms", scope: "per-stream", decimals: 1, definition: "first token's arrival − send time, mean" },
-    Col { metric: "itl_mean_ms", header: "ITL mean", unit: "ms", scope: "per-stream", decimals: 2, definition: "gaps between streamed chunks, pooled over all requests; a chunk may carry several tokens" },
-    Col { metric: "e2e_mean_ms", header: "E2E mean", unit: "ms", scope: "per-stream", decimals: 0, definition: "last token's arrival − send time, mean" },
-    Col { metric: "concurrency_achieved", header: "achieved conc.", unit: "streams", scope: "system", decimals: 1, definition: "Σ e2e / duration (Little's law)" },
+    Col { metric: "requests_ok", term: "concurrency", header: "ok", unit: "requests", scope: "run", decimals: 0, definition: "completed requests with usable data; failed ones are counted apart and never averaged in" },
+    Col { metric: "system_tps", term: "system", header: "system", unit: "T/s", scope: "system", decimals: 0, definition: "Σ output tokens of all requests / duration (first send → last token)" },
+    Col { metric: "per_stream_tps", term: "per-stream", header: "per-stream", unit: "T/s", scope: "per-stream", decimals: 1, definition: "1 / mean TPOT: one request's decode rate" },
+    Col { metric: "tpot_mean_ms", term: "tpot", header: "TPOT mean", unit: "ms", scope: "per-stream", decimals: 2, definition: "(e2e − ttft) / (output tokens − 1), mean over requests" },
+    Col { metric: "tpot_p99_ms", term: "tpot", header: "TPOT p99", unit: "ms", scope: "per-stream", decimals: 2, definition: "99th percentile of per-request TPOT (numpy linear)" },
+    Col { metric: "ttft_mean_ms", term: "ttft", header: "TTFT mean", unit: "ms", scope: "per-stream", decimals: 1, definition: "first token's arrival − send time, mean" },
+    Col { metric: "itl_mean_ms", term: "itl", header: "ITL mean", unit: "ms", scope: "per-stream", decimals: 2, definition: "gaps between streamed chunks, pooled over all requests; a chunk may carry several tokens" },
+    Col { metric: "e2e_mean_ms", term: "e2e", header: "E2E mean", unit: "ms", scope: "per-stream", decimals: 0, definition: "last token's arrival − send time, mean" },
+    Col { metric: "concurrency_achieved", term: "concurrency", header: "achieved conc.", unit: "streams", scope: "system", decimals: 1, definition: "Σ e2e / duration (Little's law)" },
 ];
 
 /// Renders every point of every run as a row.
@@ -44,7 +46,7 @@ pub fn SummaryTable(
                         <th scope="col">"concurrency"</th>
                         {COLS.iter().map(|c| view! {
                             <th scope="col" title=c.definition data-scope=c.scope>
-                                {c.header}<span class="summary-table-unit">{format!(" {}", c.unit)}</span>
+                                <a href=format!("#glossary-{}", c.term) class="summary-table-term">{c.header}</a><span class="summary-table-unit">{format!(" {}", c.unit)}</span>
                                 <span class="summary-table-scope">{c.scope}</span>
                             </th>
                         }).collect_view()}

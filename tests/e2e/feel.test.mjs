@@ -80,7 +80,7 @@ test('every control is reachable by keyboard and has an accessible name', async 
   const { page } = await open(context, server.origin + '/');
   await ready(page);
   const seen = [];
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < 24; i++) {
     await page.keyboard.press('Tab');
     seen.push(await page.evaluate(() => {
       const el = document.activeElement;
@@ -89,7 +89,7 @@ test('every control is reachable by keyboard and has an accessible name', async 
     }));
   }
   assert.ok(seen.every((s) => !s.endsWith(':')), `a control without a name: ${seen.join(' | ')}`);
-  for (const want of ['input:Open benchmark files', 'select:load a sample report', 'button:Clear', 'canvas:system and per-stream tokens per second']) {
+  for (const want of ['input:Open benchmark files', 'select:load a sample report', 'button:Clear', 'a:Learn', 'a:Glossary', 'canvas:system and per-stream tokens per second']) {
     assert.ok(seen.some((s) => s.startsWith(want)), `${want} not reached: ${seen.join(' | ')}`);
   }
   await page.close();

@@ -725,6 +725,36 @@ impl ChartSpec {
         })
     }
 
+    /// The tooltip for level `x` as if hovered on its first point (the walkthrough's highlight).
+    pub fn pin(&self, x: f64) -> Option<Hover> {
+        let y = self
+            .panels
+            .first()?
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .find(|p| p.0 == x)?
+            .1;
+        self.hover(x, Some(y), 0)
+    }
+
+    /// [`ChartSpec::pin`] by concurrency level: on the scatter chart, whose x is per-stream T/s,
+    /// the point labelled with that level.
+    pub fn pin_level(&self, concurrency: f64) -> Option<Hover> {
+        if self.id != "interactivity" {
+            return self.pin(concurrency);
+        }
+        let label = format!("{concurrency}");
+        let s = self
+            .panels
+            .first()?
+            .series
+            .iter()
+            .find(|s| s.labels.contains(&label))?;
+        let k = s.labels.iter().position(|l| *l == label)?;
+        self.hover(s.points[k].0, Some(s.points[k].1), 0)
+    }
+
     /// Every series name a user can toggle, in order, once each.
     pub fn series_names(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

@@ -157,13 +157,13 @@ fn describe(bytes: &[u8]) -> String {
     }
     let first = b.iter().find(|c| !c.is_ascii_whitespace()).copied();
     match first {
-        Some(b'{') | Some(b'[') => match serde_json::from_slice::<serde_json::Value>(b) {
-            Ok(serde_json::Value::Object(m)) => {
-                let keys: Vec<_> = m.keys().take(8).map(|k| truncate(k, 40)).collect();
+        Some(b'{') | Some(b'[') => match serde_json::from_slice::<crate::lenient::Shape>(b) {
+            Ok(crate::lenient::Shape::Object(keys)) => {
+                let keys: Vec<_> = keys.iter().map(|k| truncate(k, 40)).collect();
                 format!("a JSON object with keys {}", keys.join(", "))
             }
-            Ok(serde_json::Value::Array(a)) => format!("a JSON array of {} items", a.len()),
-            Ok(_) => "JSON".into(),
+            Ok(crate::lenient::Shape::Array(n)) => format!("a JSON array of {n} items"),
+            Ok(crate::lenient::Shape::Scalar) => "JSON".into(),
             Err(e) => format!(
                 "JSON that does not parse: {}",
                 ParseError::from_json("", &e, None).kind
@@ -195,13 +195,16 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
-/// Re-reads a file whose fast typed parse failed, to name the field path of the failure.
-pub(crate) fn path_of_error<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<String> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    match serde_path_to_error::deserialize::<_, T>(&mut de) {
-        Ok(_) => None,
-        Err(e) => Some(e.path().to_string()),
+/// The field path of a type error, from where serde_json stopped.
+pub(crate) fn path_of_error(bytes: &[u8], err: &serde_json::Error) -> Option<String> {
+    if !err.is_data() || err.line() == 0 {
+        return None;
     }
+    let path = crate::scan::path_at(
+        bytes,
+        crate::scan::offset_of(bytes, err.line(), err.column()),
+    );
+    (!path.is_empty()).then_some(path)
 }
 
 #[cfg(test)]

@@ -94,6 +94,130 @@ impl<'de> serde::Deserialize<'de> for Num {
     }
 }
 
+/// A small JSON value kept by kind: what importers need of metadata and figure keys, without
+/// building a `serde_json::Value` (whose deserializer would weigh on the wasm bundle).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Small {
+    /// A number.
+    Num(f64),
+    /// A string.
+    Str(String),
+    /// `null`.
+    Null,
+    /// A boolean, array or object (skipped).
+    Other,
+}
+
+struct SmallVisitor;
+
+impl<'de> Visitor<'de> for SmallVisitor {
+    type Value = Small;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Small, E> {
+        Ok(Small::Num(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Small, E> {
+        Ok(Small::Num(v as f64))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Small, E> {
+        Ok(Small::Num(v as f64))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Small, E> {
+        Ok(Small::Str(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Small, E> {
+        Ok(Small::Str(v))
+    }
+    fn visit_unit<E>(self) -> Result<Small, E> {
+        Ok(Small::Null)
+    }
+    fn visit_none<E>(self) -> Result<Small, E> {
+        Ok(Small::Null)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Small, E> {
+        Ok(Small::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Small, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Small::Other)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Small, A::Error> {
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Small::Other)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Small {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SmallVisitor)
+    }
+}
+
+/// What a JSON document is, for an error message about an unrecognised file: an object's first
+/// keys, or an array's length.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// An object: up to 8 of its keys.
+    Object(Vec<String>),
+    /// An array of this many items.
+    Array(usize),
+    /// Anything else.
+    Scalar,
+}
+
+impl<'de> serde::Deserialize<'de> for Shape {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shape;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    map.next_value::<de::IgnoredAny>()?;
+                    if keys.len() < 8 {
+                        keys.push(k);
+                    }
+                }
+                Ok(Shape::Object(keys))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Shape::Array(n))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Shape, E> {
+                Ok(Shape::Scalar)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Shape, E> {
+                Ok(Shape::Scalar)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Shape, E> {
+                Ok(Shape::Scalar)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Shape, E> {
+                Ok(Shape::Scalar)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Shape, E> {
+                Ok(Shape::Scalar)
+            }
+            fn visit_unit<E>(self) -> Result<Shape, E> {
+                Ok(Shape::Scalar)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A column read leniently: NaN stands for every entry that was missing or not a number, and
 /// `bad` lists those indices so a diagnostic can name them.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -52,6 +52,18 @@ pub const MODELS: &[Model] = &[
     Model { name: "Llama 3.1 405B", params: 405e9, layers: 126, kv_heads: 8, head_dim: 128, source: "Meta Llama 3.1 405B config.json: 126 layers, 8 KV heads, head dim 128; 405 B parameters" },
 ];
 
+impl Gpu {
+    /// The compute peak a model runs at: FP8 weights at the FP8 peak; BF16, and INT4 weights
+    /// (weight-only quantisation, dequantised to BF16 for the math), at the BF16 peak.
+    pub fn peak_for(&self, bytes_per_param: f64) -> f64 {
+        if bytes_per_param == 1.0 {
+            self.fp8_flops
+        } else {
+            self.bf16_flops
+        }
+    }
+}
+
 /// Weight precisions: (name, bytes per parameter).
 pub const PRECISIONS: &[(&str, f64)] = &[("BF16", 2.0), ("FP8", 1.0), ("INT4", 0.5)];
 

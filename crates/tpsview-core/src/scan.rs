@@ -209,7 +209,7 @@ impl<'a> Scanner<'a> {
         } else {
             // Long mantissas (Python's 17-digit repr) and big exponents: Eisel-Lemire, correctly
             // rounded, on the token already checked against JSON's grammar above.
-            fast_float2::parse::<f64, _>(&b[start + usize::from(neg)..i]).ok()?
+            parse_long(&b[start + usize::from(neg)..i])?
         };
         Some(if neg { -v } else { v })
     }
@@ -247,6 +247,92 @@ impl<'a> Scanner<'a> {
             return self.expect(b']');
         }
     }
+}
+
+/// The JSON path (`runs[0].points[2].requests.ttft_s`) of the value containing byte `offset`, found
+/// by walking the text up to it. Used to name the field of a parse error after serde_json has
+/// reported its position; it never fails, and on malformed text gives the best path it can.
+pub fn path_at(b: &[u8], offset: usize) -> String {
+    enum Frame {
+        Obj(Option<String>),
+        Arr(usize),
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut expect_key = false;
+    let end = offset.min(b.len());
+    let mut i = 0;
+    while i < end {
+        match b[i] {
+            b'{' => {
+                stack.push(Frame::Obj(None));
+                expect_key = true;
+            }
+            b'[' => stack.push(Frame::Arr(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Arr(n)) => *n += 1,
+                Some(Frame::Obj(k)) => {
+                    *k = None;
+                    expect_key = true;
+                }
+                None => {}
+            },
+            b':' => expect_key = false,
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                if expect_key {
+                    if let Some(Frame::Obj(k)) = stack.last_mut() {
+                        *k = Some(String::from_utf8_lossy(&b[start..i.min(b.len())]).into_owned());
+                    }
+                    expect_key = false;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut out = String::new();
+    for f in &stack {
+        match f {
+            Frame::Obj(Some(k)) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Frame::Obj(None) => {}
+            Frame::Arr(n) => out.push_str(&format!("[{n}]")),
+        }
+    }
+    out
+}
+
+/// The byte offset of serde_json's 1-based (line, column) position.
+pub fn offset_of(b: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match memchr::memchr(b'\n', &b[start..]) {
+            Some(k) => start += k + 1,
+            None => return b.len(),
+        }
+    }
+    (start + column).min(b.len())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_long(token: &[u8]) -> Option<f64> {
+    fast_float2::parse::<f64, _>(token).ok()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parse_long(token: &[u8]) -> Option<f64> {
+    std::str::from_utf8(token).ok()?.parse().ok()
 }
 
 /// Reads ASCII digits from `b[*i..]` into `mant` (wrapping past 19 digits: the caller checks the

@@ -179,3 +179,17 @@ fn roofline_overlays_the_run_on_the_bound_and_rates_efficiency() {
     assert!((e[0].per_stream_ratio() - e[0].per_stream_tps / e[0].per_stream_bound).abs() < 1e-12);
     assert!((e[3].ratio() - e[3].system_tps / e[3].system_bound).abs() < 1e-12);
 }
+
+#[test]
+fn pin_highlights_a_level_on_line_and_scatter_charts() {
+    let (_, s) = seed();
+    let t = throughput(&s, &ChartOptions::default());
+    assert_eq!(t.pin(16.0).unwrap().x, 16.0);
+    let i = interactivity(&s, &ChartOptions::default());
+    let per_stream_at_128 = s.runs[0].points[3].metrics.per_stream_tps.unwrap();
+    let h = i.pin(per_stream_at_128).unwrap();
+    assert!(h.title.ends_with("concurrency 128"));
+    assert_eq!(i.pin_level(128.0), Some(h));
+    assert_eq!(t.pin_level(64.0).unwrap().x, 64.0);
+    assert!(t.pin(3.0).is_none());
+}

@@ -5,7 +5,7 @@ fn setup(gpu: usize, params: f64, bytes: f64, fp8: bool, gpus: f64) -> DecodeInp
     let g = &GPUS[gpu];
     DecodeInputs {
         hbm_bytes_per_s: g.hbm_bytes_per_s * gpus,
-        peak_flops: if fp8 { g.fp8_flops } else { g.bf16_flops } * gpus,
+        peak_flops: g.peak_for(if fp8 { 1.0 } else { bytes }) * gpus,
         params,
         bytes_per_param: bytes,
         kv_bytes_per_token: 0.0,

@@ -108,11 +108,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             if let Ok(v) = serde_json::from_slice::<Version>(bytes) {
                 check_version(file, &v.format)?;
             }
-            let path = if e.is_data() {
-                super::path_of_error::<RawReport>(bytes)
-            } else {
-                None
-            };
+            let path = super::path_of_error(bytes, &e);
             return Err(ParseError::from_json(file, &e, path));
         }
     };

@@ -10,7 +10,7 @@ use serde::de::{self, MapAccess, Visitor};
 
 use super::Figure;
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
-use crate::lenient::{Column, Num, RaggedColumn};
+use crate::lenient::{Column, Num, RaggedColumn, Small};
 use crate::metrics::validate_requests;
 use crate::model::{Metadata, Outcome, Point, Report, Reported, Requests, Run};
 
@@ -174,7 +174,7 @@ impl<'de> de::Deserialize<'de> for RawVllm {
                             map.next_value::<de::IgnoredAny>()?;
                         }
                         _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
+                            let v = map.next_value::<Small>()?;
                             raw.keep(key, v);
                         }
                     }
@@ -188,14 +188,14 @@ impl<'de> de::Deserialize<'de> for RawVllm {
 
 impl RawVllm {
     /// Keeps a small top-level value: a config number, a figure, or a metadata string.
-    fn keep(&mut self, key: String, v: serde_json::Value) {
+    fn keep(&mut self, key: String, v: Small) {
         match key.as_str() {
             "request_rate" | "max_concurrency" => {
                 let n = match &v {
-                    serde_json::Value::Number(n) => n.as_f64().map_or(Num::Bad, Num::Value),
-                    serde_json::Value::String(s) => crate::lenient::parse_num_str(s),
-                    serde_json::Value::Null => Num::Missing,
-                    _ => Num::Bad,
+                    Small::Num(n) => Num::Value(*n),
+                    Small::Str(s) => crate::lenient::parse_num_str(s),
+                    Small::Null => Num::Missing,
+                    Small::Other => Num::Bad,
                 };
                 if key == "request_rate" {
                     self.request_rate = n.value();
@@ -204,16 +204,14 @@ impl RawVllm {
                 }
             }
             _ => match v {
-                serde_json::Value::Number(n) => {
-                    if let Some(x) = n.as_f64() {
-                        // Old files spell one key `request_goodput:`.
-                        self.numbers.insert(key.trim_end_matches(':').to_owned(), x);
-                    }
+                // Old files spell one key `request_goodput:`.
+                Small::Num(x) => {
+                    self.numbers.insert(key.trim_end_matches(':').to_owned(), x);
                 }
-                serde_json::Value::String(s) => {
+                Small::Str(s) => {
                     self.strings.insert(key, s);
                 }
-                _ => {}
+                Small::Null | Small::Other => {}
             },
         }
     }
@@ -224,7 +222,7 @@ impl RawVllm {
         key: String,
         de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
     ) -> Result<(), serde_json::Error> {
-        let v = <serde_json::Value as de::Deserialize>::deserialize(&mut *de)?;
+        let v = <Small as de::Deserialize>::deserialize(&mut *de)?;
         de.end()?;
         self.keep(key, v);
         Ok(())
@@ -245,12 +243,12 @@ struct ErrorText(Option<String>);
 
 impl<'de> de::Deserialize<'de> for ErrorText {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        Ok(ErrorText(match v {
-            serde_json::Value::Null => None,
-            serde_json::Value::String(s) if s.is_empty() => None,
-            serde_json::Value::String(s) => Some(s),
-            other => Some(other.to_string()),
+        Ok(ErrorText(match Small::deserialize(d)? {
+            Small::Null => None,
+            Small::Str(s) if s.is_empty() => None,
+            Small::Str(s) => Some(s),
+            Small::Num(n) => Some(format!("error {n}")),
+            Small::Other => Some("an error that is not text".into()),
         }))
     }
 }
@@ -340,14 +338,7 @@ fn read_objects(
             Some(Err(e)) => break e,
         }
     };
-    let first_err = || {
-        let path = if err.is_data() {
-            super::path_of_error::<serde_json::Value>(bytes).or_else(|| data_path(bytes, &err))
-        } else {
-            None
-        };
-        ParseError::from_json(file, &err, path)
-    };
+    let first_err = || ParseError::from_json(file, &err, super::path_of_error(bytes, &err));
     let lines: Vec<&[u8]> = bytes
         .split(|b| *b == b'\n')
         .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
@@ -461,22 +452,6 @@ fn fast_read(bytes: &[u8]) -> Option<Vec<RawVllm>> {
         out.push(raw);
     }
     Some(out)
-}
-
-/// For a type error inside a known array, names the array by re-reading with path tracking.
-fn data_path(bytes: &[u8], _err: &serde_json::Error) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    #[allow(dead_code)]
-    struct Shape {
-        ttfts: Option<Column>,
-        output_lens: Option<Column>,
-        input_lens: Option<Column>,
-        latencies: Option<Column>,
-        start_times: Option<Column>,
-        itls: Option<RaggedColumn>,
-        errors: Option<Vec<serde_json::Value>>,
-    }
-    super::path_of_error::<Shape>(bytes)
 }
 
 fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Point) {

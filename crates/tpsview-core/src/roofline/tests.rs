@@ -77,6 +77,14 @@ fn system_grows_almost_n_fold_while_per_stream_barely_moves() {
 }
 
 #[test]
+fn int4_weights_compute_at_the_bf16_peak() {
+    let g = &GPUS[0];
+    assert_eq!(g.peak_for(1.0), g.fp8_flops);
+    assert_eq!(g.peak_for(2.0), g.bf16_flops);
+    assert_eq!(g.peak_for(0.5), g.bf16_flops);
+}
+
+#[test]
 fn presets_are_consistent() {
     for g in GPUS {
         assert!(g.fp8_flops >= g.bf16_flops && g.hbm_bytes_per_s > 1e12 && !g.source.is_empty());

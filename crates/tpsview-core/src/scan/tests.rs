@@ -92,3 +92,28 @@ proptest! {
         let _ = Scanner::new(&bytes).f64_array(&mut Vec::new());
     }
 }
+
+#[test]
+fn path_at_names_the_enclosing_value() {
+    let text = br#"{"format": "x", "runs": [{"label": "a", "points": [{}, {"requests": {"ttft_s": {"a": 1}}}]}]}"#;
+    let at = |needle: &str| {
+        let k = text
+            .windows(needle.len())
+            .position(|w| w == needle.as_bytes())
+            .unwrap();
+        path_at(text, k + needle.len())
+    };
+    assert_eq!(at(r#""ttft_s": {"#), "runs[0].points[1].requests.ttft_s");
+    assert_eq!(at(r#""label": "a""#), "runs[0].label");
+    assert_eq!(at(r#""points": [{}, "#), "runs[0].points[1]");
+    assert_eq!(path_at(b"", 5), "");
+    assert_eq!(path_at(br#"{"a\"b": [1, 2"#, 14), "a\\\"b[1]");
+}
+
+#[test]
+fn offsets_follow_lines_and_columns() {
+    let t = b"ab\ncdef\ng";
+    assert_eq!(offset_of(t, 1, 1), 1);
+    assert_eq!(offset_of(t, 2, 3), 6);
+    assert_eq!(offset_of(t, 9, 1), t.len());
+}

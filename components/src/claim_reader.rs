@@ -1,0 +1,84 @@
+//! "Read a claim": a tokens-per-second figure and its context in, which aggregation it can be out,
+//! with the arithmetic.
+
+use leptos::prelude::*;
+use tpsview_core::claim::{read_claim, Verdict};
+use tpsview_core::roofline::{DecodeInputs, GPUS, MODELS, PRECISIONS};
+
+/// The claim reader.
+#[component]
+pub fn ClaimReader() -> impl IntoView {
+    let claim = RwSignal::new(4000.0);
+    let gpu = RwSignal::new(0usize);
+    let count = RwSignal::new(1.0);
+    let model = RwSignal::new(1usize);
+    let precision = RwSignal::new(1usize);
+    let reading = Memo::new(move |_| {
+        let (g, m, (_, b)) = (
+            &GPUS[gpu.get()],
+            &MODELS[model.get()],
+            PRECISIONS[precision.get()],
+        );
+        let d = DecodeInputs {
+            hbm_bytes_per_s: g.hbm_bytes_per_s * count.get(),
+            peak_flops: g.peak_for(b) * count.get(),
+            params: m.params,
+            bytes_per_param: b,
+            kv_bytes_per_token: 0.0,
+            context_tokens: 0.0,
+        };
+        read_claim(claim.get(), &d)
+    });
+    let pick = |sig: RwSignal<usize>| {
+        move |ev: leptos::ev::Event| sig.set(event_target_value(&ev).parse().unwrap_or(0))
+    };
+    view! {
+        <div class="claim-reader" data-testid="claim-reader">
+            <div class="claim-reader-inputs">
+                <label>"claimed tokens/s "
+                    <input type="number" min="0" step="any" data-testid="claim-value" prop:value=move || claim.get().to_string()
+                        on:input=move |ev| claim.set(event_target_value(&ev).parse().unwrap_or(f64::NAN))/>
+                </label>
+                <label>"model "
+                    <select data-testid="claim-model" on:change=pick(model)>
+                        {MODELS.iter().enumerate().map(|(i, m)| view! { <option value=i.to_string() selected=i == 1>{m.name}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"precision "
+                    <select data-testid="claim-precision" on:change=pick(precision)>
+                        {PRECISIONS.iter().enumerate().map(|(i, (n, _))| view! { <option value=i.to_string() selected=i == 1>{*n}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"GPU "
+                    <select data-testid="claim-gpu" on:change=pick(gpu)>
+                        {GPUS.iter().enumerate().map(|(i, g)| view! { <option value=i.to_string()>{g.name}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"GPUs "
+                    <input type="number" min="1" step="1" data-testid="claim-gpus" prop:value=move || count.get().to_string()
+                        on:input=move |ev| count.set(event_target_value(&ev).parse().unwrap_or(1.0))/>
+                </label>
+            </div>
+            {move || match reading.get() {
+                None => view! { <p class="claim-reader-verdict" data-testid="claim-verdict" data-verdict="">"Enter a positive number."</p> }.into_any(),
+                Some(r) => {
+                    let (kind, text) = match r.verdict {
+                        Verdict::PerStream => ("per_stream", format!(
+                            "This can be per-stream T/s: it is within the single-stream bound of {:.1} T/s. (It could also be system T/s of a nearly idle server.)",
+                            r.single_stream_bound)),
+                        Verdict::System => ("system", format!(
+                            "This must be system T/s: one stream cannot exceed {:.1} T/s here, so it adds up at least {:.0} streams decoding together.",
+                            r.single_stream_bound, r.min_streams.ceil())),
+                        Verdict::Impossible => ("impossible", format!(
+                            "This exceeds even the compute ceiling of {:.0} output T/s for this model and hardware: it likely counts prompt tokens too, uses more GPUs, speculative decoding, or a smaller model or precision than stated.",
+                            r.compute_ceiling)),
+                    };
+                    view! {
+                        <p class="claim-reader-verdict" data-testid="claim-verdict" data-verdict=kind>{text}</p>
+                        <ol class="claim-reader-steps">{r.steps.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ol>
+                    }.into_any()
+                }
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,136 @@
+// Teaching mode in a real headless Chromium: the walkthrough step by step (texts, highlighted
+// values against the table, deep links, keyboard), the decode model, the claim reader and the
+// glossary. Screenshots of each step go to target/e2e/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, open, tableRows, shots } from './harness.mjs';
+
+let server, context;
+before(async () => { server = await serve(); context = await launch(); });
+after(async () => { await context?.close(); await server?.close(); });
+
+const values = (page) => page.$$eval('[data-testid=learn-values] dd', (dds) => dds.map((d) => Number(d.dataset.value)));
+
+test('the walkthrough walks every step with the run\'s own numbers', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
+  const rows = await tableRows(page);
+  const at = (c) => rows.find((r) => r.concurrency === String(c));
+  await page.click('a:text("Learn")');
+  await page.waitForSelector('[data-testid=learn-step]');
+  const expected = [
+    ['decode-step', /one step every 19\.9 ms/, [1, at(1).tpot_mean_ms]],
+    ['batch-one', /per-stream T\/s = 1 \/ TPOT = 50\.3 T\/s/, [at(1).per_stream_tps, at(1).system_tps]],
+    ['shared-read', /At concurrency 64, 64 streams share each read/, [64, at(64).per_stream_tps, at(64).system_tps]],
+    ['per-stream-falls', /mean TPOT grows from 19\.9 ms to 36\.0 ms/, [at(128).tpot_mean_ms, at(128).tpot_p99_ms]],
+    ['both-correct', /one user sees 27\.8 T\/s/, [at(128).per_stream_tps, at(128).system_tps]],
+    ['read-a-claim', /Ask which aggregation it is/, []],
+  ];
+  for (let i = 0; i < expected.length; i++) {
+    const [slug, text, vals] = expected[i];
+    const step = page.locator('[data-testid=learn-step]');
+    await page.waitForFunction((s) => document.querySelector('[data-testid=learn-step]')?.dataset.slug === s, slug);
+    assert.match(await step.textContent(), text, slug);
+    assert.deepEqual(await values(page), vals, slug);
+    assert.equal(new URL(page.url()).hash, `#learn/${i + 1}`);
+    const canvas = page.locator('.learn-panel canvas[data-drawn=true]').first();
+    await canvas.waitFor();
+    if (vals.length) {
+      // The discussed level is highlighted: the chart's tooltip is pinned on it.
+      await page.waitForSelector('.learn-panel [data-testid=chart-tooltip]');
+    }
+    await page.screenshot({ path: path.join(shots, `learn-${i + 1}-${slug}.png`) });
+    if (i + 1 < expected.length) await page.click('text=Next →');
+  }
+  // ← goes back; deep links open a step directly.
+  await page.focus('[data-testid=learn]');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => location.hash === '#learn/5');
+  await page.goto(server.origin + '/#learn/3');
+  await page.waitForFunction(() => document.querySelector('[data-testid=learn-step]')?.dataset.slug === 'shared-read');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('explain this run: the walkthrough follows an uploaded file', async () => {
+  const { page } = await open(context, server.origin + '/#learn/2');
+  await page.waitForSelector('[data-testid=learn-step]');
+  await page.setInputFiles('[data-testid=file-input]', path.join(process.cwd(), 'tests/fixtures/vllm/append-result.json'));
+  await page.waitForFunction(() => /concurrency 1 and|1 stream in flight/.test(document.querySelector('[data-testid=learn-step]')?.textContent ?? ''));
+  assert.deepEqual(await values(page), [1000 / 20, 50]);
+  await page.close();
+});
+
+test('the decode model computes the bound and rates the loaded run', async () => {
+  const { page, log } = await open(context, server.origin + '/#model');
+  await page.waitForSelector('[data-testid=decode-model]');
+  await page.waitForSelector('[data-testid=efficiency] tbody tr');
+  // Defaults: H100 SXM, Llama 3.1 70B, FP8; batch 64 with 2,048 tokens of context each.
+  const perStream = Number(await page.getAttribute('[data-testid=bound-per-stream]', 'data-value'));
+  const bytes = 70.6e9 + 64 * 2048 * 2 * 80 * 8 * 128 * 2;
+  assert.ok(Math.abs(perStream - 3.35e12 / bytes) < 1e-9, `${perStream}`);
+  // Batch 1 without context: 47.45 T/s, the figure of docs/metrics.md.
+  await page.fill('input[aria-label="context tokens per sequence"]', '0');
+  await page.press('input[aria-label="context tokens per sequence"]', 'Enter');
+  await page.fill('input[aria-label="batch size"]', '1');
+  await page.press('input[aria-label="batch size"]', 'Enter');
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('[data-testid=bound-per-stream]').dataset.value) - 47.45) < 0.01);
+  assert.match(await page.textContent('[data-testid=bound-knee]'), /^\d/);
+  // H200 + Llama 3.1 8B BF16: 300 T/s.
+  await page.selectOption('select[aria-label="GPU preset"]', { label: 'H200' });
+  await page.selectOption('select[aria-label="model preset"]', { label: 'Llama 3.1 8B' });
+  await page.fill('input[aria-label="parameters (billions)"]', '8');
+  await page.press('input[aria-label="parameters (billions)"]', 'Enter');
+  await page.selectOption('select[aria-label="weight precision"]', { index: 0 });
+  await page.waitForFunction(() => Math.abs(Number(document.querySelector('[data-testid=bound-per-stream]').dataset.value) - 300) < 1e-6);
+  assert.equal(await page.locator('[data-testid=efficiency] tbody tr').count(), 4);
+  await page.waitForSelector('[data-testid=chart-roofline][data-drawn=true]');
+  await page.screenshot({ path: path.join(shots, 'decode-model.png'), fullPage: true });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('the claim reader classifies a table of claims', async () => {
+  const { page } = await open(context, server.origin + '/#claim');
+  await page.waitForSelector('[data-testid=claim-reader]');
+  const cases = [
+    // claim, model, precision, gpu, gpus, verdict
+    [50, 'Llama 3.1 70B', 'FP8', 'H100 SXM', 1, 'per_stream'],
+    [4000, 'Llama 3.1 70B', 'FP8', 'H100 SXM', 1, 'system'],
+    [40000, 'Llama 3.1 70B', 'FP8', 'H100 SXM', 1, 'impossible'],
+    [40000, 'Llama 3.1 70B', 'FP8', 'H100 SXM', 8, 'system'],
+    [250, 'Llama 3.1 8B', 'BF16', 'H200', 1, 'per_stream'],
+    [20, 'Llama 3.1 405B', 'INT4', 'A100 80 GB', 1, 'system'],
+  ];
+  for (const [claim, model, prec, gpu, n, want] of cases) {
+    await page.fill('[data-testid=claim-value]', String(claim));
+    await page.selectOption('[data-testid=claim-model]', { label: model });
+    await page.selectOption('[data-testid=claim-precision]', { label: prec });
+    await page.selectOption('[data-testid=claim-gpu]', { label: gpu });
+    await page.fill('[data-testid=claim-gpus]', String(n));
+    await page.waitForFunction((w) => document.querySelector('[data-testid=claim-verdict]').dataset.verdict === w, want);
+  }
+  await page.fill('[data-testid=claim-value]', '4000');
+  await page.selectOption('[data-testid=claim-model]', { label: 'Llama 3.1 70B' });
+  await page.selectOption('[data-testid=claim-precision]', { label: 'FP8' });
+  await page.selectOption('[data-testid=claim-gpu]', { label: 'H100 SXM' });
+  await page.fill('[data-testid=claim-gpus]', '1');
+  assert.match(await page.textContent('[data-testid=claim-reader]'), /3\.35 TB\/s ÷ 70\.6 GB = 47\.5 tokens\/s/);
+  await page.screenshot({ path: path.join(shots, 'claim.png') });
+  await page.close();
+});
+
+test('every metric label links to the glossary, which has each tool\'s definition', async () => {
+  const { page } = await open(context, server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
+  const links = await page.$$eval('[data-testid=summary-table] thead a', (as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(links.length >= 9 && links.every((h) => h.startsWith('#glossary-')), links.join(' '));
+  await page.click('[data-testid=summary-table] thead a[href="#glossary-tpot"]');
+  const term = page.locator('#glossary-tpot');
+  await term.waitFor();
+  assert.match(await term.textContent(), /GenAI-Perf \/ AIPerf: called "inter_token_latency"/);
+  assert.ok(await term.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }), 'scrolled into view');
+  await page.screenshot({ path: path.join(shots, 'glossary.png') });
+  await page.close();
+});
