@@ -141,6 +141,9 @@ pub fn draw_chart<DB: DrawingBackend>(
         chart
             .configure_mesh()
             .max_light_lines(0)
+            // Each label is measured through the DOM in the browser: keep them few.
+            .x_labels(9)
+            .y_labels(6)
             .bold_line_style(grid.stroke_width(1))
             .axis_style(fg.stroke_width(1))
             .label_style(font(11.0))
