@@ -47,50 +47,20 @@ pub fn parse_num_str(s: &str) -> Num {
     t.parse::<f64>().map(Num::Value).unwrap_or(Num::Bad)
 }
 
-struct NumVisitor;
-
-impl<'de> Visitor<'de> for NumVisitor {
-    type Value = Num;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a number, a numeric string or null")
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Num, E> {
-        Ok(Num::Value(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Num, E> {
-        Ok(Num::Value(v as f64))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Num, E> {
-        Ok(Num::Value(v as f64))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Num, E> {
-        Ok(parse_num_str(v))
-    }
-    fn visit_unit<E>(self) -> Result<Num, E> {
-        Ok(Num::Missing)
-    }
-    fn visit_none<E>(self) -> Result<Num, E> {
-        Ok(Num::Missing)
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Num, E> {
-        Ok(Num::Bad)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Num, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(Num::Bad)
-    }
-    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Num, A::Error> {
-        while map
-            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
-            .is_some()
-        {}
-        Ok(Num::Bad)
+impl From<Small> for Num {
+    fn from(v: Small) -> Num {
+        match v {
+            Small::Num(x) => Num::Value(x),
+            Small::Str(s) => parse_num_str(&s),
+            Small::Null => Num::Missing,
+            Small::Other => Num::Bad,
+        }
     }
 }
 
 impl<'de> serde::Deserialize<'de> for Num {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(NumVisitor)
+        Small::deserialize(d).map(Num::from)
     }
 }
 
