@@ -381,3 +381,46 @@ fn fast_path_gives_way_on_null_entries() {
         .iter()
         .any(|d| d.field == "ttft" && d.index == Some(0)));
 }
+
+#[test]
+fn one_request_with_a_million_chunk_gaps() {
+    let text = crate::synthetic::vllm_detailed(1, 1_000_000, 3, false);
+    let parsed = parse_any("long.json", text.as_bytes()).unwrap();
+    let req = parsed.report.runs[0].points[0].requests.as_ref().unwrap();
+    assert!(req.chunk_gaps.as_ref().unwrap().values.len() >= 1_000_000);
+    let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!(m.requests_ok, Some(1));
+    // Gaps are drawn from 18–28 ms.
+    let itl = m.itl_ms.mean.unwrap();
+    assert!((18.0..28.0).contains(&itl), "{itl}");
+    assert!(
+        (m.tpot_ms.mean.unwrap() - itl).abs() < 1e-6,
+        "one token per chunk: TPOT = mean gap"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_one_token_requests() {
+    let n = 100_000;
+    let mut s = String::from(r#"{"mean_tpot_ms": 1.0, "max_concurrency": 64, "output_lens": ["#);
+    s.push_str(&vec!["1"; n].join(","));
+    s.push_str(r#"], "ttfts": ["#);
+    s.push_str(&vec!["0.05"; n].join(","));
+    s.push_str(r#"], "latencies": ["#);
+    s.push_str(&vec!["0.05"; n].join(","));
+    s.push_str(r#"], "start_times": ["#);
+    s.push_str(
+        &(0..n)
+            .map(|i| format!("{}", i as f64 * 0.001))
+            .collect::<Vec<_>>()
+            .join(","),
+    );
+    s.push_str("]}");
+    let parsed = parse_any("many.json", s.as_bytes()).unwrap();
+    let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!(m.requests_ok, Some(n as u64));
+    assert_eq!(m.output_tokens, Some(n as u64));
+    assert_eq!(m.tpot_ms.mean, None, "one token each: TPOT is not defined");
+    assert_eq!(m.per_stream_tps, None);
+    assert!((m.duration_s.unwrap() - (99.999 + 0.05)).abs() < 1e-9);
+}
