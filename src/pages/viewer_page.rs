@@ -62,6 +62,15 @@ pub fn ViewerPage() -> impl IntoView {
         report.with(|r| chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?))
     });
     let on_error = move |e: String| set_chart_error.set(Some(e));
+    // Every metric named on a chart links to its glossary entry.
+    let terms = |ids: &'static [(&'static str, &'static str)]| {
+        view! {
+            <p class="viewer-page-terms">
+                "Terms: "
+                {ids.iter().map(|(id, name)| view! { <a href=format!("#glossary-{id}")>{*name}</a>" " }).collect_view()}
+            </p>
+        }
+    };
     let has_data = move || summary.with(|s| !s.runs.is_empty());
 
     view! {
@@ -70,21 +79,25 @@ pub fn ViewerPage() -> impl IntoView {
             <ChartControls names=series_names options=Signal::from(options) on_change=move |o| set_options.set(o)/>
             <section aria-labelledby="h-throughput">
                 <h2 id="h-throughput">"50 or 4,000? Per-stream and system tokens per second"</h2>
+                {terms(&[("system", "system T/s"), ("per-stream", "per-stream T/s"), ("concurrency", "concurrency")])}
                 <Chart spec=throughput label="system and per-stream tokens per second against concurrency" on_error=on_error/>
                 <GapNotes summary=Signal::from(summary)/>
                 <p><a href="#learn/1">"Explain this run step by step →"</a></p>
             </section>
             <section aria-labelledby="h-latency">
                 <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
+                {terms(&[("tpot", "TPOT"), ("ttft", "TTFT"), ("itl", "ITL (not plotted: chunk gaps)")])}
                 <Chart spec=latency label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
             </section>
             <section aria-labelledby="h-interactivity">
                 <h2 id="h-interactivity">"Throughput against interactivity"</h2>
                 <p class="viewer-page-note">"Each point is one concurrency level: moving right serves each user faster, moving up serves more tokens in all. The dashed line joins the levels no other level beats on both."</p>
+                {terms(&[("per-stream", "per-stream T/s"), ("system", "system T/s")])}
                 <Chart spec=interactivity label="system tokens per second against per-stream tokens per second" on_error=on_error/>
             </section>
             <section aria-labelledby="h-timeline">
                 <h2 id="h-timeline">"Request timeline"</h2>
+                {terms(&[("ttft", "TTFT"), ("e2e", "E2E")])}
                 <label>
                     "Level "
                     <select aria-label="level shown in the timeline" data-testid="timeline-point"

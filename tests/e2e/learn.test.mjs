@@ -126,6 +126,15 @@ test('every metric label links to the glossary, which has each tool\'s definitio
   await page.waitForSelector('[data-testid=summary-row]');
   const links = await page.$$eval('[data-testid=summary-table] thead a', (as) => as.map((a) => a.getAttribute('href')));
   assert.ok(links.length >= 9 && links.every((h) => h.startsWith('#glossary-')), links.join(' '));
+  // Each chart section names its metrics with links too, and every link has a term to land on.
+  const chartLinks = await page.$$eval('.viewer-page-terms a', (as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(chartLinks.length >= 9, chartLinks.join(' '));
+  const ids = new Set([...links, ...chartLinks].map((h) => h.slice(1)));
+  await page.goto(server.origin + '/#glossary');
+  await page.waitForSelector('[data-testid=glossary]');
+  for (const id of ids) assert.equal(await page.locator(`#${id}`).count(), 1, id);
+  await page.goto(server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
   await page.click('[data-testid=summary-table] thead a[href="#glossary-tpot"]');
   const term = page.locator('#glossary-tpot');
   await term.waitFor();
