@@ -153,7 +153,7 @@ pub fn Chart(
                 .iter()
                 .flat_map(|p| p.series.iter().flat_map(|q| q.points.iter().map(|p| p.0)))
                 .collect();
-            xs.sort_by(f64::total_cmp);
+            xs.sort_unstable_by(f64::total_cmp);
             xs.dedup();
             xs
         });

@@ -206,7 +206,7 @@ fn metric_series(
         .iter()
         .filter_map(|p| Some((p.metrics.concurrency?, y(p)?)))
         .collect();
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    pts.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     Series {
         name: name.into(),
         run,
@@ -302,7 +302,8 @@ pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
                         Some((p.metrics.concurrency?, d.p50?, d.p99?))
                     })
                     .collect();
-                s.band.sort_by(|a, b| a.0.total_cmp(&b.0));
+                s.band
+                    .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
                 s
             })
             .collect()
@@ -337,7 +338,7 @@ pub fn pareto_frontier(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
         .filter(|p| p.0.is_finite() && p.1.is_finite())
         .collect();
     // Descending in x; keep a point when its y beats every point to its right.
-    sorted.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    sorted.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
     let mut out: Vec<(f64, f64)> = Vec::new();
     let mut best_y = f64::NEG_INFINITY;
     for p in sorted {
@@ -430,7 +431,7 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
         return None;
     }
     let mut order: Vec<usize> = (0..req.len()).filter(|&i| start[i].is_finite()).collect();
-    order.sort_by(|&a, &b| start[a].total_cmp(&start[b]).then(a.cmp(&b)));
+    order.sort_unstable_by(|&a, &b| start[a].total_cmp(&start[b]).then(a.cmp(&b)));
     let bars: Vec<Bar> = order
         .iter()
         .enumerate()
