@@ -147,36 +147,8 @@ pub fn Chart(
             _ => return,
         };
         ev.prevent_default();
-        let xs = spec.with_untracked(|s| {
-            let mut xs: Vec<f64> = s
-                .panels
-                .iter()
-                .flat_map(|p| p.series.iter().flat_map(|q| q.points.iter().map(|p| p.0)))
-                .collect();
-            xs.sort_unstable_by(f64::total_cmp);
-            xs.dedup();
-            xs
-        });
-        if xs.is_empty() {
-            return;
-        }
-        let cur = hover
-            .get_untracked()
-            .and_then(|h| xs.iter().position(|&x| x == h.x));
-        let next = match cur {
-            Some(i) => (i as i32 + step).clamp(0, xs.len() as i32 - 1) as usize,
-            None => 0,
-        };
-        let y = spec.with_untracked(|s| {
-            s.panels.first().and_then(|p| {
-                p.series
-                    .iter()
-                    .flat_map(|q| &q.points)
-                    .find(|p| p.0 == xs[next])
-                    .map(|p| p.1)
-            })
-        });
-        set_hover.set(spec.with_untracked(|s| s.hover(xs[next], y, 0)));
+        let from = shown.get_untracked().map(|h| h.x);
+        set_hover.set(spec.with_untracked(|s| s.step_hover(from, step)));
         set_pointer.set((16.0, 16.0));
     };
     let id = move || spec.with(|s| s.id);

@@ -78,21 +78,10 @@ pub fn DecodeModel(
     });
     let at = Memo::new(move |_| inputs.with(|d| d.step(batch.get().max(1.0))));
     let spec = Signal::derive(move || {
-        let max_batch = run
-            .with(|r| {
-                r.as_ref().and_then(|r| {
-                    r.points
-                        .iter()
-                        .filter_map(|p| p.metrics.concurrency)
-                        .reduce(f64::max)
-                })
-            })
-            .unwrap_or(256.0)
-            .max(batch.get())
-            * 2.0;
         run.with(|r| {
-            inputs
-                .with(|d| chart_spec::roofline(d, r.as_ref(), max_batch, &ChartOptions::default()))
+            inputs.with(|d| {
+                chart_spec::roofline(d, r.as_ref(), batch.get(), &ChartOptions::default())
+            })
         })
     });
     let eff = Signal::derive(move || {

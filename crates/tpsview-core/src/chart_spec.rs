@@ -545,13 +545,26 @@ pub fn efficiency(
 }
 
 /// The decode model's bounds against batch size (dashed), with a run's measured levels over them.
+///
+/// The batch axis runs to twice the larger of `batch` and the run's highest level (256 without a
+/// run).
 pub fn roofline(
     model: &crate::roofline::DecodeInputs,
     run: Option<&crate::summary::RunSummary>,
-    max_batch: f64,
+    batch: f64,
     opts: &ChartOptions,
 ) -> ChartSpec {
-    let steps = model.curve(&crate::roofline::batch_grid(max_batch.max(1.0)));
+    let highest = run
+        .and_then(|r| {
+            r.points
+                .iter()
+                .filter_map(|p| p.metrics.concurrency)
+                .reduce(f64::max)
+        })
+        .unwrap_or(256.0);
+    let steps = model.curve(&crate::roofline::batch_grid(
+        highest.max(batch).max(1.0) * 2.0,
+    ));
     let bound = |name: &str, f: fn(&crate::roofline::DecodeStep) -> f64| Series {
         name: name.into(),
         run: usize::MAX,
@@ -754,6 +767,30 @@ impl ChartSpec {
             .find(|s| s.labels.contains(&label))?;
         let k = s.labels.iter().position(|l| *l == label)?;
         self.hover(s.points[k].0, Some(s.points[k].1), 0)
+    }
+
+    /// The distinct x positions of all series, ascending (the levels arrow keys step through).
+    pub fn levels(&self) -> Vec<f64> {
+        let mut xs: Vec<f64> = self
+            .panels
+            .iter()
+            .flat_map(|p| p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)))
+            .collect();
+        xs.sort_unstable_by(f64::total_cmp);
+        xs.dedup();
+        xs
+    }
+
+    /// The tooltip one level to the right (`step` = 1) or left (−1) of `from`, or at the first
+    /// level when nothing is shown yet; clamped at both ends.
+    pub fn step_hover(&self, from: Option<f64>, step: i32) -> Option<Hover> {
+        let xs = self.levels();
+        let last = xs.len().checked_sub(1)?;
+        let next = match from.and_then(|x| xs.iter().position(|&l| l == x)) {
+            Some(i) => (i as i64 + i64::from(step)).clamp(0, last as i64) as usize,
+            None => 0,
+        };
+        self.pin(xs[next])
     }
 
     /// Every series name a user can toggle, in order, once each.

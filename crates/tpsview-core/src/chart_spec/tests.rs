@@ -163,9 +163,20 @@ fn roofline_overlays_the_run_on_the_bound_and_rates_efficiency() {
         kv_bytes_per_token: 0.0,
         context_tokens: 0.0,
     };
-    let c = roofline(&model, Some(&s.runs[0]), 256.0, &ChartOptions::default());
+    let c = roofline(&model, Some(&s.runs[0]), 64.0, &ChartOptions::default());
     assert_eq!(c.panels[0].series.len(), 2);
-    assert_eq!(c.panels[0].series[0].points.len(), 9, "batches 1..256");
+    assert_eq!(
+        c.panels[0].series[0].points.len(),
+        9,
+        "batches 1..256: twice the run's highest level"
+    );
+    assert_eq!(
+        roofline(&model, None, 1000.0, &ChartOptions::default()).panels[0].series[0]
+            .points
+            .len(),
+        11,
+        "1..2048"
+    );
     assert_eq!(
         c.panels[0].series[1].points.len(),
         4,
@@ -192,4 +203,23 @@ fn pin_highlights_a_level_on_line_and_scatter_charts() {
     assert_eq!(i.pin_level(128.0), Some(h));
     assert_eq!(t.pin_level(64.0).unwrap().x, 64.0);
     assert!(t.pin(3.0).is_none());
+}
+
+#[test]
+fn arrow_keys_step_through_levels_and_stop_at_the_ends() {
+    let (_, s) = seed();
+    let c = latency(&s, &ChartOptions::default());
+    assert_eq!(c.levels(), vec![1.0, 16.0, 64.0, 128.0]);
+    assert_eq!(c.step_hover(None, 1).unwrap().x, 1.0);
+    assert_eq!(c.step_hover(Some(16.0), 1).unwrap().x, 64.0);
+    assert_eq!(c.step_hover(Some(128.0), 1).unwrap().x, 128.0);
+    assert_eq!(c.step_hover(Some(1.0), -1).unwrap().x, 1.0);
+    let empty = throughput(
+        &Summary {
+            runs: vec![],
+            diagnostics: vec![],
+        },
+        &ChartOptions::default(),
+    );
+    assert!(empty.step_hover(None, 1).is_none());
 }
