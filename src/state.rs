@@ -61,7 +61,7 @@ pub fn provide_state() -> (Files, Analysis) {
     (files, analysis)
 }
 
-/// The analysis, for pages under the shell.
+/// The analysis, for pages under the shell (which provides it).
 pub fn use_analysis() -> Analysis {
-    use_context::<Analysis>().unwrap_or_else(|| provide_state().1)
+    expect_context::<Analysis>()
 }

@@ -77,6 +77,19 @@ pub fn reported_map(tool: &str) -> &'static [Figure] {
     }
 }
 
+/// The tool's own figure for tpsview metric `canonical`, with the tool's name for it, converted to
+/// tpsview's unit; `None` when the tool reported nothing comparable.
+pub fn reported_value(
+    tool: &str,
+    figures: &std::collections::BTreeMap<String, f64>,
+    canonical: &str,
+) -> Option<(&'static str, f64)> {
+    reported_map(tool)
+        .iter()
+        .find(|f| f.canonical == canonical)
+        .and_then(|f| figures.get(f.tool_key).map(|v| (f.tool_key, v * f.scale)))
+}
+
 /// How many bytes at each end of a file detection looks at: summary keys can sit after megabytes
 /// of per-request arrays (vLLM writes its `mean_*` keys last).
 const SNIFF: usize = 64 * 1024;
@@ -99,6 +112,8 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     None
 }
 
+/// A plain scan: it runs once per file over at most 128 KB, and `memchr::memmem` would add its
+/// whole searcher to the wasm bundle.
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }

@@ -23,23 +23,7 @@ pub struct Step {
 }
 
 fn f0(v: f64) -> String {
-    let s = format!("{:.0}", v);
-    // Thousands separators, for the prose.
-    let (neg, digits) = s
-        .strip_prefix('-')
-        .map_or((false, s.as_str()), |d| (true, d));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if neg {
-        format!("-{out}")
-    } else {
-        out
-    }
+    crate::text::thousands(v, 0)
 }
 
 /// The walkthrough for `run`; empty when it has no level with both aggregations.

@@ -188,14 +188,12 @@ impl<'de> serde::Deserialize<'de> for Shape {
     }
 }
 
-/// A column read leniently: NaN stands for every entry that was missing or not a number, and
-/// `bad` lists those indices so a diagnostic can name them.
+/// A column read leniently: NaN stands for every entry that was missing or not a number, so the
+/// shared validation (`metrics::validate_requests`, `metrics::token_counts`) names it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Column {
     /// The values.
     pub values: Vec<f64>,
-    /// Indices of entries that were `null`, strings that are not numbers, or other types.
-    pub bad: Vec<usize>,
 }
 
 impl<'de> serde::Deserialize<'de> for Column {
@@ -207,17 +205,11 @@ impl<'de> serde::Deserialize<'de> for Column {
                 f.write_str("an array of numbers")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Column, A::Error> {
-                let mut col = Column {
-                    values: Vec::with_capacity(seq.size_hint().unwrap_or(0)),
-                    bad: Vec::new(),
-                };
+                let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0));
                 while let Some(n) = seq.next_element::<Num>()? {
-                    if !matches!(n, Num::Value(_)) {
-                        col.bad.push(col.values.len());
-                    }
-                    col.values.push(n.or_nan());
+                    values.push(n.or_nan());
                 }
-                Ok(col)
+                Ok(Column { values })
             }
         }
         d.deserialize_seq(V)
@@ -225,12 +217,13 @@ impl<'de> serde::Deserialize<'de> for Column {
 }
 
 /// A list of lists of numbers (e.g. per-request chunk gaps) read into one flat array with offsets.
-/// A row that is not an array (e.g. `null`) becomes empty and is listed in `bad_rows`.
+/// A row that is not an array (e.g. `null`) becomes empty and is listed in `bad_rows`; entries that
+/// are not numbers become NaN, which validation names.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RaggedColumn {
     /// The flattened rows.
     pub data: crate::model::Ragged,
-    /// Rows holding at least one entry that is not a number, or that were not arrays.
+    /// Rows that were not arrays.
     pub bad_rows: Vec<usize>,
 }
 
@@ -251,12 +244,10 @@ impl<'de> Visitor<'de> for RowSeed<'_> {
         f.write_str("an array of numbers")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        let mut ok = true;
         while let Some(n) = seq.next_element::<Num>()? {
-            ok &= matches!(n, Num::Value(_));
             self.values.push(n.or_nan());
         }
-        Ok(ok)
+        Ok(true)
     }
     fn visit_unit<E>(self) -> Result<bool, E> {
         Ok(false)

@@ -19,6 +19,7 @@ pub mod simulate;
 pub mod stats;
 pub mod summary;
 pub mod synthetic;
+pub mod text;
 
 pub use error::{Diagnostic, ParseError, ParseErrorKind};
 pub use formats::{detect, parse, parse_any, Format, Parsed};

@@ -6,7 +6,7 @@
 
 use crate::error::Diagnostic;
 use crate::model::{Outcome, Point, Requests};
-use crate::stats::Dist;
+use crate::stats::{Dist, Stat};
 
 /// Choices that change what is computed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -202,74 +202,103 @@ impl PointMetrics {
     /// A figure by its flat name (`system_tps`, `tpot_p99_ms`, …): the names of
     /// [`METRIC_NAMES`], used by the audit, the UI's table and the CLI.
     pub fn get(&self, name: &str) -> Option<f64> {
-        let d = |dist: &Dist, stat: &str| match stat {
-            "mean" => dist.mean,
-            "p50" => dist.p50,
-            "p90" => dist.p90,
-            "p99" => dist.p99,
-            _ => None,
-        };
-        match name {
-            "duration_s" => self.duration_s,
-            "system_tps" => self.system_tps,
-            "per_stream_tps" => self.per_stream_tps,
-            "requests_ok" => self.requests_ok.map(|v| v as f64),
-            "requests_failed" => self.requests_failed.map(|v| v as f64),
-            "output_tokens" => self.output_tokens.map(|v| v as f64),
-            "request_throughput" => self.request_throughput,
-            "concurrency_achieved" => self.concurrency_achieved,
-            _ => {
-                let (metric, rest) = name.split_once('_')?;
-                let stat = rest.strip_suffix("_ms")?;
-                let dist = match metric {
-                    "tpot" => &self.tpot_ms,
-                    "ttft" => &self.ttft_ms,
-                    "itl" => &self.itl_ms,
-                    "e2e" => &self.e2e_ms,
-                    _ => return None,
-                };
-                d(dist, stat)
-            }
+        let count = |c: Option<u64>| c.map(|v| v as f64);
+        match Field::parse(name)? {
+            Field::Duration => self.duration_s,
+            Field::System => self.system_tps,
+            Field::PerStream => self.per_stream_tps,
+            Field::Ok => count(self.requests_ok),
+            Field::Failed => count(self.requests_failed),
+            Field::Tokens => count(self.output_tokens),
+            Field::RequestThroughput => self.request_throughput,
+            Field::Concurrency => self.concurrency_achieved,
+            Field::Dist(d, k) => *self.dist(d).stat(k),
         }
     }
 
     fn set(&mut self, name: &str, v: f64) {
-        let count = || (v >= 0.0 && v.fract() == 0.0).then_some(v as u64);
-        let slot = |dist: &mut Dist, stat: &str| -> bool {
-            let s = match stat {
-                "mean" => &mut dist.mean,
-                "p50" => &mut dist.p50,
-                "p90" => &mut dist.p90,
-                "p99" => &mut dist.p99,
-                _ => return false,
-            };
-            *s = Some(v);
-            true
+        let count = (v >= 0.0 && v.fract() == 0.0).then_some(v as u64);
+        let Some(field) = Field::parse(name) else {
+            return;
         };
-        match name {
-            "duration_s" => self.duration_s = Some(v),
-            "system_tps" => self.system_tps = Some(v),
-            "per_stream_tps" => self.per_stream_tps = Some(v),
-            "requests_ok" => self.requests_ok = count(),
-            "requests_failed" => self.requests_failed = count(),
-            "output_tokens" => self.output_tokens = count(),
-            "request_throughput" => self.request_throughput = Some(v),
-            "concurrency_achieved" => self.concurrency_achieved = Some(v),
-            _ => {
-                if let Some((metric, rest)) = name.split_once('_') {
-                    if let Some(stat) = rest.strip_suffix("_ms") {
-                        let dist = match metric {
-                            "tpot" => &mut self.tpot_ms,
-                            "ttft" => &mut self.ttft_ms,
-                            "itl" => &mut self.itl_ms,
-                            "e2e" => &mut self.e2e_ms,
-                            _ => return,
-                        };
-                        slot(dist, stat);
-                    }
-                }
-            }
+        match field {
+            Field::Duration => self.duration_s = Some(v),
+            Field::System => self.system_tps = Some(v),
+            Field::PerStream => self.per_stream_tps = Some(v),
+            Field::Ok => self.requests_ok = count,
+            Field::Failed => self.requests_failed = count,
+            Field::Tokens => self.output_tokens = count,
+            Field::RequestThroughput => self.request_throughput = Some(v),
+            Field::Concurrency => self.concurrency_achieved = Some(v),
+            Field::Dist(d, k) => *self.dist_mut(d).stat_mut(k) = Some(v),
         }
+    }
+
+    fn dist(&self, d: DistId) -> &Dist {
+        match d {
+            DistId::Tpot => &self.tpot_ms,
+            DistId::Ttft => &self.ttft_ms,
+            DistId::Itl => &self.itl_ms,
+            DistId::E2e => &self.e2e_ms,
+        }
+    }
+
+    fn dist_mut(&mut self, d: DistId) -> &mut Dist {
+        match d {
+            DistId::Tpot => &mut self.tpot_ms,
+            DistId::Ttft => &mut self.ttft_ms,
+            DistId::Itl => &mut self.itl_ms,
+            DistId::E2e => &mut self.e2e_ms,
+        }
+    }
+}
+
+/// The latency distributions, by the prefix of their flat names.
+#[derive(Clone, Copy)]
+enum DistId {
+    Tpot,
+    Ttft,
+    Itl,
+    E2e,
+}
+
+/// A flat metric name, parsed once for both [`PointMetrics::get`] and `set`.
+#[derive(Clone, Copy)]
+enum Field {
+    Duration,
+    System,
+    PerStream,
+    Ok,
+    Failed,
+    Tokens,
+    RequestThroughput,
+    Concurrency,
+    Dist(DistId, Stat),
+}
+
+impl Field {
+    fn parse(name: &str) -> Option<Field> {
+        Some(match name {
+            "duration_s" => Field::Duration,
+            "system_tps" => Field::System,
+            "per_stream_tps" => Field::PerStream,
+            "requests_ok" => Field::Ok,
+            "requests_failed" => Field::Failed,
+            "output_tokens" => Field::Tokens,
+            "request_throughput" => Field::RequestThroughput,
+            "concurrency_achieved" => Field::Concurrency,
+            _ => {
+                let (metric, rest) = name.split_once('_')?;
+                let dist = match metric {
+                    "tpot" => DistId::Tpot,
+                    "ttft" => DistId::Ttft,
+                    "itl" => DistId::Itl,
+                    "e2e" => DistId::E2e,
+                    _ => return None,
+                };
+                Field::Dist(dist, Stat::parse(rest.strip_suffix("_ms")?)?)
+            }
+        })
     }
 }
 
@@ -345,16 +374,15 @@ fn recompute(
 ) -> PointMetrics {
     let mut m = PointMetrics::empty(Basis::Recomputed, point);
     let n = req.len();
-    let (mut ttft, mut e2e, mut tpot, mut rate, mut user, mut itl) = (
+    let (mut ttft, mut e2e, mut tpot, mut rate, mut user) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
         Vec::with_capacity(n),
         Vec::with_capacity(n),
-        Vec::new(),
         Vec::new(),
     );
-    // When every request is usable, the pooled chunk gaps are the report's own array: no copy.
-    let all_ok = (0..n).all(|i| request_metrics(req, i).is_some());
+    // Requests averaged in; their chunk gaps are pooled after the loop.
+    let mut usable: Vec<usize> = Vec::with_capacity(n);
     let (mut ok, mut failed, mut invalid) = (0u64, 0u64, 0u64);
     let (mut tokens, mut sum_e2e, mut sum_decode) = (0u64, 0.0f64, 0.0f64);
     for i in 0..n {
@@ -403,9 +431,7 @@ fn recompute(
         if let Some(v) = r.user_rate {
             user.push(v);
         }
-        if let (Some(g), false) = (&req.chunk_gaps, all_ok) {
-            itl.extend_from_slice(g.row(i));
-        }
+        usable.push(i);
     }
     m.requests_ok = Some(ok);
     m.requests_failed = Some(failed);
@@ -432,9 +458,17 @@ fn recompute(
     m.tpot_ms = Dist::of(&mut tpot).scaled(1e3);
     m.ttft_ms = Dist::of(&mut ttft).scaled(1e3);
     m.e2e_ms = Dist::of(&mut e2e).scaled(1e3);
-    m.itl_ms = match (&req.chunk_gaps, all_ok) {
-        (Some(g), true) => crate::stats::dist_in_place(&g.values),
-        _ => crate::stats::dist_in_place(&itl),
+    // When every request is usable, the pooled gaps are the report's own array: no copy.
+    m.itl_ms = match &req.chunk_gaps {
+        Some(g) if usable.len() == n => crate::stats::dist_in_place(&g.values),
+        Some(g) => {
+            let mut itl = Vec::new();
+            for &i in &usable {
+                itl.extend_from_slice(g.row(i));
+            }
+            crate::stats::dist_in_place(&itl)
+        }
+        None => Dist::default(),
     }
     .scaled(1e3);
     m.per_stream_rate = Dist::of(&mut rate);
@@ -449,11 +483,12 @@ fn recompute(
 
     m.duration_s = duration(req);
     if m.duration_s.is_none() {
-        let reported = crate::formats::reported_map(&point.reported.tool)
-            .iter()
-            .find(|f| f.canonical == "duration_s")
-            .and_then(|f| point.reported.figures.get(f.tool_key).map(|v| v * f.scale));
-        if let Some(d) = reported {
+        let reported = crate::formats::reported_value(
+            &point.reported.tool,
+            &point.reported.figures,
+            "duration_s",
+        );
+        if let Some((_, d)) = reported {
             m.duration_s = Some(d);
             m.duration_as_reported = true;
             diags.push(Diagnostic::info(
@@ -659,6 +694,39 @@ pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
         }
     }
     diags
+}
+
+/// Token counts from a column: non-negative integers that fit a `u32`. Any other entry (NaN from a
+/// missing or unreadable value, negative, fractional) marks its request invalid with a diagnostic on
+/// `field_path` and reads as 0. Every importer reads token counts through this.
+pub(crate) fn token_counts(
+    file: &str,
+    field_path: &str,
+    field: &'static str,
+    values: &[f64],
+    outcome: &mut [Outcome],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<u32> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
+                v as u32
+            } else {
+                if matches!(outcome[i], Outcome::Ok) {
+                    outcome[i] = Outcome::Invalid(field);
+                    diags.push(Diagnostic::warning(
+                        file,
+                        field_path,
+                        Some(i),
+                        format!("token count {v} is not a non-negative integer: left out"),
+                    ));
+                }
+                0
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -14,7 +14,53 @@ pub struct Dist {
     pub p99: Option<f64>,
 }
 
+/// One of a [`Dist`]'s statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    /// Arithmetic mean.
+    Mean,
+    /// Median.
+    P50,
+    /// 90th percentile.
+    P90,
+    /// 99th percentile.
+    P99,
+}
+
+impl Stat {
+    /// `mean`, `p50`, `p90` or `p99`.
+    pub fn parse(s: &str) -> Option<Stat> {
+        Some(match s {
+            "mean" => Stat::Mean,
+            "p50" => Stat::P50,
+            "p90" => Stat::P90,
+            "p99" => Stat::P99,
+            _ => return None,
+        })
+    }
+}
+
 impl Dist {
+    /// One statistic.
+    pub fn stat(&self, k: Stat) -> &Option<f64> {
+        match k {
+            Stat::Mean => &self.mean,
+            Stat::P50 => &self.p50,
+            Stat::P90 => &self.p90,
+            Stat::P99 => &self.p99,
+        }
+    }
+
+    /// One statistic, to set it.
+    pub fn stat_mut(&mut self, k: Stat) -> &mut Option<f64> {
+        match k {
+            Stat::Mean => &mut self.mean,
+            Stat::P50 => &mut self.p50,
+            Stat::P90 => &mut self.p90,
+            Stat::P99 => &mut self.p99,
+        }
+    }
+
     /// Summarises `values`, reordering them in place. NaNs must have been filtered out by the
     /// caller. Uses selection rather than a full sort: O(n) for the millions of pooled chunk gaps
     /// of a big file.

@@ -62,14 +62,7 @@ impl PointSummary {
     /// The tool's own figure for tpsview metric `name`, with the tool's name for it, in tpsview's
     /// unit; `None` when the tool reported nothing comparable.
     pub fn reported_as(&self, name: &str) -> Option<(&'static str, f64)> {
-        crate::formats::reported_map(&self.reported_tool)
-            .iter()
-            .find(|f| f.canonical == name)
-            .and_then(|f| {
-                self.reported
-                    .get(f.tool_key)
-                    .map(|v| (f.tool_key, v * f.scale))
-            })
+        crate::formats::reported_value(&self.reported_tool, &self.reported, name)
     }
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::Figure;
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{Column, Num};
-use crate::metrics::{validate_requests, METRIC_NAMES};
+use crate::metrics::{token_counts, validate_requests, METRIC_NAMES};
 use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run};
 
 /// Format id, also the value of the `format` key.
@@ -257,37 +257,25 @@ fn into_requests(
             )),
         }
     }
-    let tokens = |c: &Column,
-                  name: &'static str,
-                  outcome: &mut Vec<Outcome>,
-                  diags: &mut Vec<Diagnostic>|
-     -> Vec<u32> {
-        c.values
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| {
-                if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
-                    v as u32
-                } else {
-                    if matches!(outcome[i], Outcome::Ok) {
-                        outcome[i] = Outcome::Invalid(name);
-                        diags.push(Diagnostic::warning(
-                            file,
-                            &format!("{path}.requests.{name}"),
-                            Some(i),
-                            format!("token count {v} is not a non-negative integer: left out"),
-                        ));
-                    }
-                    0
-                }
-            })
-            .collect()
-    };
-    let output_tokens = tokens(&raw.output_tokens, "output_tokens", &mut outcome, diags);
-    let input_tokens = raw
-        .input_tokens
-        .as_ref()
-        .map(|c| tokens(c, "input_tokens", &mut outcome, diags));
+    let base = format!("{path}.requests");
+    let output_tokens = token_counts(
+        file,
+        &format!("{base}.output_tokens"),
+        "output_tokens",
+        &raw.output_tokens.values,
+        &mut outcome,
+        diags,
+    );
+    let input_tokens = raw.input_tokens.as_ref().map(|c| {
+        token_counts(
+            file,
+            &format!("{base}.input_tokens"),
+            "input_tokens",
+            &c.values,
+            &mut outcome,
+            diags,
+        )
+    });
     let chunk_gaps = match (raw.chunk_counts, raw.chunk_gaps_s) {
         (Some(counts), Some(gaps)) => {
             let mut offsets = Vec::with_capacity(n + 1);
@@ -336,7 +324,6 @@ fn into_requests(
         chunk_gaps,
         outcome,
     };
-    let base = format!("{path}.requests");
     let mut found = validate_requests(file, &mut req);
     for d in &mut found {
         d.field = format!("{base}.{}", d.field);
@@ -452,11 +439,6 @@ fn write_point(p: &Point) -> WPoint<'_> {
             figures: p.reported.figures.clone(),
         }),
     }
-}
-
-/// True when `name` is a metric name a summary-only tpsview/1 point may carry.
-pub fn is_metric_name(name: &str) -> bool {
-    METRIC_NAMES.contains(&name)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use serde::de::{self, MapAccess, Visitor};
 use super::Figure;
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{Column, Num, RaggedColumn, Small};
-use crate::metrics::validate_requests;
+use crate::metrics::{token_counts, validate_requests};
 use crate::model::{Metadata, Outcome, Point, Report, Reported, Requests, Run};
 
 /// Format id.
@@ -191,12 +191,7 @@ impl RawVllm {
     fn keep(&mut self, key: String, v: Small) {
         match key.as_str() {
             "request_rate" | "max_concurrency" => {
-                let n = match &v {
-                    Small::Num(n) => Num::Value(*n),
-                    Small::Str(s) => crate::lenient::parse_num_str(s),
-                    Small::Null => Num::Missing,
-                    Small::Other => Num::Bad,
-                };
+                let n = Num::from(v);
                 if key == "request_rate" {
                     self.request_rate = n.value();
                 } else {
@@ -388,10 +383,7 @@ fn fast_read(bytes: &[u8]) -> Option<Vec<RawVllm>> {
                 let col = |s: &mut Scanner| -> Option<Column> {
                     let mut values = Vec::new();
                     s.f64_array(&mut values)?;
-                    Some(Column {
-                        values,
-                        bad: Vec::new(),
-                    })
+                    Some(Column { values })
                 };
                 match key {
                     "input_lens" => raw.input_lens = Some(col(&mut s)?),
@@ -585,11 +577,24 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
             .collect(),
         None => vec![Outcome::Ok; n],
     };
-    let output_tokens = tokens_column(file, "output_lens", out, &mut outcome, diags);
-    let input_tokens = raw
-        .input_lens
-        .as_ref()
-        .map(|c| tokens_column(file, "input_lens", c, &mut outcome, diags));
+    let output_tokens = token_counts(
+        file,
+        "output_lens",
+        "output_lens",
+        &out.values,
+        &mut outcome,
+        diags,
+    );
+    let input_tokens = raw.input_lens.as_ref().map(|c| {
+        token_counts(
+            file,
+            "input_lens",
+            "input_lens",
+            &c.values,
+            &mut outcome,
+            diags,
+        )
+    });
     let e2e_s = match (&mut raw.latencies, &raw.itls) {
         (Some(l), _) => std::mem::take(&mut l.values),
         // vLLM: Σ itls_i == latency_i − ttft_i exactly.
@@ -612,6 +617,29 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
             "no send times (older vLLM): no timeline; duration comes from the summary",
         ));
     }
+    // An `itls` entry that is not a list: the request has no ITL; without `latencies` its end time
+    // (ttft + Σ itls) is unknown too, so it is left out.
+    for &i in raw.itls.as_ref().map_or(&[][..], |r| r.bad_rows.as_slice()) {
+        if !matches!(outcome[i], Outcome::Ok) {
+            continue;
+        }
+        if raw.latencies.is_none() {
+            outcome[i] = Outcome::Invalid("itls");
+            diags.push(Diagnostic::warning(
+                file,
+                "itls",
+                Some(i),
+                "not a list of chunk gaps, and no latencies: end time unknown, left out",
+            ));
+        } else {
+            diags.push(Diagnostic::warning(
+                file,
+                "itls",
+                Some(i),
+                "not a list of chunk gaps: this request adds nothing to ITL",
+            ));
+        }
+    }
     let mut req = Requests {
         start_s: raw.start_times.take().map(|c| c.values),
         ttft_s: raw.ttfts.take().map(|c| c.values).unwrap_or_default(),
@@ -623,36 +651,6 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
     };
     diags.extend(validate_requests(file, &mut req));
     Some(req)
-}
-
-/// Token counts must be non-negative integers; other entries mark the request invalid.
-fn tokens_column(
-    file: &str,
-    field: &'static str,
-    col: &Column,
-    outcome: &mut [Outcome],
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<u32> {
-    col.values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
-                v as u32
-            } else {
-                if matches!(outcome[i], Outcome::Ok) {
-                    outcome[i] = Outcome::Invalid(field);
-                    diags.push(Diagnostic::warning(
-                        file,
-                        field,
-                        Some(i),
-                        format!("token count {v} is not a non-negative integer: left out"),
-                    ));
-                }
-                0
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

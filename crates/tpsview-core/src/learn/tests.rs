@@ -47,10 +47,3 @@ fn a_run_without_levels_has_no_walkthrough() {
     }
     assert!(walkthrough(&s.runs[0]).is_empty());
 }
-
-#[test]
-fn thousands_are_separated() {
-    assert_eq!(f0(3228.4), "3,228");
-    assert_eq!(f0(-1234567.0), "-1,234,567");
-    assert_eq!(f0(50.0), "50");
-}

@@ -424,3 +424,26 @@ fn a_hundred_thousand_one_token_requests() {
     assert_eq!(m.per_stream_tps, None);
     assert!((m.duration_s.unwrap() - (99.999 + 0.05)).abs() < 1e-9);
 }
+
+#[test]
+fn an_itls_row_that_is_not_a_list_is_named() {
+    let text = String::from_utf8(fixture("detailed-small.json"))
+        .unwrap()
+        .replace("[0.05, 0.05], [0.04]", "[0.05, 0.05], null");
+    let parsed = parse_any("n.json", text.as_bytes()).unwrap();
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.field == "itls")
+        .unwrap();
+    assert_eq!(d.index, Some(2));
+    assert!(d.message.contains("adds nothing to ITL"), "{d}");
+    // Without latencies the end time is unknown: the request is left out, not given e2e = ttft.
+    let old = String::from_utf8(fixture("old-keys.json"))
+        .unwrap()
+        .replace("[0.05, 0.05], [0.04]", "[0.05, 0.05], null");
+    let parsed = parse_any("o.json", old.as_bytes()).unwrap();
+    let (m, _) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!(m.requests_ok, Some(3));
+    assert!(m.excluded.iter().any(|e| e.index == 2 && !e.failed));
+}
