@@ -255,13 +255,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         }
         let has_legend = panel.series.iter().any(|s| !s.points.is_empty()) || spec.shade.is_some();
         if has_legend {
-            let pos = if spec.id == "throughput" && pi == 0 || spec.id == "interactivity" {
-                SeriesLabelPosition::UpperLeft
-            } else if spec.id == "throughput" {
-                SeriesLabelPosition::LowerLeft
-            } else {
-                SeriesLabelPosition::UpperRight
-            };
+            let pos = legend_corner(spec, panel);
             chart
                 .configure_series_labels()
                 .position(pos)
@@ -280,6 +274,63 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
     area.present().map_err(err)?;
     Ok(layout)
+}
+
+/// The corner of a panel where the legend box covers the fewest data: points, band ends and
+/// timeline bar ends, in the panel's own 0–1 coordinates. Ties go to the upper left, then upper
+/// right, lower left, lower right. (A fixed corner hid the only point of a one-level run.)
+pub fn legend_corner(
+    spec: &ChartSpec,
+    panel: &tpsview_core::chart_spec::Panel,
+) -> SeriesLabelPosition {
+    let scale = spec.x.scale;
+    let (Some(x0), Some(x1)) = (scale.to_axis(spec.x.range.0), scale.to_axis(spec.x.range.1))
+    else {
+        return SeriesLabelPosition::UpperLeft;
+    };
+    let (y0, y1) = panel.y.range;
+    let norm = |x: f64, y: f64| Some(((scale.to_axis(x)? - x0) / (x1 - x0), (y - y0) / (y1 - y0)));
+    let mut pts: Vec<(f64, f64)> = Vec::new();
+    for s in &panel.series {
+        pts.extend(s.points.iter().filter_map(|&(x, y)| norm(x, y)));
+        pts.extend(
+            s.band
+                .iter()
+                .flat_map(|&(x, lo, hi)| [norm(x, lo), norm(x, hi)])
+                .flatten(),
+        );
+    }
+    for b in &spec.bars {
+        let row = b.row as f64 + 0.5;
+        pts.extend([norm(b.start, row), norm(b.end, row)].into_iter().flatten());
+    }
+    let entries = panel.series.len()
+        + usize::from(spec.shade.is_some())
+        + if spec.bars.is_empty() { 0 } else { 2 };
+    let (w, h) = (0.45, (0.1 + 0.07 * entries as f64).min(0.6));
+    let corners = [
+        (SeriesLabelPosition::UpperLeft, 0.0, 1.0 - h),
+        (SeriesLabelPosition::UpperRight, 1.0 - w, 1.0 - h),
+        (SeriesLabelPosition::LowerLeft, 0.0, 0.0),
+        (SeriesLabelPosition::LowerRight, 1.0 - w, 0.0),
+    ];
+    let covered = |cx: f64, cy: f64| {
+        pts.iter()
+            .filter(|&&(x, y)| x >= cx && x <= cx + w && y >= cy && y <= cy + h)
+            .count()
+    };
+    let mut best = (usize::MAX, 0);
+    for (i, &(_, cx, cy)) in corners.iter().enumerate() {
+        let n = covered(cx, cy);
+        if n < best.0 {
+            best = (n, i);
+        }
+    }
+    let [a, b, c, d] = corners;
+    [a.0, b.0, c.0, d.0]
+        .into_iter()
+        .nth(best.1)
+        .unwrap_or(SeriesLabelPosition::UpperLeft)
 }
 
 type Chart<'a, DB> = ChartContext<

@@ -157,3 +157,32 @@ fn empty_and_degenerate_charts_draw_without_error() {
         assert!(chart_svg(&spec, (400, 300)).unwrap().contains("<rect"));
     }
 }
+
+#[test]
+fn the_legend_never_sits_on_the_only_point() {
+    // One level (a single vLLM file): its point is at the top left of the system panel.
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/vllm/detailed-small.json"
+    ))
+    .unwrap();
+    let parsed = tpsview_core::parse_any("d.json", &text).unwrap();
+    let s = tpsview_core::summarize(vec![parsed], &MetricOptions::default());
+    let spec = chart_spec::throughput(&s, &ChartOptions::default());
+    let pos = legend_corner(&spec, &spec.panels[0]);
+    assert!(
+        !matches!(pos, SeriesLabelPosition::UpperLeft),
+        "the point is at the upper left"
+    );
+    // Rising lines keep the upper left free; falling ones the lower left.
+    let (_, seed) = seed();
+    let spec = chart_spec::throughput(&seed, &ChartOptions::default());
+    assert!(matches!(
+        legend_corner(&spec, &spec.panels[0]),
+        SeriesLabelPosition::UpperLeft
+    ));
+    assert!(matches!(
+        legend_corner(&spec, &spec.panels[1]),
+        SeriesLabelPosition::LowerLeft | SeriesLabelPosition::LowerRight
+    ));
+}
