@@ -1,9 +1,13 @@
-//! The audit: each figure a tool reported, beside tpsview's recomputation of the same quantity,
-//! flagged when they differ by more than rounding, with the likely cause.
+//! The audit: each figure a tool reported, beside tpsview's recomputation of the same quantity
+//! under the tool's own definition, flagged when they differ by more than rounding, with the
+//! likely cause. Figures defined as tpsview defines them are checked against tpsview's metric;
+//! figures the tool defines its own way ([`ToolDef`]) are recomputed that way from the raw data;
+//! figures an importer re-aggregated from non-per-request raw data
+//! ([`crate::model::Reported::recomputed`]) are checked against that.
 
-use crate::formats::reported_map;
-use crate::metrics::{Basis, PointMetrics};
-use crate::model::Point;
+use crate::formats::{reported_map, Def, ToolDef};
+use crate::metrics::{request_metrics, Basis, PointMetrics};
+use crate::model::{Point, Requests};
 
 /// Relative difference above which a reported figure is flagged (0.5 %).
 pub const TOLERANCE: f64 = 0.005;
@@ -11,13 +15,13 @@ pub const TOLERANCE: f64 = 0.005;
 /// A reported figure that disagrees with the recomputed one.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Discrepancy {
-    /// tpsview's metric name.
+    /// tpsview's metric name nearest to it.
     pub metric: &'static str,
     /// The tool's own name for it.
     pub tool_metric: &'static str,
     /// The tool's value, in tpsview's unit.
     pub reported: f64,
-    /// tpsview's value.
+    /// The same figure recomputed under the tool's definition.
     pub recomputed: f64,
     /// (recomputed − reported) / reported.
     pub relative_diff: f64,
@@ -25,19 +29,21 @@ pub struct Discrepancy {
     pub likely_cause: &'static str,
 }
 
-/// Compares a point's reported figures with its recomputed metrics. Nothing is flagged for
-/// summary-only points (there is nothing to compare) or for figures the recomputation took from
-/// the tool itself (duration without send times).
+/// Compares a point's reported figures with their recomputations. Nothing is flagged for figures
+/// with nothing to compare to, or for figures the recomputation took from the tool itself
+/// (duration without send times; counts of a sampled point).
 pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
-    if m.basis != Basis::Recomputed {
-        return Vec::new();
-    }
-    let borrowed_from_tool = |metric: &str| {
-        m.duration_as_reported
-            && matches!(
-                metric,
-                "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved"
-            )
+    let borrowed_from_tool = |metric: &str, def: Def| {
+        let timed = matches!(
+            metric,
+            "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved"
+        ) || matches!(
+            def,
+            Def::Tool(ToolDef::TotalTokenThroughput | ToolDef::AllRequestsThroughput)
+        );
+        (m.duration_as_reported && timed)
+            || (point.sampled_from.is_some()
+                && (timed || matches!(metric, "requests_ok" | "requests_failed" | "output_tokens")))
     };
     let mut out = Vec::new();
     for fig in reported_map(&point.reported.tool) {
@@ -45,10 +51,20 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
             continue;
         };
         let reported = raw * fig.scale;
-        let Some(recomputed) = m.get(fig.canonical) else {
+        let recomputed = match point.reported.recomputed.get(fig.tool_key) {
+            Some(&r) => Some(r * fig.scale),
+            None if m.basis != Basis::Recomputed => None,
+            None if borrowed_from_tool(fig.canonical, fig.def) => None,
+            None => match (fig.def, &point.requests) {
+                (Def::Same, _) => m.get(fig.canonical),
+                (Def::Tool(d), Some(req)) => tool_value(d, req, m),
+                (Def::Tool(_), None) => None,
+            },
+        };
+        let Some(recomputed) = recomputed else {
             continue;
         };
-        if !reported.is_finite() || borrowed_from_tool(fig.canonical) {
+        if !reported.is_finite() || !recomputed.is_finite() {
             continue;
         }
         let denom = reported.abs().max(1e-12);
@@ -65,4 +81,67 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
         }
     }
     out
+}
+
+/// A figure recomputed under a tool's own definition from a point's raw data, in tpsview's unit
+/// (ms for times, tokens/s or requests/s for rates); `None` when the data does not allow it.
+pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64> {
+    let mut n_req = 0usize;
+    let (mut sum, mut sum_a, mut sum_b) = (0.0f64, 0.0f64, 0.0f64);
+    let duration = m.duration_s.filter(|d| *d > 0.0 && d.is_finite());
+    for i in 0..req.len() {
+        let Some(r) = request_metrics(req, i) else {
+            continue;
+        };
+        let n = f64::from(req.output_tokens[i]);
+        let decode = r.e2e - r.ttft;
+        match def {
+            ToolDef::DecodeRateMean => {
+                if n >= 2.0 && decode > 0.0 {
+                    sum += (n - 1.0) / decode;
+                    n_req += 1;
+                }
+            }
+            ToolDef::UserRateMean => {
+                if r.e2e > 0.0 {
+                    sum += n / r.e2e;
+                    n_req += 1;
+                }
+            }
+            ToolDef::TokenWeightedTpot => {
+                if n >= 2.0 {
+                    sum_a += decode;
+                    sum_b += n - 1.0;
+                }
+            }
+            ToolDef::DecodePerToken => {
+                sum_a += decode;
+                sum_b += n;
+            }
+            ToolDef::E2ePerToken => {
+                sum_a += r.e2e;
+                sum_b += n;
+            }
+            ToolDef::TotalTokenThroughput => {
+                sum_a += n + f64::from(req.input_tokens.as_ref()?[i]);
+            }
+            ToolDef::AllRequestsThroughput => {}
+            ToolDef::PrefillRate | ToolDef::MixedRate => return None,
+            ToolDef::E2ePerChunk => {
+                let chunks = req.chunk_gaps.as_ref()?.row(i).len() + 1;
+                sum += r.e2e / chunks as f64;
+                n_req += 1;
+            }
+        }
+    }
+    match def {
+        ToolDef::DecodeRateMean | ToolDef::UserRateMean => (n_req > 0).then(|| sum / n_req as f64),
+        ToolDef::E2ePerChunk => (n_req > 0).then(|| sum / n_req as f64 * 1e3),
+        ToolDef::TokenWeightedTpot | ToolDef::DecodePerToken | ToolDef::E2ePerToken => {
+            (sum_b > 0.0).then(|| sum_a / sum_b * 1e3)
+        }
+        ToolDef::TotalTokenThroughput => duration.map(|d| sum_a / d),
+        ToolDef::AllRequestsThroughput => duration.map(|d| req.len() as f64 / d),
+        ToolDef::PrefillRate | ToolDef::MixedRate => None,
+    }
 }

@@ -4,8 +4,18 @@
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::model::Report;
 
+pub mod aiperf;
+mod common;
+pub mod genai_perf;
+pub mod guidellm;
+pub mod inference_benchmarker;
+pub mod llama_bench;
+pub mod llmperf;
+pub mod sglang;
 pub mod tpsview;
+pub mod trtllm;
 pub mod vllm;
+pub mod vllm_offline;
 
 /// The file formats tpsview reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -14,17 +24,84 @@ pub enum Format {
     Tpsview,
     /// vLLM `bench serve` / `benchmark_serving.py` result files.
     VllmServe,
+    /// vLLM `bench latency --output-json`.
+    VllmLatency,
+    /// vLLM `bench throughput --output-json`.
+    VllmThroughput,
+    /// SGLang `bench_serving` JSONL.
+    SglangServe,
+    /// SGLang `bench_one_batch` JSONL.
+    SglangOneBatch,
+    /// GenAI-Perf `profile_export.json` (raw per-request timestamps).
+    GenaiPerfExport,
+    /// GenAI-Perf `profile_export_genai_perf.json` (summary).
+    GenaiPerfSummary,
+    /// GenAI-Perf `profile_export_genai_perf.csv` (summary).
+    GenaiPerfCsv,
+    /// AIPerf `profile_export.jsonl` (per-request records).
+    AiperfRecords,
+    /// AIPerf `profile_export_aiperf.json` (summary).
+    AiperfSummary,
+    /// TensorRT-LLM `trtllm-bench --report_json`.
+    TrtllmReport,
+    /// TensorRT-LLM `trtllm-bench --request_json`.
+    TrtllmRequests,
+    /// llama.cpp `llama-bench -o json|jsonl`.
+    LlamaBench,
+    /// LLMPerf `*_summary.json`.
+    LlmperfSummary,
+    /// LLMPerf `*_individual_responses.json`.
+    LlmperfResponses,
+    /// GuideLLM `benchmarks.json` (v0.2–0.3 and v0.4+ schemas).
+    Guidellm,
+    /// Hugging Face `inference-benchmarker` results.
+    InferenceBenchmarker,
 }
 
 impl Format {
     /// Every format, in detection order.
-    pub const ALL: &'static [Format] = &[Format::Tpsview, Format::VllmServe];
+    pub const ALL: &'static [Format] = &[
+        Format::Tpsview,
+        Format::GenaiPerfExport,
+        Format::AiperfRecords,
+        Format::AiperfSummary,
+        Format::GenaiPerfSummary,
+        Format::GenaiPerfCsv,
+        Format::Guidellm,
+        Format::InferenceBenchmarker,
+        Format::TrtllmReport,
+        Format::TrtllmRequests,
+        Format::LlamaBench,
+        Format::LlmperfSummary,
+        Format::LlmperfResponses,
+        Format::SglangOneBatch,
+        Format::SglangServe,
+        Format::VllmLatency,
+        Format::VllmThroughput,
+        Format::VllmServe,
+    ];
 
     /// A stable id, used in reports (`source_format`) and on the command line.
     pub fn id(self) -> &'static str {
         match self {
             Format::Tpsview => tpsview::ID,
             Format::VllmServe => vllm::ID,
+            Format::VllmLatency => vllm_offline::LATENCY_ID,
+            Format::VllmThroughput => vllm_offline::THROUGHPUT_ID,
+            Format::SglangServe => sglang::ID,
+            Format::SglangOneBatch => sglang::ONE_BATCH_ID,
+            Format::GenaiPerfExport => genai_perf::EXPORT_ID,
+            Format::GenaiPerfSummary => genai_perf::SUMMARY_ID,
+            Format::GenaiPerfCsv => genai_perf::CSV_ID,
+            Format::AiperfRecords => aiperf::RECORDS_ID,
+            Format::AiperfSummary => aiperf::SUMMARY_ID,
+            Format::TrtllmReport => trtllm::REPORT_ID,
+            Format::TrtllmRequests => trtllm::REQUESTS_ID,
+            Format::LlamaBench => llama_bench::ID,
+            Format::LlmperfSummary => llmperf::SUMMARY_ID,
+            Format::LlmperfResponses => llmperf::RESPONSES_ID,
+            Format::Guidellm => guidellm::ID,
+            Format::InferenceBenchmarker => inference_benchmarker::ID,
         }
     }
 
@@ -33,6 +110,22 @@ impl Format {
         match self {
             Format::Tpsview => "tpsview report (tpsview/1)",
             Format::VllmServe => "vLLM bench serve result",
+            Format::VllmLatency => "vLLM bench latency JSON",
+            Format::VllmThroughput => "vLLM bench throughput JSON",
+            Format::SglangServe => "SGLang bench_serving JSONL",
+            Format::SglangOneBatch => "SGLang bench_one_batch JSONL",
+            Format::GenaiPerfExport => "GenAI-Perf profile_export.json",
+            Format::GenaiPerfSummary => "GenAI-Perf profile_export_genai_perf.json",
+            Format::GenaiPerfCsv => "GenAI-Perf profile_export_genai_perf.csv",
+            Format::AiperfRecords => "AIPerf profile_export.jsonl",
+            Format::AiperfSummary => "AIPerf profile_export_aiperf.json",
+            Format::TrtllmReport => "TensorRT-LLM trtllm-bench report JSON",
+            Format::TrtllmRequests => "TensorRT-LLM trtllm-bench request JSON",
+            Format::LlamaBench => "llama.cpp llama-bench JSON/JSONL",
+            Format::LlmperfSummary => "LLMPerf summary JSON",
+            Format::LlmperfResponses => "LLMPerf individual_responses JSON",
+            Format::Guidellm => "GuideLLM benchmarks JSON",
+            Format::InferenceBenchmarker => "HF inference-benchmarker results",
         }
     }
 
@@ -40,7 +133,90 @@ impl Format {
     pub fn from_id(id: &str) -> Option<Format> {
         Format::ALL.iter().copied().find(|f| f.id() == id)
     }
+
+    /// For a file of raw per-request data, the summary formats of the same tool whose figures it
+    /// pairs with (one run, one point per level); empty otherwise.
+    pub fn summary_partners(self) -> &'static [Format] {
+        match self {
+            Format::GenaiPerfExport => &[Format::GenaiPerfSummary, Format::GenaiPerfCsv],
+            Format::AiperfRecords => &[Format::AiperfSummary],
+            Format::TrtllmRequests => &[Format::TrtllmReport],
+            Format::LlmperfResponses => &[Format::LlmperfSummary],
+            _ => &[],
+        }
+    }
+
+    fn parser(self) -> ParseFn {
+        match self {
+            Format::Tpsview => tpsview::parse,
+            Format::VllmServe => vllm::parse,
+            Format::VllmLatency => vllm_offline::parse_latency,
+            Format::VllmThroughput => vllm_offline::parse_throughput,
+            Format::SglangServe => sglang::parse,
+            Format::SglangOneBatch => sglang::parse_one_batch,
+            Format::GenaiPerfExport => genai_perf::parse_export,
+            Format::GenaiPerfSummary => genai_perf::parse_summary,
+            Format::GenaiPerfCsv => genai_perf::parse_csv,
+            Format::AiperfRecords => aiperf::parse_records,
+            Format::AiperfSummary => aiperf::parse_summary,
+            Format::TrtllmReport => trtllm::parse_report,
+            Format::TrtllmRequests => trtllm::parse_requests,
+            Format::LlamaBench => llama_bench::parse,
+            Format::LlmperfSummary => llmperf::parse_summary,
+            Format::LlmperfResponses => llmperf::parse_responses,
+            Format::Guidellm => guidellm::parse,
+            Format::InferenceBenchmarker => inference_benchmarker::parse,
+        }
+    }
+
+    /// Whether the file's sniffed ends carry this format's key signature.
+    fn matches(self, has: &dyn Fn(&str) -> bool, text_start: &[u8]) -> bool {
+        match self {
+            Format::Tpsview => has("\"tpsview/") && has("\"format\""),
+            Format::GenaiPerfExport => has("\"experiments\"") && has("\"response_timestamps\""),
+            Format::AiperfRecords => has("\"request_start_ns\"") && has("\"metrics\""),
+            Format::AiperfSummary => {
+                (has("\"aiperf_version\"") || has("\"schema_version\""))
+                    && has("\"time_to_first_token\"")
+            }
+            Format::GenaiPerfSummary => {
+                has("\"time_to_first_token\"") && has("\"unit\"") && has("\"input_config\"")
+            }
+            Format::GenaiPerfCsv => text_start.starts_with(b"Metric,") && has("Request Latency"),
+            Format::Guidellm => has("\"generative_benchmark\"") && has("\"benchmarks\""),
+            Format::InferenceBenchmarker => has("\"token_throughput_secs\""),
+            Format::TrtllmReport => {
+                has("\"performance\"") && has("\"request_info\"") && has("\"world_info\"")
+            }
+            Format::TrtllmRequests => {
+                has("\"first_token_timestamp\"") && has("\"start_timestamp\"")
+            }
+            Format::LlamaBench => has("\"avg_ts\"") && has("\"n_gen\"") && has("\"n_prompt\""),
+            Format::LlmperfSummary => {
+                has("\"results_ttft_s_mean\"") || has("\"results_num_completed_requests\"")
+            }
+            Format::LlmperfResponses => has("\"ttft_s\"") && has("\"end_to_end_latency_s\""),
+            Format::SglangOneBatch => {
+                has("\"prefill_latency\"") && has("\"median_decode_latency\"")
+            }
+            Format::SglangServe => {
+                has("\"total_output_tokens_retokenized\"")
+                    || (has("\"mean_e2e_latency_ms\"") && has("\"concurrency\""))
+            }
+            Format::VllmLatency => {
+                has("\"avg_latency\"") && has("\"latencies\"") && has("\"percentiles\"")
+            }
+            Format::VllmThroughput => has("\"elapsed_time\"") && has("\"tokens_per_second\""),
+            Format::VllmServe => {
+                has("\"mean_tpot_ms\"")
+                    || has("\"total_token_throughput\"")
+                    || has("\"output_throughput\"")
+            }
+        }
+    }
 }
+
+type ParseFn = fn(&str, &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError>;
 
 /// A parsed file: the report it holds and what was skipped or substituted while reading it.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,32 +229,165 @@ pub struct Parsed {
     pub report: Report,
     /// Recoverable problems, in file order.
     pub diagnostics: Vec<Diagnostic>,
+    /// A run label the user chose: every run of the file takes it, and runs are then grouped by
+    /// label alone (see [`crate::group::group`]).
+    pub run_label: Option<String>,
 }
 
 /// One of a tool's reported figures and the tpsview metric it corresponds to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Figure {
-    /// The tool's key, e.g. `mean_tpot_ms`.
+    /// The tool's key, e.g. `mean_tpot_ms` (nested keys joined with `.`).
     pub tool_key: &'static str,
-    /// tpsview's flat metric name (see [`crate::metrics::METRIC_NAMES`]).
+    /// tpsview's flat metric name (see [`crate::metrics::METRIC_NAMES`]) nearest to it.
     pub canonical: &'static str,
     /// Multiply the tool's value by this to get tpsview's unit.
     pub scale: f64,
     /// Why the two may differ, in a few words (shown with a discrepancy).
     pub likely_cause: &'static str,
+    /// How the tool defines the figure.
+    pub def: Def,
 }
 
-/// The figure table of a format id (empty for unknown ids).
-pub fn reported_map(tool: &str) -> &'static [Figure] {
-    match tool {
-        tpsview::ID => tpsview::figures(),
-        vllm::ID => vllm::FIGURES,
-        _ => &[],
+/// How a tool defines one of its figures, relative to tpsview's metric of the same meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Def {
+    /// The same definition as tpsview's `canonical` metric: shown beside it, used for it when the
+    /// file has no raw data, and audited against it.
+    Same,
+    /// A different definition: never shown as tpsview's metric; the audit recomputes it the tool's
+    /// way from the raw data.
+    Tool(ToolDef),
+}
+
+/// A tool's own definition of a figure, recomputable from per-request data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolDef {
+    /// Mean over requests of (N − 1) / (E2E − TTFT), tokens/s: each request's decode rate,
+    /// averaged (tpsview's per-stream T/s is 1 / mean TPOT instead).
+    DecodeRateMean,
+    /// Mean over requests of N / E2E, tokens/s: includes the wait for the first token.
+    UserRateMean,
+    /// Σ (E2E − TTFT) / Σ (N − 1), ms: a token-weighted mean TPOT.
+    TokenWeightedTpot,
+    /// Σ (E2E − TTFT) / Σ N, ms: decode time per output token, divided by N rather than N − 1.
+    DecodePerToken,
+    /// Σ E2E / Σ N, ms: whole-request time per output token, first-token wait included.
+    E2ePerToken,
+    /// (Σ input + Σ output tokens) / duration, tokens/s: prompt tokens counted as throughput.
+    TotalTokenThroughput,
+    /// All requests, failed ones included, / duration, requests/s.
+    AllRequestsThroughput,
+    /// Mean over requests of E2E / number of streamed chunks: first-token wait included.
+    E2ePerChunk,
+    /// Prompt tokens / prefill time: prefill throughput, not decode.
+    PrefillRate,
+    /// (Prompt + generated tokens) / time of a test that does both.
+    MixedRate,
+}
+
+impl ToolDef {
+    /// The definition in words, for the docs and the UI's definitions table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ToolDef::DecodeRateMean => "mean over requests of (N − 1) / (E2E − TTFT)",
+            ToolDef::UserRateMean => "mean over requests of N / E2E (first-token wait included)",
+            ToolDef::TokenWeightedTpot => "token-weighted: Σ (E2E − TTFT) / Σ (N − 1)",
+            ToolDef::DecodePerToken => {
+                "token-weighted: Σ (E2E − TTFT) / Σ N (divides by N, not N − 1)"
+            }
+            ToolDef::E2ePerToken => "token-weighted: Σ E2E / Σ N (first-token wait included)",
+            ToolDef::TotalTokenThroughput => "(prompt + output tokens) / duration",
+            ToolDef::AllRequestsThroughput => "all requests, failed included, / duration",
+            ToolDef::E2ePerChunk => {
+                "mean over requests of E2E / chunks (first-token wait included)"
+            }
+            ToolDef::PrefillRate => "prompt tokens / prefill time (prefill, not decode)",
+            ToolDef::MixedRate => "(prompt + generated tokens) / test time",
+        }
     }
 }
 
+impl Figure {
+    /// A figure defined as tpsview defines `canonical`.
+    pub const fn same(
+        tool_key: &'static str,
+        canonical: &'static str,
+        scale: f64,
+        likely_cause: &'static str,
+    ) -> Figure {
+        Figure {
+            tool_key,
+            canonical,
+            scale,
+            likely_cause,
+            def: Def::Same,
+        }
+    }
+
+    /// A figure the tool defines its own way.
+    pub const fn tool(
+        tool_key: &'static str,
+        canonical: &'static str,
+        scale: f64,
+        likely_cause: &'static str,
+        def: ToolDef,
+    ) -> Figure {
+        Figure {
+            tool_key,
+            canonical,
+            scale,
+            likely_cause,
+            def: Def::Tool(def),
+        }
+    }
+}
+
+/// One tool's vocabulary: its display name, its figures, and what else differs (shown in the UI
+/// beside a file from that tool, and in docs/formats.md).
+#[derive(Debug, Clone, Copy)]
+pub struct Vocabulary {
+    /// Reported-tool id (what [`crate::model::Reported::tool`] holds).
+    pub tool: &'static str,
+    /// The tool's name, e.g. `GenAI-Perf`.
+    pub name: &'static str,
+    /// Figure table.
+    pub figures: &'static [Figure],
+    /// Definitional differences that are not one figure's: token counting, duration window,
+    /// concurrency field, percentile method.
+    pub notes: &'static [&'static str],
+}
+
+/// Every tool vocabulary tpsview knows, by reported-tool id.
+pub fn vocabularies() -> Vec<Vocabulary> {
+    let mut v = vec![vllm::vocabulary()];
+    v.extend(sglang::vocabularies());
+    v.extend(vllm_offline::vocabularies());
+    v.extend(genai_perf::vocabularies());
+    v.extend(aiperf::vocabularies());
+    v.extend(trtllm::vocabularies());
+    v.push(llama_bench::vocabulary());
+    v.extend(llmperf::vocabularies());
+    v.extend(guidellm::vocabularies());
+    v.push(inference_benchmarker::vocabulary());
+    v
+}
+
+/// The vocabulary of a reported-tool id, when it is a known tool's.
+pub fn vocabulary(tool: &str) -> Option<Vocabulary> {
+    vocabularies().into_iter().find(|v| v.tool == tool)
+}
+
+/// The figure table of a reported-tool id (empty for unknown ids).
+pub fn reported_map(tool: &str) -> &'static [Figure] {
+    if tool == tpsview::ID {
+        return tpsview::figures();
+    }
+    vocabulary(tool).map_or(&[], |v| v.figures)
+}
+
 /// The tool's own figure for tpsview metric `canonical`, with the tool's name for it, converted to
-/// tpsview's unit; `None` when the tool reported nothing comparable.
+/// tpsview's unit; `None` when the tool reported nothing defined the same way.
 pub fn reported_value(
     tool: &str,
     figures: &std::collections::BTreeMap<String, f64>,
@@ -86,8 +395,8 @@ pub fn reported_value(
 ) -> Option<(&'static str, f64)> {
     reported_map(tool)
         .iter()
-        .find(|f| f.canonical == canonical)
-        .and_then(|f| figures.get(f.tool_key).map(|v| (f.tool_key, v * f.scale)))
+        .filter(|f| f.canonical == canonical && f.def == Def::Same)
+        .find_map(|f| figures.get(f.tool_key).map(|v| (f.tool_key, v * f.scale)))
 }
 
 /// How many bytes at each end of a file detection looks at: summary keys can sit after megabytes
@@ -99,17 +408,8 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     let head = &bytes[..bytes.len().min(SNIFF)];
     let tail = &bytes[bytes.len().saturating_sub(SNIFF)..];
     let has = |needle: &str| contains(head, needle.as_bytes()) || contains(tail, needle.as_bytes());
-    if has("\"tpsview/") && has("\"format\"") {
-        return Some(Format::Tpsview);
-    }
-    if (has("\"mean_tpot_ms\"")
-        || has("\"total_token_throughput\"")
-        || has("\"output_throughput\""))
-        && !has("\"total_output_tokens_retokenized\"")
-    {
-        return Some(Format::VllmServe);
-    }
-    None
+    let start = strip_bom(head);
+    Format::ALL.iter().copied().find(|f| f.matches(&has, start))
 }
 
 /// A plain scan: it runs once per file over at most 128 KB, and `memchr::memmem` would add its
@@ -121,15 +421,13 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 /// Parses `bytes` as `format`. `file` names the file in every error and diagnostic.
 pub fn parse(format: Format, file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
     check_not_empty(file, bytes)?;
-    let (report, diagnostics) = match format {
-        Format::Tpsview => tpsview::parse(file, bytes)?,
-        Format::VllmServe => vllm::parse(file, bytes)?,
-    };
+    let (report, diagnostics) = (format.parser())(file, bytes)?;
     Ok(Parsed {
         file: file.to_owned(),
         format,
         report,
         diagnostics,
+        run_label: None,
     })
 }
 

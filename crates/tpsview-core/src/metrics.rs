@@ -344,16 +344,20 @@ pub fn compute_point(point: &Point, opts: &MetricOptions) -> (PointMetrics, Vec<
 
 fn from_reported(point: &Point, diags: &mut Vec<Diagnostic>) -> PointMetrics {
     let mut m = PointMetrics::empty(Basis::Reported, point);
-    for fig in crate::formats::reported_map(&point.reported.tool) {
+    let same = crate::formats::reported_map(&point.reported.tool)
+        .iter()
+        .filter(|f| f.def == crate::formats::Def::Same);
+    for fig in same {
         if let Some(&v) = point.reported.figures.get(fig.tool_key) {
             if v.is_finite() && m.get(fig.canonical).is_none() {
                 m.set(fig.canonical, v * fig.scale);
             }
         }
     }
-    // The definitions allow per-stream T/s from a reported mean TPOT, nothing more.
+    // The definitions allow per-stream T/s from a reported mean TPOT (or, for a static batch whose
+    // streams all advance together, the median step), nothing more.
     if m.per_stream_tps.is_none() {
-        if let Some(t) = m.tpot_ms.mean.filter(|t| *t > 0.0) {
+        if let Some(t) = m.tpot_ms.mean.or(m.tpot_ms.p50).filter(|t| *t > 0.0) {
             m.per_stream_tps = Some(1000.0 / t);
         }
     }
@@ -513,13 +517,42 @@ fn recompute(
             ));
             m.duration_s = None;
         }
-        None if ok > 0 => diags.push(Diagnostic::warning(
-            &point.source_file,
-            "start_times",
-            None,
-            "no send times and no reported duration: system T/s is not defined",
-        )),
+        None if ok > 0 => {
+            let tool = |name: &str| {
+                crate::formats::reported_value(&point.reported.tool, &point.reported.figures, name)
+                    .map(|(_, v)| v)
+            };
+            match tool("system_tps") {
+                Some(s) => {
+                    m.system_tps = Some(s);
+                    m.request_throughput = tool("request_throughput");
+                    m.duration_as_reported = true;
+                    diags.push(Diagnostic::info(
+                        &point.source_file,
+                        "start_times",
+                        "no send times and no duration in the files: system T/s is the tool's own",
+                    ));
+                }
+                None => diags.push(Diagnostic::warning(
+                    &point.source_file,
+                    "start_times",
+                    None,
+                    "no send times and no reported duration: system T/s is not defined",
+                )),
+            }
+        }
         None => {}
+    }
+
+    if let Some(total) = point.sampled_from.filter(|t| *t > n as u64) {
+        take_counts_from_tool(point, &mut m);
+        diags.push(Diagnostic::info(
+            &point.source_file,
+            "requests",
+            format!(
+                "the file keeps {n} of {total} requests: latencies are from the sample; counts, duration and system T/s are the tool's"
+            ),
+        ));
     }
 
     m.gap = gap_analysis(&m, tokens, sum_e2e, sum_decode);
@@ -534,6 +567,24 @@ fn recompute(
         }
     }
     m
+}
+
+/// For a point whose requests are a sample: every count and rate that needs all requests is the
+/// tool's own (defined the same way), or none.
+fn take_counts_from_tool(point: &Point, m: &mut PointMetrics) {
+    let tool = |name: &str| {
+        crate::formats::reported_value(&point.reported.tool, &point.reported.figures, name)
+            .map(|(_, v)| v)
+    };
+    let count = |v: Option<f64>| v.filter(|x| *x >= 0.0).map(|x| x.round() as u64);
+    m.requests_ok = count(tool("requests_ok"));
+    m.requests_failed = count(tool("requests_failed"));
+    m.output_tokens = count(tool("output_tokens"));
+    m.duration_s = tool("duration_s");
+    m.system_tps = tool("system_tps");
+    m.request_throughput = tool("request_throughput");
+    m.concurrency_achieved = tool("concurrency_achieved");
+    m.duration_as_reported = true;
 }
 
 /// Last token's arrival of any ok request − first send of any request.

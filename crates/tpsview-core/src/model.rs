@@ -84,6 +84,9 @@ pub struct Run {
     pub meta: Metadata,
     /// One point per concurrency or batch level, in ascending order of level where known.
     pub points: Vec<Point>,
+    /// What a point's level is when it is not concurrency: the swept parameter of a llama-bench
+    /// run (`n_threads`, `n_batch`, …), whose single sequence has no concurrency.
+    pub axis: Option<String>,
 }
 
 /// One concurrency / batch level of a run.
@@ -100,6 +103,9 @@ pub struct Point {
     pub requests: Option<Requests>,
     /// The tool's own figures, by its own names.
     pub reported: Reported,
+    /// When `requests` is a sample (GuideLLM keeps a sample of a benchmark's requests): how many
+    /// requests the sample stands for. Counts and system throughput then come from the tool.
+    pub sampled_from: Option<u64>,
 }
 
 /// The figures a tool printed for a point, by the tool's own names, in the tool's own units.
@@ -109,6 +115,10 @@ pub struct Reported {
     pub tool: String,
     /// Name → value.
     pub figures: BTreeMap<String, f64>,
+    /// Tool figures the importer recomputed under the tool's own definition from raw data that is
+    /// not per-request (llama-bench's per-repetition samples, LLMPerf's per-request ITL), by the
+    /// same names, for the audit.
+    pub recomputed: BTreeMap<String, f64>,
 }
 
 /// What became of one request.

@@ -220,8 +220,9 @@ pub fn seed_report() -> Report {
             )),
             reported: Reported {
                 tool: crate::formats::tpsview::ID.into(),
-                figures: Default::default(),
+                ..Reported::default()
             },
+            sampled_from: None,
         })
         .collect();
     let meta = Metadata {
@@ -249,6 +250,7 @@ pub fn seed_report() -> Report {
             source_format: crate::formats::tpsview::ID.into(),
             meta,
             points,
+            axis: None,
         }],
     }
 }

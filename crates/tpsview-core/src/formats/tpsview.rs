@@ -26,6 +26,7 @@ pub fn figures() -> &'static [Figure] {
                 canonical: name,
                 scale: 1.0,
                 likely_cause: "the report's summary and its raw data disagree",
+                def: super::Def::Same,
             })
             .collect()
     });
@@ -52,6 +53,8 @@ struct RawRun {
     source_format: Option<String>,
     #[serde(default)]
     meta: Metadata,
+    #[serde(default)]
+    axis: Option<String>,
     points: Vec<RawPoint>,
 }
 
@@ -67,6 +70,8 @@ struct RawPoint {
     requests: Option<RawRequests>,
     #[serde(default)]
     reported: Option<RawReported>,
+    #[serde(default)]
+    sampled_from: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -97,6 +102,8 @@ struct RawReported {
     tool: String,
     #[serde(default)]
     figures: BTreeMap<String, f64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    recomputed: BTreeMap<String, f64>,
 }
 
 /// Parses a `tpsview/1` report.
@@ -128,6 +135,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             source_format: run.source_format.unwrap_or_else(|| ID.into()),
             meta,
             points,
+            axis: run.axis,
         });
     }
     if runs.iter().all(|r| r.points.is_empty()) {
@@ -194,10 +202,11 @@ fn into_point(
         .map(|r| Reported {
             tool: r.tool,
             figures: r.figures,
+            recomputed: r.recomputed,
         })
         .unwrap_or_else(|| Reported {
             tool: ID.into(),
-            figures: BTreeMap::new(),
+            ..Reported::default()
         });
     if requests.is_none() && reported.figures.is_empty() {
         diags.push(Diagnostic::warning(
@@ -213,6 +222,7 @@ fn into_point(
         request_rate,
         requests,
         reported,
+        sampled_from: raw.sampled_from,
     })
 }
 
@@ -352,6 +362,8 @@ struct WRun<'a> {
     source_format: &'a str,
     #[serde(skip_serializing_if = "is_default_meta")]
     meta: &'a Metadata,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    axis: Option<&'a str>,
     points: Vec<WPoint<'a>>,
 }
 
@@ -365,6 +377,8 @@ struct WPoint<'a> {
     requests: Option<WRequests<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reported: Option<RawReported>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sampled_from: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -397,6 +411,7 @@ pub fn write(report: &Report) -> String {
                 label: &run.label,
                 source_format: &run.source_format,
                 meta: &run.meta,
+                axis: run.axis.as_deref(),
                 points: run.points.iter().map(write_point).collect(),
             })
             .collect(),
@@ -434,10 +449,14 @@ fn write_point(p: &Point) -> WPoint<'_> {
                 })
                 .collect(),
         }),
-        reported: (!p.reported.figures.is_empty()).then(|| RawReported {
-            tool: p.reported.tool.clone(),
-            figures: p.reported.figures.clone(),
-        }),
+        reported: (!p.reported.figures.is_empty() || !p.reported.recomputed.is_empty()).then(
+            || RawReported {
+                tool: p.reported.tool.clone(),
+                figures: p.reported.figures.clone(),
+                recomputed: p.reported.recomputed.clone(),
+            },
+        ),
+        sampled_from: p.sampled_from,
     }
 }
 

@@ -34,24 +34,28 @@ macro_rules! dist_figures {
                 canonical: concat!($canon, "_mean_ms"),
                 scale: 1.0,
                 likely_cause: $cause,
+                def: super::Def::Same,
             },
             Figure {
                 tool_key: concat!("median_", $metric, "_ms"),
                 canonical: concat!($canon, "_p50_ms"),
                 scale: 1.0,
                 likely_cause: $cause,
+                def: super::Def::Same,
             },
             Figure {
                 tool_key: concat!("p90_", $metric, "_ms"),
                 canonical: concat!($canon, "_p90_ms"),
                 scale: 1.0,
                 likely_cause: $cause,
+                def: super::Def::Same,
             },
             Figure {
                 tool_key: concat!("p99_", $metric, "_ms"),
                 canonical: concat!($canon, "_p99_ms"),
                 scale: 1.0,
                 likely_cause: $cause,
+                def: super::Def::Same,
             },
         ]
     };
@@ -69,37 +73,50 @@ pub const FIGURES: &[Figure] = &[
         canonical: "duration_s",
         scale: 1.0,
         likely_cause: WINDOW,
+        def: super::Def::Same,
     },
     Figure {
         tool_key: "output_throughput",
         canonical: "system_tps",
         scale: 1.0,
         likely_cause: WINDOW,
+        def: super::Def::Same,
     },
     Figure {
         tool_key: "request_throughput",
         canonical: "request_throughput",
         scale: 1.0,
         likely_cause: WINDOW,
+        def: super::Def::Same,
     },
     Figure {
         tool_key: "completed",
         canonical: "requests_ok",
         scale: 1.0,
         likely_cause: FAILED,
+        def: super::Def::Same,
     },
     Figure {
         tool_key: "failed",
         canonical: "requests_failed",
         scale: 1.0,
         likely_cause: FAILED,
+        def: super::Def::Same,
     },
     Figure {
         tool_key: "total_output_tokens",
         canonical: "output_tokens",
         scale: 1.0,
         likely_cause: FAILED,
+        def: super::Def::Same,
     },
+    Figure::tool(
+        "total_token_throughput",
+        "system_tps",
+        1.0,
+        WINDOW,
+        super::ToolDef::TotalTokenThroughput,
+    ),
     TPOT[0],
     TPOT[1],
     TPOT[2],
@@ -117,6 +134,24 @@ pub const FIGURES: &[Figure] = &[
     E2E[2],
     E2E[3],
 ];
+
+const NOTES: &[&str] = &[
+    "ITL is every chunk gap of every request pooled, so long requests weigh more; tpsview's TPOT is per request (E2E − TTFT) / (N − 1), averaged over requests",
+    "output_lens are the server's usage counts, or the generated text re-tokenized when the server sent none",
+    "duration runs from the benchmark's start to the last completion, Poisson pacing included; tpsview's runs from the first send to the last token",
+    "concurrency is the configured max_concurrency (null = unbounded); max_concurrent_requests is a measured peak (older versions over-count it)",
+    "numpy linear percentiles, population standard deviation",
+];
+
+/// vLLM's vocabulary.
+pub fn vocabulary() -> super::Vocabulary {
+    super::Vocabulary {
+        tool: ID,
+        name: "vLLM bench serve",
+        figures: FIGURES,
+        notes: NOTES,
+    }
+}
 
 /// One vLLM result object, read key by key so that the large per-request arrays go straight into
 /// columns and every other key is kept by name.
@@ -248,16 +283,33 @@ impl<'de> de::Deserialize<'de> for ErrorText {
     }
 }
 
-/// Parses a vLLM result file (one object, or several separated by whitespace).
-pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
-    parse_with(file, bytes, true)
+/// Which tool wrote a vLLM-shaped file: vLLM itself, or SGLang `bench_serving`, whose objects have
+/// the same per-request arrays under the same names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Flavor {
+    /// Reported-tool and format id.
+    pub id: &'static str,
+    /// Run label when the file names none.
+    pub default_label: &'static str,
 }
 
-/// `parse`, with the scanner fast path switchable (tests check both paths agree).
-fn parse_with(
+const VLLM: Flavor = Flavor {
+    id: ID,
+    default_label: "vLLM run",
+};
+
+/// Parses a vLLM result file (one object, or several separated by whitespace).
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    parse_with(file, bytes, true, VLLM)
+}
+
+/// `parse`, with the scanner fast path switchable (tests check both paths agree) and the tool
+/// chosen.
+pub(crate) fn parse_with(
     file: &str,
     bytes: &[u8],
     allow_fast: bool,
+    flavor: Flavor,
 ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let bytes = super::strip_bom(bytes);
     let mut diags = Vec::new();
@@ -296,7 +348,7 @@ fn parse_with(
         } else {
             file.to_owned()
         };
-        let (run, point) = into_point(&point_file, raw, &mut diags);
+        let (run, point) = into_point(&point_file, raw, flavor, &mut diags);
         match runs
             .iter_mut()
             .find(|r| r.label == run.label && r.meta.model == run.meta.model)
@@ -446,7 +498,12 @@ fn fast_read(bytes: &[u8]) -> Option<Vec<RawVllm>> {
     Some(out)
 }
 
-fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run, Point) {
+fn into_point(
+    file: &str,
+    mut raw: RawVllm,
+    flavor: Flavor,
+    diags: &mut Vec<Diagnostic>,
+) -> (Run, Point) {
     let mut meta = Metadata {
         engine: raw
             .strings
@@ -473,6 +530,7 @@ fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run
     let label = raw
         .strings
         .get("label")
+        .or(raw.strings.get("tag"))
         .cloned()
         .or_else(|| match (&meta.engine, &meta.model) {
             (Some(e), Some(m)) => Some(format!("{e} · {m}")),
@@ -480,7 +538,7 @@ fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run
             (Some(e), None) => Some(e.clone()),
             (None, None) => None,
         })
-        .unwrap_or_else(|| "vLLM run".into());
+        .unwrap_or_else(|| flavor.default_label.into());
     let concurrency = raw.max_concurrency.filter(|c| c.is_finite());
     if let Some(c) = raw.max_concurrency {
         if !(c >= 1.0 && c.is_finite()) {
@@ -493,20 +551,22 @@ fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run
         }
     }
     let reported = Reported {
-        tool: ID.into(),
+        tool: flavor.id.into(),
         figures: raw
             .numbers
             .iter()
             .filter(|(k, _)| !CONFIG_KEYS.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), *v))
             .collect(),
+        recomputed: Default::default(),
     };
     let requests = build_requests(file, &mut raw, diags);
     let run = Run {
         label,
-        source_format: ID.into(),
+        source_format: flavor.id.into(),
         meta,
         points: Vec::new(),
+        axis: None,
     };
     let point = Point {
         source_file: file.to_owned(),
@@ -514,6 +574,7 @@ fn into_point(file: &str, mut raw: RawVllm, diags: &mut Vec<Diagnostic>) -> (Run
         request_rate: raw.request_rate,
         requests,
         reported,
+        sampled_from: None,
     };
     (run, point)
 }

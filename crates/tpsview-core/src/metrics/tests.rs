@@ -30,6 +30,7 @@ fn point(req: Requests, concurrency: Option<f64>) -> Point {
         request_rate: None,
         requests: Some(req),
         reported: Default::default(),
+        sampled_from: None,
     }
 }
 

@@ -333,8 +333,8 @@ fn fast_and_serde_paths_agree_on_every_fixture() {
             fast_taken += 1;
         }
         // Debug text, because NaN != NaN for PartialEq but prints the same.
-        let a = format!("{:?}", super::parse_with(&name, &bytes, true));
-        let b = format!("{:?}", super::parse_with(&name, &bytes, false));
+        let a = format!("{:?}", super::parse_with(&name, &bytes, true, super::VLLM));
+        let b = format!("{:?}", super::parse_with(&name, &bytes, false, super::VLLM));
         assert_eq!(a, b, "{name}");
     }
     assert!(
@@ -348,14 +348,14 @@ fn fast_and_serde_paths_agree_on_generated_files() {
     // Short decimals: both paths are exact, so the reports are identical.
     let text = crate::synthetic::vllm_detailed(50, 40, 9, false);
     assert!(fast_read(text.as_bytes()).is_some());
-    let a = super::parse_with("g.json", text.as_bytes(), true).unwrap();
-    let b = super::parse_with("g.json", text.as_bytes(), false).unwrap();
+    let a = super::parse_with("g.json", text.as_bytes(), true, super::VLLM).unwrap();
+    let b = super::parse_with("g.json", text.as_bytes(), false, super::VLLM).unwrap();
     assert_eq!(a, b);
     // 17-digit Python repr: the fast path rounds correctly, serde_json's default parser may be one
     // ulp off; every figure agrees to 1e-14.
     let text = crate::synthetic::vllm_detailed(50, 40, 9, true);
-    let a = super::parse_with("g.json", text.as_bytes(), true).unwrap();
-    let b = super::parse_with("g.json", text.as_bytes(), false).unwrap();
+    let a = super::parse_with("g.json", text.as_bytes(), true, super::VLLM).unwrap();
+    let b = super::parse_with("g.json", text.as_bytes(), false, super::VLLM).unwrap();
     let (ma, _) = compute_point(&a.0.runs[0].points[0], &MetricOptions::default());
     let (mb, _) = compute_point(&b.0.runs[0].points[0], &MetricOptions::default());
     for name in crate::metrics::METRIC_NAMES {

@@ -1,0 +1,265 @@
+//! NVIDIA AIPerf: `profile_export.jsonl` (one record per request: epoch-ns send time, metrics in
+//! display units, the chunk gaps as `inter_chunk_latency`) and `profile_export_aiperf.json` (the
+//! GenAI-Perf-compatible summary, in the ≤ 0.8 `loadgen` and 0.11 `phases` layouts). Records and
+//! summary pair into one point.
+
+use serde_json::Value;
+
+use super::common::{self, at, num, read_values, records, summary_point, Row, Rows};
+use super::genai_perf::{stats, summary_figures};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Point, Report, Reported};
+
+/// Format id of `profile_export.jsonl`.
+pub const RECORDS_ID: &str = "aiperf-records";
+/// Format id of `profile_export_aiperf.json`; also the reported-tool id of AIPerf figures.
+pub const SUMMARY_ID: &str = "aiperf";
+
+const TOKENS: &str = "token counts: AIPerf re-tokenizes the output with --tokenizer (reasoning tokens included in OSL); tpsview uses the records' OSL";
+const FIRST: &str = "first-token definition: AIPerf's first response with content";
+const WINDOW: &str = "duration window: AIPerf ends at the last byte of the last successful request ([DONE] included), tpsview at its last token";
+
+const TTFT: [Figure; 4] = stats!("time_to_first_token", "ttft", FIRST);
+const ITL: [Figure; 4] = stats!("inter_token_latency", "tpot", TOKENS);
+const E2E: [Figure; 4] = stats!("request_latency", "e2e", WINDOW);
+
+const FIGURES: &[Figure] = &[
+    Figure::same("benchmark_duration.avg", "duration_s", 1.0, WINDOW),
+    Figure::same("output_token_throughput.avg", "system_tps", 1.0, WINDOW),
+    Figure::same("request_throughput.avg", "request_throughput", 1.0, WINDOW),
+    Figure::same("request_count.avg", "requests_ok", 1.0, WINDOW),
+    Figure::same("request_count", "requests_ok", 1.0, WINDOW),
+    Figure::same("error_request_count.avg", "requests_failed", 1.0, WINDOW),
+    Figure::same("error_request_count", "requests_failed", 1.0, WINDOW),
+    Figure::same("total_osl.avg", "output_tokens", 1.0, TOKENS),
+    Figure::same("total_osl", "output_tokens", 1.0, TOKENS),
+    Figure::tool(
+        "output_token_throughput_per_user.avg",
+        "per_stream_tps",
+        1.0,
+        TOKENS,
+        ToolDef::DecodeRateMean,
+    ),
+    TTFT[0],
+    TTFT[1],
+    TTFT[2],
+    TTFT[3],
+    ITL[0],
+    ITL[1],
+    ITL[2],
+    ITL[3],
+    E2E[0],
+    E2E[1],
+    E2E[2],
+    E2E[3],
+];
+
+const NOTES: &[&str] = &[
+    "AIPerf's \"inter token latency\" is tpsview's TPOT: (request latency − TTFT) / (OSL − 1) per request",
+    "OSL = output + reasoning tokens, counted by the client's tokenizer (--tokenizer; the model name by default), which may not be the model's",
+    "output_token_throughput_per_user = mean over requests of 1 / ITL, not tpsview's 1 / mean TPOT",
+    "benchmark_duration = last response of a successful request − first request start; request_throughput counts successful requests",
+    "inter_chunk_latency lists each request's chunk gaps (ms): tpsview's ITL pools them",
+    "warm-up records (benchmark_phase = warmup) are left out",
+    "numpy linear percentiles, population standard deviation",
+];
+
+/// AIPerf's vocabulary.
+pub fn vocabularies() -> [Vocabulary; 1] {
+    [Vocabulary {
+        tool: SUMMARY_ID,
+        name: "AIPerf",
+        figures: FIGURES,
+        notes: NOTES,
+    }]
+}
+
+/// A metric's value in seconds, from `{value, unit}` (ms unless the unit says otherwise).
+fn seconds(v: &Value, metric: &str) -> Option<f64> {
+    let x = num(v, &format!("metrics.{metric}.value"))
+        .or_else(|| num(v, &format!("metrics.{metric}")))?;
+    Some(x * unit_scale(at(v, &format!("metrics.{metric}.unit"))))
+}
+
+fn unit_scale(unit: Option<&Value>) -> f64 {
+    match unit.and_then(Value::as_str) {
+        Some("ns") => 1e-9,
+        Some("us") => 1e-6,
+        Some("s") | Some("sec") => 1.0,
+        _ => 1e-3,
+    }
+}
+
+/// Parses `profile_export.jsonl`.
+pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let recs = records(read_values(file, bytes, &mut diags)?);
+    let t0 = recs
+        .iter()
+        .filter_map(|r| at(r, "metadata.request_start_ns").and_then(Value::as_i64))
+        .min()
+        .unwrap_or(0);
+    let mut rows = Rows::default();
+    let mut warmup = 0usize;
+    for (i, r) in recs.iter().enumerate() {
+        let path = format!("[{i}]");
+        if common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup") {
+            warmup += 1;
+            continue;
+        }
+        if let Some(err) = at(r, "error").filter(|e| !e.is_null()) {
+            let msg = common::first_text(err, &["message", "type", "code"])
+                .unwrap_or_else(|| "error".into());
+            rows.push(Row::failed(msg));
+            continue;
+        }
+        if at(r, "metadata.was_cancelled").and_then(Value::as_bool) == Some(true) {
+            rows.push(Row::failed("cancelled".into()));
+            continue;
+        }
+        let start = at(r, "metadata.request_start_ns")
+            .and_then(Value::as_i64)
+            .map(|ns| (ns - t0) as f64 * 1e-9);
+        let (Some(ttft), Some(e2e)) = (
+            seconds(r, "time_to_first_token"),
+            seconds(r, "request_latency"),
+        ) else {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.metrics"),
+                Some(i),
+                "no time_to_first_token or request_latency: left out",
+            ));
+            rows.push(Row {
+                ttft_s: f64::NAN,
+                e2e_s: f64::NAN,
+                output_tokens: 1.0,
+                ..Row::default()
+            });
+            continue;
+        };
+        let n = num(r, "metrics.output_sequence_length.value")
+            .or_else(|| num(r, "metrics.output_token_count.value"))
+            .unwrap_or(f64::NAN);
+        let gaps = at(r, "metrics.inter_chunk_latency.value")
+            .and_then(Value::as_array)
+            .map(|a| {
+                let scale = unit_scale(at(r, "metrics.inter_chunk_latency.unit"));
+                a.iter()
+                    .map(|x| common::num_of(Some(x)).or_nan() * scale)
+                    .collect()
+            });
+        rows.push(Row {
+            start_s: start,
+            ttft_s: ttft,
+            e2e_s: e2e,
+            input_tokens: num(r, "metrics.input_sequence_length.value"),
+            output_tokens: n,
+            gaps_s: gaps,
+            error: None,
+        });
+    }
+    if warmup > 0 {
+        diags.push(Diagnostic::info(
+            file,
+            "metadata.benchmark_phase",
+            format!("{warmup} warm-up records left out"),
+        ));
+    }
+    if rows.len() == 0 {
+        return Err(common::no_data(file, "no profiling records"));
+    }
+    let requests = rows.finish(file, "records", &mut diags);
+    let point = Point {
+        source_file: file.to_owned(),
+        concurrency: common::concurrency_from_name(file),
+        request_rate: None,
+        requests: Some(requests),
+        reported: Reported {
+            tool: SUMMARY_ID.into(),
+            ..Reported::default()
+        },
+        sampled_from: None,
+    };
+    Ok((
+        common::one_run(
+            "AIPerf".into(),
+            RECORDS_ID,
+            Metadata::default(),
+            vec![point],
+        ),
+        diags,
+    ))
+}
+
+/// The profiling concurrency of a summary's `input_config`, in either layout.
+fn config_concurrency(root: &Value) -> Option<f64> {
+    if let Some(c) = num(root, "input_config.loadgen.concurrency") {
+        return Some(c);
+    }
+    let phases = at(root, "input_config.phases")?;
+    let list: Vec<&Value> = match phases {
+        Value::Array(a) => a.iter().collect(),
+        Value::Object(m) => m.values().collect(),
+        _ => return None,
+    };
+    list.iter()
+        .filter(|p| {
+            common::first_text(p, &["name", "type", "phase"]).is_none_or(|n| !n.contains("warm"))
+        })
+        .filter_map(|p| num(p, "concurrency"))
+        .reduce(f64::max)
+}
+
+/// Parses `profile_export_aiperf.json`.
+pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let figures = summary_figures(
+        file,
+        root,
+        &[
+            "input_config",
+            "telemetry_data",
+            "error_summary",
+            "run_info",
+            "schema_version",
+            "aiperf_version",
+        ],
+        &mut diags,
+    );
+    if figures.is_empty() {
+        return Err(common::no_data(file, "no metric objects"));
+    }
+    let concurrency = config_concurrency(root)
+        .or_else(|| num(root, "run_info.variation_values.concurrency"))
+        .or_else(|| common::concurrency_from_name(file));
+    let concurrency = common::level(file, "input_config.concurrency", concurrency, &mut diags);
+    let model = common::first_text(
+        root,
+        &[
+            "input_config.endpoint.model_names",
+            "input_config.model_names",
+            "input_config.model",
+        ],
+    );
+    let version = common::text(root, "aiperf_version");
+    let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
+    Ok((
+        common::one_run(
+            common::label("AIPerf", model.as_deref()),
+            SUMMARY_ID,
+            Metadata {
+                model,
+                labels: version
+                    .map(|v| [("aiperf_version".to_owned(), v)].into())
+                    .unwrap_or_default(),
+                ..Metadata::default()
+            },
+            vec![point],
+        ),
+        diags,
+    ))
+}

@@ -1,0 +1,395 @@
+//! What the importers of tools other than vLLM share: reading one JSON document or a JSON-lines
+//! stream into `serde_json::Value`s (these files are small summaries or per-request records, so a
+//! tree costs little), lenient number access by dotted path, building request columns row by row,
+//! and flattening a summary's numeric leaves into the tool's named figures.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::error::{Diagnostic, ParseError, ParseErrorKind};
+use crate::lenient::{parse_num_str, Num};
+use crate::metrics::{token_counts, validate_requests};
+use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run};
+
+/// Reads every JSON value in the file: one document, or several one after another (JSON lines,
+/// appended results). Bare `NaN`/`Infinity` (Python's `json.dumps`) are read as numbers, with a
+/// note. When the stream breaks, each line is read on its own, so the good records of a JSONL file
+/// load and each bad line is named.
+pub(crate) fn read_values(
+    file: &str,
+    bytes: &[u8],
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<Value>, ParseError> {
+    let bytes = super::strip_bom(bytes);
+    match stream(bytes) {
+        Ok(v) => non_empty(file, v),
+        Err(e) => {
+            if let Some(fixed) = crate::lenient::quote_nonfinite_literals(bytes) {
+                if let Ok(v) = stream(&fixed) {
+                    diags.push(Diagnostic::info(
+                        file,
+                        "(file)",
+                        "bare NaN/Infinity literals (not valid JSON) were read as numbers",
+                    ));
+                    return non_empty(file, v);
+                }
+            }
+            let lines: Vec<(usize, &[u8])> = bytes
+                .split(|b| *b == b'\n')
+                .enumerate()
+                .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+                .collect();
+            if lines.len() < 2 {
+                return Err(ParseError::from_json(
+                    file,
+                    &e,
+                    super::path_of_error(bytes, &e),
+                ));
+            }
+            let mut good = Vec::new();
+            for (n, line) in lines {
+                let fixed = crate::lenient::quote_nonfinite_literals(line);
+                match serde_json::from_slice::<Value>(fixed.as_deref().unwrap_or(line)) {
+                    Ok(v) => good.push(v),
+                    Err(le) => diags.push(Diagnostic::warning(
+                        file,
+                        &format!("line {}", n + 1),
+                        None,
+                        format!(
+                            "record skipped: {}",
+                            ParseError::from_json(file, &le, None).kind
+                        ),
+                    )),
+                }
+            }
+            if good.is_empty() {
+                return Err(ParseError::from_json(
+                    file,
+                    &e,
+                    super::path_of_error(bytes, &e),
+                ));
+            }
+            Ok(good)
+        }
+    }
+}
+
+fn stream(bytes: &[u8]) -> Result<Vec<Value>, serde_json::Error> {
+    serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<Value>()
+        .collect()
+}
+
+fn non_empty(file: &str, v: Vec<Value>) -> Result<Vec<Value>, ParseError> {
+    if v.is_empty() {
+        Err(ParseError::new(
+            file,
+            ParseErrorKind::NoData("no JSON value in the file".into()),
+        ))
+    } else {
+        Ok(v)
+    }
+}
+
+/// The values of a file that holds either one JSON array of records or one record per line.
+pub(crate) fn records(values: Vec<Value>) -> Vec<Value> {
+    if values.len() == 1 && values[0].is_array() {
+        match values.into_iter().next() {
+            Some(Value::Array(a)) => a,
+            _ => Vec::new(),
+        }
+    } else {
+        values
+    }
+}
+
+/// The value at a dotted path (`a.b.c`; a numeric segment indexes an array).
+pub(crate) fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(v, |v, seg| match v {
+        Value::Object(m) => m.get(seg),
+        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+        _ => None,
+    })
+}
+
+/// A number as a tool wrote it: a JSON number, a numeric string (`"12.5"`, `"1,146.31"`,
+/// `"inf"`), or missing / bad.
+pub(crate) fn num_of(v: Option<&Value>) -> Num {
+    match v {
+        None | Some(Value::Null) => Num::Missing,
+        Some(Value::Number(n)) => n.as_f64().map_or(Num::Bad, Num::Value),
+        Some(Value::String(s)) => parse_num_str(s),
+        Some(_) => Num::Bad,
+    }
+}
+
+/// The finite or infinite number at `path`; `None` when missing, bad or NaN.
+pub(crate) fn num(v: &Value, path: &str) -> Option<f64> {
+    match num_of(at(v, path)) {
+        Num::Value(x) if !x.is_nan() => Some(x),
+        _ => None,
+    }
+}
+
+/// The string at `path` (numbers are written out).
+pub(crate) fn text(v: &Value, path: &str) -> Option<String> {
+    match at(v, path)? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Array(a) => a.first().and_then(|f| f.as_str()).map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// The first of several paths that holds a number.
+pub(crate) fn first_num(v: &Value, paths: &[&str]) -> Option<f64> {
+    paths.iter().find_map(|p| num(v, p))
+}
+
+/// The first of several paths that holds a string.
+pub(crate) fn first_text(v: &Value, paths: &[&str]) -> Option<String> {
+    paths.iter().find_map(|p| text(v, p))
+}
+
+/// Every numeric leaf under `v` (objects only, up to `depth` levels), by dotted path. Numeric
+/// strings count; arrays are skipped.
+pub(crate) fn flatten_numbers(v: &Value, depth: usize) -> BTreeMap<String, f64> {
+    fn walk(v: &Value, prefix: &str, depth: usize, out: &mut BTreeMap<String, f64>) {
+        match v {
+            Value::Object(m) if depth > 0 => {
+                for (k, x) in m {
+                    let path = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(x, &path, depth - 1, out);
+                }
+            }
+            Value::Number(_) | Value::String(_) => {
+                if let Num::Value(x) = num_of(Some(v)) {
+                    if !x.is_nan() && !prefix.is_empty() {
+                        out.insert(prefix.to_owned(), x);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(v, "", depth, &mut out);
+    out
+}
+
+/// A concurrency level written in a file name, as the tools name their artifact directories
+/// (`…-concurrency8/`, `concurrency_16`, `c32`).
+pub(crate) fn concurrency_from_name(name: &str) -> Option<f64> {
+    let lower = name.to_ascii_lowercase();
+    let i = lower.rfind("concurrency")?;
+    let digits: String = lower[i + "concurrency".len()..]
+        .trim_start_matches(['_', '-', '='])
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse::<f64>().ok().filter(|c| *c >= 1.0)
+}
+
+/// A positive, finite level; anything else is ignored with a warning naming `field`.
+pub(crate) fn level(
+    file: &str,
+    field: &str,
+    v: Option<f64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<f64> {
+    match v {
+        Some(c) if c >= 1.0 && c.is_finite() => Some(c),
+        Some(c) => {
+            diags.push(Diagnostic::warning(
+                file,
+                field,
+                None,
+                format!("{c} is not a positive level: ignored"),
+            ));
+            None
+        }
+        None => None,
+    }
+}
+
+/// One request as an importer reads it. Times in seconds; `ttft_s` and `e2e_s` from the send.
+#[derive(Debug, Default)]
+pub(crate) struct Row {
+    pub start_s: Option<f64>,
+    pub ttft_s: f64,
+    pub e2e_s: f64,
+    pub input_tokens: Option<f64>,
+    pub output_tokens: f64,
+    pub gaps_s: Option<Vec<f64>>,
+    pub error: Option<String>,
+}
+
+impl Row {
+    /// A failed request: its timings are never used.
+    pub fn failed(message: String) -> Row {
+        Row {
+            ttft_s: f64::NAN,
+            e2e_s: f64::NAN,
+            error: Some(message),
+            ..Row::default()
+        }
+    }
+}
+
+/// Builds request columns row by row; columns that no row has are left out.
+#[derive(Default)]
+pub(crate) struct Rows {
+    rows: Vec<Row>,
+}
+
+impl Rows {
+    pub fn push(&mut self, r: Row) {
+        self.rows.push(r);
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The columns, validated with the rules every importer shares. `prefix` names the records in
+    /// diagnostics (e.g. `requests`).
+    pub fn finish(self, file: &str, prefix: &str, diags: &mut Vec<Diagnostic>) -> Requests {
+        let ok_rows = self.rows.iter().filter(|r| r.error.is_none());
+        let has_start = ok_rows.clone().any(|r| r.start_s.is_some());
+        let has_input = self.rows.iter().any(|r| r.input_tokens.is_some());
+        let has_gaps = ok_rows.clone().any(|r| r.gaps_s.is_some());
+        let mut outcome: Vec<Outcome> = self
+            .rows
+            .iter()
+            .map(|r| {
+                r.error
+                    .as_ref()
+                    .map_or(Outcome::Ok, |e| Outcome::Failed(e.as_str().into()))
+            })
+            .collect();
+        let out: Vec<f64> = self
+            .rows
+            .iter()
+            .map(|r| {
+                if r.error.is_some() {
+                    0.0
+                } else {
+                    r.output_tokens
+                }
+            })
+            .collect();
+        let output_tokens = token_counts(
+            file,
+            &format!("{prefix}.output_tokens"),
+            "output_tokens",
+            &out,
+            &mut outcome,
+            diags,
+        );
+        let input_tokens = has_input.then(|| {
+            let v: Vec<f64> = self
+                .rows
+                .iter()
+                .map(|r| r.input_tokens.unwrap_or(0.0))
+                .collect();
+            token_counts(
+                file,
+                &format!("{prefix}.input_tokens"),
+                "input_tokens",
+                &v,
+                &mut outcome,
+                diags,
+            )
+        });
+        let start_s = has_start.then(|| {
+            self.rows
+                .iter()
+                .map(|r| r.start_s.unwrap_or(f64::NAN))
+                .collect::<Vec<_>>()
+        });
+        let chunk_gaps = has_gaps.then(|| {
+            let mut g = Ragged::default();
+            for r in &self.rows {
+                g.push_row(r.gaps_s.as_deref().unwrap_or(&[]));
+            }
+            g
+        });
+        let mut req = Requests {
+            start_s,
+            ttft_s: self.rows.iter().map(|r| r.ttft_s).collect(),
+            e2e_s: self.rows.iter().map(|r| r.e2e_s).collect(),
+            input_tokens,
+            output_tokens,
+            chunk_gaps,
+            outcome,
+        };
+        diags.extend(validate_requests(file, &mut req));
+        req
+    }
+}
+
+/// A point with the given figures and no raw data.
+pub(crate) fn summary_point(
+    file: &str,
+    tool: &str,
+    concurrency: Option<f64>,
+    request_rate: Option<f64>,
+    figures: BTreeMap<String, f64>,
+) -> Point {
+    Point {
+        source_file: file.to_owned(),
+        concurrency,
+        request_rate,
+        requests: None,
+        reported: Reported {
+            tool: tool.to_owned(),
+            figures,
+            recomputed: BTreeMap::new(),
+        },
+        sampled_from: None,
+    }
+}
+
+/// A report of one run.
+pub(crate) fn one_run(label: String, format: &str, meta: Metadata, points: Vec<Point>) -> Report {
+    Report {
+        meta: Metadata::default(),
+        runs: vec![Run {
+            label,
+            source_format: format.to_owned(),
+            meta,
+            points,
+            axis: None,
+        }],
+    }
+}
+
+/// `"<tool> · <model>"`, or the tool alone.
+pub(crate) fn label(tool: &str, model: Option<&str>) -> String {
+    match model {
+        Some(m) => format!("{tool} · {m}"),
+        None => tool.to_owned(),
+    }
+}
+
+/// An error for a file that parsed as JSON but holds none of the records the format needs.
+pub(crate) fn no_data(file: &str, what: &str) -> ParseError {
+    ParseError::new(file, ParseErrorKind::NoData(what.to_owned()))
+}
+
+/// A text description of a JSON value's type, for messages.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,485 @@
+//! NVIDIA GenAI-Perf: `profile_export.json` (Perf Analyzer's raw export: per request, the send
+//! time and every streamed response's arrival, integer nanoseconds since the epoch) and its
+//! summaries `profile_export_genai_perf.json` / `.csv` (the CSV quotes values ≥ 1,000 with
+//! thousands separators). An export and its summary pair into one point.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::common::{self, at, num, read_values, summary_point, Row, Rows};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Point, Report, Reported};
+
+/// Format id of `profile_export.json`.
+pub const EXPORT_ID: &str = "genai-perf-export";
+/// Format id of `profile_export_genai_perf.json`; also the reported-tool id of both summaries.
+pub const SUMMARY_ID: &str = "genai-perf";
+/// Format id of `profile_export_genai_perf.csv`.
+pub const CSV_ID: &str = "genai-perf-csv";
+
+const TOKENS: &str = "token counts: GenAI-Perf re-tokenizes the output text with --tokenizer; tpsview uses the server's usage count, else one token per content chunk";
+const FIRST: &str = "first-token definition: GenAI-Perf drops role-only and empty responses, as tpsview does; a difference means a response tpsview read as content";
+const LAST: &str = "end time: the last content response";
+const WINDOW: &str = "duration window: last response − first request, as tpsview; failed requests may widen one of them";
+
+/// avg / p50 / p90 / p99 of a GenAI-Perf-style metric object.
+macro_rules! stats {
+    ($m:literal, $c:literal, $cause:expr) => {
+        [
+            Figure::same(concat!($m, ".avg"), concat!($c, "_mean_ms"), 1.0, $cause),
+            Figure::same(concat!($m, ".p50"), concat!($c, "_p50_ms"), 1.0, $cause),
+            Figure::same(concat!($m, ".p90"), concat!($c, "_p90_ms"), 1.0, $cause),
+            Figure::same(concat!($m, ".p99"), concat!($c, "_p99_ms"), 1.0, $cause),
+        ]
+    };
+}
+pub(crate) use stats;
+
+const TTFT: [Figure; 4] = stats!("time_to_first_token", "ttft", FIRST);
+const ITL: [Figure; 4] = stats!("inter_token_latency", "tpot", TOKENS);
+const E2E: [Figure; 4] = stats!("request_latency", "e2e", LAST);
+
+const FIGURES: &[Figure] = &[
+    Figure::same("output_token_throughput.avg", "system_tps", 1.0, WINDOW),
+    Figure::tool(
+        "request_throughput.avg",
+        "request_throughput",
+        1.0,
+        WINDOW,
+        ToolDef::AllRequestsThroughput,
+    ),
+    Figure::tool(
+        "output_token_throughput_per_user.avg",
+        "per_stream_tps",
+        1.0,
+        TOKENS,
+        ToolDef::DecodeRateMean,
+    ),
+    TTFT[0],
+    TTFT[1],
+    TTFT[2],
+    TTFT[3],
+    ITL[0],
+    ITL[1],
+    ITL[2],
+    ITL[3],
+    E2E[0],
+    E2E[1],
+    E2E[2],
+    E2E[3],
+];
+
+const NOTES: &[&str] = &[
+    "GenAI-Perf's \"inter token latency\" is tpsview's TPOT: (request latency − TTFT) / (OSL − 1) per request (releases of 2024 averaged per-chunk gaps instead)",
+    "OSL and ISL are the client re-tokenizing the text with --tokenizer, which may not be the model's tokenizer",
+    "output_token_throughput_per_user = mean over requests of 1 / ITL, not tpsview's 1 / mean TPOT",
+    "duration = last response − first request; request_throughput counts every request, failed included",
+    "the export's timestamps are integer ns since the epoch, one per streamed response (a chunk, not a token)",
+    "numpy linear percentiles, population standard deviation",
+];
+
+/// GenAI-Perf's vocabulary (both summaries share it).
+pub fn vocabularies() -> [Vocabulary; 1] {
+    [Vocabulary {
+        tool: SUMMARY_ID,
+        name: "GenAI-Perf",
+        figures: FIGURES,
+        notes: NOTES,
+    }]
+}
+
+fn meta(model: Option<String>) -> Metadata {
+    Metadata {
+        model,
+        ..Metadata::default()
+    }
+}
+
+/// Parses `profile_export.json`: one point per experiment.
+pub fn parse_export(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let Some(experiments) = at(root, "experiments").and_then(Value::as_array) else {
+        return Err(common::no_data(file, "no `experiments` list"));
+    };
+    let mut model = None;
+    let mut points = Vec::new();
+    let mut chunk_counted = 0usize;
+    for (e, exp) in experiments.iter().enumerate() {
+        let path = format!("experiments[{e}]");
+        let mode = common::text(exp, "experiment.mode").unwrap_or_default();
+        let value = num(exp, "experiment.value");
+        let (mut concurrency, mut rate) = (None, None);
+        if mode == "request_rate" {
+            rate = value.filter(|r| *r > 0.0);
+        } else {
+            concurrency =
+                common::level(file, &format!("{path}.experiment.value"), value, &mut diags);
+        }
+        concurrency = concurrency.or_else(|| common::concurrency_from_name(file));
+        let Some(reqs) = at(exp, "requests").and_then(Value::as_array) else {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.requests"),
+                None,
+                "no requests list: experiment skipped",
+            ));
+            continue;
+        };
+        let t0 = reqs
+            .iter()
+            .filter_map(|r| at(r, "timestamp").and_then(Value::as_i64))
+            .min()
+            .unwrap_or(0);
+        let mut rows = Rows::default();
+        for (i, r) in reqs.iter().enumerate() {
+            if model.is_none() {
+                model = payload_model(r);
+            }
+            let (row, from_usage) =
+                export_row(file, &format!("{path}.requests[{i}]"), r, t0, &mut diags);
+            if row.error.is_none() && !from_usage {
+                chunk_counted += 1;
+            }
+            rows.push(row);
+        }
+        let requests = rows.finish(file, &format!("{path}.requests"), &mut diags);
+        points.push(Point {
+            source_file: if experiments.len() > 1 {
+                format!("{file}#{}", e + 1)
+            } else {
+                file.to_owned()
+            },
+            concurrency,
+            request_rate: rate,
+            requests: Some(requests),
+            reported: Reported {
+                tool: SUMMARY_ID.into(),
+                ..Reported::default()
+            },
+            sampled_from: None,
+        });
+    }
+    if points.is_empty() {
+        return Err(common::no_data(file, "no experiment with requests"));
+    }
+    if chunk_counted > 0 {
+        diags.push(Diagnostic::info(
+            file,
+            "response_outputs",
+            format!("{chunk_counted} requests carry no usage count: their output tokens are their content chunks (GenAI-Perf re-tokenizes the text instead)"),
+        ));
+    }
+    Ok((
+        common::one_run(
+            common::label("GenAI-Perf", model.as_deref()),
+            EXPORT_ID,
+            meta(model),
+            points,
+        ),
+        diags,
+    ))
+}
+
+/// The model a request asked for, from the JSON payload Perf Analyzer stores as a string.
+fn payload_model(r: &Value) -> Option<String> {
+    let payload = at(r, "request_inputs.payload")?;
+    match payload {
+        Value::String(s) => serde_json::from_str::<Value>(s)
+            .ok()
+            .and_then(|p| common::text(&p, "model")),
+        other => common::text(other, "model"),
+    }
+}
+
+/// What one streamed response carried.
+enum Response {
+    /// Output text (or tokens): a content chunk.
+    Content,
+    /// A role-only, empty, `[DONE]` or usage-only event.
+    Empty,
+}
+
+/// Reads one response: the text of its choices, and the server's usage count if it has one.
+fn read_response(r: &Value, usage: &mut Option<f64>) -> Response {
+    if let Some(t) = at(r, "text_output").and_then(Value::as_str) {
+        return if t.is_empty() {
+            Response::Empty
+        } else {
+            Response::Content
+        };
+    }
+    let Some(raw) = at(r, "response").and_then(Value::as_str) else {
+        return Response::Empty;
+    };
+    let body = raw.trim_start().strip_prefix("data:").unwrap_or(raw).trim();
+    if body == "[DONE]" || body.is_empty() {
+        return Response::Empty;
+    }
+    let Ok(v) = serde_json::from_str::<Value>(body) else {
+        return Response::Empty;
+    };
+    if let Some(u) = num(&v, "usage.completion_tokens") {
+        *usage = Some(u);
+    }
+    let text = common::first_text(
+        &v,
+        &[
+            "choices.0.delta.content",
+            "choices.0.text",
+            "choices.0.delta.reasoning_content",
+            "text_output",
+        ],
+    );
+    if text.is_some_and(|t| !t.is_empty()) {
+        Response::Content
+    } else {
+        Response::Empty
+    }
+}
+
+/// One request of the export, and whether its token count is the server's usage figure.
+fn export_row(
+    file: &str,
+    path: &str,
+    r: &Value,
+    t0: i64,
+    diags: &mut Vec<Diagnostic>,
+) -> (Row, bool) {
+    let Some(sent) = at(r, "timestamp").and_then(Value::as_i64) else {
+        diags.push(Diagnostic::warning(
+            file,
+            &format!("{path}.timestamp"),
+            None,
+            "no integer timestamp: request left out",
+        ));
+        return (Row::failed("no send timestamp".into()), true);
+    };
+    let stamps: Vec<i64> = at(r, "response_timestamps")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default();
+    let outputs = at(r, "response_outputs").and_then(Value::as_array);
+    let mut usage = None;
+    let content: Vec<i64> = match outputs {
+        Some(o) if o.len() == stamps.len() => stamps
+            .iter()
+            .zip(o)
+            .filter(|(_, out)| matches!(read_response(out, &mut usage), Response::Content))
+            .map(|(t, _)| *t)
+            .collect(),
+        _ => {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.response_outputs"),
+                None,
+                "responses do not line up with their timestamps: every response counted as content",
+            ));
+            stamps.clone()
+        }
+    };
+    let (Some(&first), Some(&last)) = (content.first(), content.last()) else {
+        return (Row::failed("no content in any response".into()), true);
+    };
+    let s = |ns: i64| ns as f64 * 1e-9;
+    let output_tokens = usage.unwrap_or(content.len() as f64);
+    let row = Row {
+        start_s: Some(s(sent - t0)),
+        ttft_s: s(first - sent),
+        e2e_s: s(last - sent),
+        input_tokens: None,
+        output_tokens,
+        gaps_s: Some(content.windows(2).map(|w| s(w[1] - w[0])).collect()),
+        error: None,
+    };
+    (row, usage.is_some())
+}
+
+/// Figures of a GenAI-Perf / AIPerf summary object, nanosecond metrics converted to ms.
+pub(crate) fn summary_figures(
+    file: &str,
+    root: &Value,
+    skip: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, f64> {
+    let mut figures = BTreeMap::new();
+    let Some(obj) = root.as_object() else {
+        return figures;
+    };
+    for (k, v) in obj {
+        if skip.contains(&k.as_str()) {
+            continue;
+        }
+        let scale = match at(v, "unit").and_then(Value::as_str) {
+            Some("ns") => {
+                diags.push(Diagnostic::info(file, k, "in ns: converted to ms"));
+                1e-6
+            }
+            Some("us") => 1e-3,
+            _ => 1.0,
+        };
+        match v {
+            Value::Object(_) => {
+                for (sk, x) in common::flatten_numbers(v, 1) {
+                    figures.insert(format!("{k}.{sk}"), x * scale);
+                }
+            }
+            other => {
+                if let Some(x) = num(&serde_json::json!({ "v": other }), "v") {
+                    figures.insert(k.clone(), x);
+                }
+            }
+        }
+    }
+    figures
+}
+
+/// The model(s) of a summary's `input_config`.
+fn config_model(root: &Value) -> Option<String> {
+    common::first_text(
+        root,
+        &[
+            "input_config.model",
+            "input_config.model_names",
+            "input_config.endpoint.model_names",
+        ],
+    )
+}
+
+/// Parses `profile_export_genai_perf.json`.
+pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let figures = summary_figures(
+        file,
+        root,
+        &["input_config", "telemetry_stats", "sessions"],
+        &mut diags,
+    );
+    if figures.is_empty() {
+        return Err(common::no_data(file, "no metric objects"));
+    }
+    let concurrency = common::first_num(
+        root,
+        &[
+            "input_config.perf_analyzer.stimulus.concurrency",
+            "input_config.concurrency",
+        ],
+    )
+    .or_else(|| common::concurrency_from_name(file));
+    let rate = common::first_num(
+        root,
+        &[
+            "input_config.perf_analyzer.stimulus.request_rate",
+            "input_config.request_rate",
+        ],
+    );
+    let model = config_model(root);
+    let point = summary_point(file, SUMMARY_ID, concurrency, rate, figures);
+    Ok((
+        common::one_run(
+            common::label("GenAI-Perf", model.as_deref()),
+            SUMMARY_ID,
+            meta(model),
+            vec![point],
+        ),
+        diags,
+    ))
+}
+
+/// Splits one CSV line, honouring double quotes (`"1,146.31"`).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// `Time To First Token (ms)` → `time_to_first_token`.
+fn metric_key(label: &str) -> String {
+    let name = label.split('(').next().unwrap_or(label).trim();
+    name.to_ascii_lowercase().replace([' ', '-'], "_")
+}
+
+/// Parses `profile_export_genai_perf.csv`: a statistics table (`Metric,avg,min,max,p99,…`) and a
+/// `Metric,Value` table.
+pub fn parse_csv(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let text = String::from_utf8_lossy(super::strip_bom(bytes));
+    let mut header: Vec<String> = Vec::new();
+    let mut figures = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields = csv_fields(line);
+        if fields[0].trim() == "Metric" {
+            header = fields
+                .iter()
+                .map(|f| f.trim().to_ascii_lowercase())
+                .collect();
+            continue;
+        }
+        if header.is_empty() {
+            continue;
+        }
+        let key = metric_key(&fields[0]);
+        let ns = fields[0].contains("(ns)");
+        for (col, v) in header.iter().zip(&fields).skip(1) {
+            let col = if col == "value" { "avg" } else { col.as_str() };
+            match crate::lenient::parse_num_str(v) {
+                crate::lenient::Num::Value(x) if x.is_finite() => {
+                    figures.insert(format!("{key}.{col}"), if ns { x * 1e-6 } else { x });
+                }
+                crate::lenient::Num::Missing => {}
+                _ => diags.push(Diagnostic::warning(
+                    file,
+                    &format!("line {} ({}, {col})", n + 1, fields[0].trim()),
+                    None,
+                    format!("{v:?} is not a number: left out"),
+                )),
+            }
+        }
+    }
+    if figures.is_empty() {
+        return Err(common::no_data(
+            file,
+            "no metric rows under a `Metric,…` header",
+        ));
+    }
+    let concurrency = common::concurrency_from_name(file);
+    if concurrency.is_none() {
+        diags.push(Diagnostic::info(
+            file,
+            "(file)",
+            "the CSV does not record concurrency (name the file …concurrency<N>… to place it)",
+        ));
+    }
+    let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
+    Ok((
+        common::one_run(
+            "GenAI-Perf".into(),
+            CSV_ID,
+            Metadata::default(),
+            vec![point],
+        ),
+        diags,
+    ))
+}

@@ -1,0 +1,356 @@
+//! GuideLLM `benchmarks.json`, both schemas: v0.2–0.3 (`args.strategy`, per-request epoch-second
+//! `start_time` / `first_token_time` / `last_token_time`) and v0.4+ (`config.strategy`,
+//! `info.timings`). One point per benchmark (strategy). Requests may be a sample of the run; then
+//! counts and throughput come from the tool.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::common::{self, at, first_num, num, read_values, Row, Rows};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Point, Report, Reported};
+
+/// Format id.
+pub const ID: &str = "guidellm";
+/// Reported-tool id of v0.2–0.3 files.
+pub const V02: &str = "guidellm-0.2";
+/// Reported-tool id of v0.4+ files.
+pub const V05: &str = "guidellm-0.5";
+
+const SERIES: &str = "GuideLLM's throughput, request rate and concurrency are means of time series over the benchmark window, not totals / duration";
+const WEIGHTED: &str = "GuideLLM weights TPOT and ITL by tokens: a token-weighted mean";
+const PCT: &str = "percentile method: GuideLLM's own, from its distribution";
+const END: &str = "end time: GuideLLM's request_latency ends when the response closes, tpsview's at the last token";
+
+macro_rules! common_figures {
+    () => {
+        [
+            Figure::same("duration", "duration_s", 1.0, SERIES),
+            Figure::same("output_tokens_per_second.mean", "system_tps", 1.0, SERIES),
+            Figure::same(
+                "requests_per_second.mean",
+                "request_throughput",
+                1.0,
+                SERIES,
+            ),
+            Figure::same(
+                "request_concurrency.mean",
+                "concurrency_achieved",
+                1.0,
+                SERIES,
+            ),
+            Figure::same("request_totals.successful", "requests_ok", 1.0, SERIES),
+            Figure::same("request_totals.errored", "requests_failed", 1.0, SERIES),
+            Figure::same("time_to_first_token_ms.mean", "ttft_mean_ms", 1.0, PCT),
+            Figure::same("time_to_first_token_ms.p50", "ttft_p50_ms", 1.0, PCT),
+            Figure::same("time_to_first_token_ms.p90", "ttft_p90_ms", 1.0, PCT),
+            Figure::same("time_to_first_token_ms.p99", "ttft_p99_ms", 1.0, PCT),
+            Figure::same("request_latency.mean", "e2e_mean_ms", 1e3, END),
+            Figure::same("request_latency.p50", "e2e_p50_ms", 1e3, END),
+            Figure::tool(
+                "inter_token_latency_ms.mean",
+                "tpot_mean_ms",
+                1.0,
+                WEIGHTED,
+                ToolDef::TokenWeightedTpot,
+            ),
+        ]
+    };
+}
+
+const C: [Figure; 13] = common_figures!();
+
+const FIGURES_V02: &[Figure] = &[
+    C[0],
+    C[1],
+    C[2],
+    C[3],
+    C[4],
+    C[5],
+    C[6],
+    C[7],
+    C[8],
+    C[9],
+    C[10],
+    C[11],
+    C[12],
+    Figure::tool(
+        "time_per_output_token_ms.mean",
+        "tpot_mean_ms",
+        1.0,
+        WEIGHTED,
+        ToolDef::DecodePerToken,
+    ),
+];
+
+const FIGURES_V05: &[Figure] = &[
+    C[0],
+    C[1],
+    C[2],
+    C[3],
+    C[4],
+    C[5],
+    C[6],
+    C[7],
+    C[8],
+    C[9],
+    C[10],
+    C[11],
+    C[12],
+    Figure::tool(
+        "time_per_output_token_ms.mean",
+        "tpot_mean_ms",
+        1.0,
+        WEIGHTED,
+        ToolDef::E2ePerToken,
+    ),
+];
+
+const NOTES_V02: &[&str] = &[
+    "GuideLLM's \"ITL\" is tpsview's TPOT, (last − first token) / (N − 1), but its mean is token-weighted: Σ decode / Σ (N − 1)",
+    "GuideLLM's \"TPOT\" (time_per_output_token) in v0.2–0.3 is (last − first token) / N: it divides by N, not N − 1",
+    "output_tokens_per_second and requests_per_second are rate time series over the benchmark; their mean approximates system T/s",
+    "the file may keep only a sample of requests: counts come from request_totals, latencies from the sample",
+    "timestamps are epoch seconds; strategy synchronous = 1 stream, concurrent = `streams`, constant/poisson = a request rate",
+];
+
+const NOTES_V05: &[&str] = &[
+    "GuideLLM's \"ITL\" is tpsview's TPOT, (last − first token) / (N − 1), but its mean is token-weighted: Σ decode / Σ (N − 1)",
+    "GuideLLM's \"TPOT\" (time_per_output_token) from v0.4 is (last token − request start) / N: it includes the time to first token",
+    "output_tokens_per_second and requests_per_second are rate time series over the benchmark; their mean approximates system T/s",
+    "output tokens are the server's usage count, else token iterations; the file may keep only a sample of requests",
+    "timings are epoch seconds under info.timings; strategy synchronous = 1 stream, concurrent = `streams`, constant/poisson = a request rate",
+];
+
+/// GuideLLM's vocabularies (one per schema).
+pub fn vocabularies() -> [Vocabulary; 2] {
+    [
+        Vocabulary {
+            tool: V02,
+            name: "GuideLLM v0.2–0.3",
+            figures: FIGURES_V02,
+            notes: NOTES_V02,
+        },
+        Vocabulary {
+            tool: V05,
+            name: "GuideLLM v0.4+",
+            figures: FIGURES_V05,
+            notes: NOTES_V05,
+        },
+    ]
+}
+
+/// Parses a GuideLLM benchmarks file.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let Some(benchmarks) = at(root, "benchmarks").and_then(Value::as_array) else {
+        return Err(common::no_data(file, "no `benchmarks` list"));
+    };
+    let mut points = Vec::new();
+    let mut model = None;
+    let mut tool = V02;
+    for (b, bench) in benchmarks.iter().enumerate() {
+        let path = format!("benchmarks[{b}]");
+        let v05 = at(bench, "config").is_some() || at(root, "metadata").is_some();
+        tool = if v05 { V05 } else { V02 };
+        let strategy = at(
+            bench,
+            if v05 {
+                "config.strategy"
+            } else {
+                "args.strategy"
+            },
+        );
+        let kind = strategy
+            .and_then(|s| common::first_text(s, &["type_", "type"]))
+            .unwrap_or_default();
+        let (concurrency, rate) = match kind.as_str() {
+            "synchronous" => (Some(1.0), None),
+            "concurrent" => (strategy.and_then(|s| num(s, "streams")), None),
+            "constant" | "poisson" => (None, strategy.and_then(|s| num(s, "rate"))),
+            _ => (None, None),
+        };
+        let concurrency = common::level(
+            file,
+            &format!("{path}.strategy.streams"),
+            concurrency,
+            &mut diags,
+        );
+        if model.is_none() {
+            model = common::first_text(
+                bench,
+                &[
+                    "config.backend.model",
+                    "args.model",
+                    "worker.backend_model",
+                    "config.model",
+                ],
+            );
+        }
+        let (requests, kept) = read_requests(file, &path, bench, v05, &mut diags);
+        let figures = figures(bench);
+        let total = ["request_totals.successful", "request_totals.errored"]
+            .iter()
+            .filter_map(|k| figures.get(*k))
+            .sum::<f64>();
+        let sampled_from = (total > kept as f64).then_some(total as u64);
+        points.push(Point {
+            source_file: format!("{file}#{}", b + 1),
+            concurrency,
+            request_rate: rate,
+            requests,
+            reported: Reported {
+                tool: tool.into(),
+                figures,
+                recomputed: BTreeMap::new(),
+            },
+            sampled_from,
+        });
+    }
+    if points.is_empty() {
+        return Err(common::no_data(file, "the `benchmarks` list is empty"));
+    }
+    Ok((
+        common::one_run(
+            common::label("GuideLLM", model.as_deref()),
+            ID,
+            Metadata {
+                model,
+                labels: [("schema".to_owned(), tool.to_owned())].into(),
+                ..Metadata::default()
+            },
+            points,
+        ),
+        diags,
+    ))
+}
+
+/// The benchmark's figures: each metric's successful-request statistics, the request totals and
+/// the duration.
+fn figures(bench: &Value) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    if let Some(metrics) = at(bench, "metrics").and_then(Value::as_object) {
+        for (name, m) in metrics {
+            let Some(s) = at(m, "successful") else {
+                continue;
+            };
+            for stat in ["mean", "median", "count", "total_sum"] {
+                if let Some(v) = num(s, stat) {
+                    out.insert(format!("{name}.{stat}"), v);
+                }
+            }
+            for p in ["p50", "p90", "p95", "p99"] {
+                if let Some(v) = num(s, &format!("percentiles.{p}")) {
+                    out.insert(format!("{name}.{p}"), v);
+                }
+            }
+            if let (None, Some(m)) = (out.get(&format!("{name}.p50")), num(s, "median")) {
+                out.insert(format!("{name}.p50"), m);
+            }
+        }
+    }
+    for k in ["successful", "errored", "incomplete", "total"] {
+        if let Some(v) = first_num(
+            bench,
+            &[
+                &format!("request_totals.{k}"),
+                &format!("scheduler_metrics.requests_made.{k}"),
+            ],
+        ) {
+            out.insert(format!("request_totals.{k}"), v);
+        }
+    }
+    let duration = num(bench, "duration")
+        .or_else(|| Some(num(bench, "end_time")? - num(bench, "start_time")?).filter(|d| *d > 0.0));
+    if let Some(d) = duration {
+        out.insert("duration".into(), d);
+    }
+    out
+}
+
+/// The benchmark's successful and errored requests, and how many there were.
+fn read_requests(
+    file: &str,
+    path: &str,
+    bench: &Value,
+    v05: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<crate::model::Requests>, usize) {
+    let list = |k: &str| {
+        at(bench, &format!("requests.{k}"))
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    };
+    let (ok, errored, incomplete) = (list("successful"), list("errored"), list("incomplete"));
+    if !incomplete.is_empty() {
+        diags.push(Diagnostic::info(
+            file,
+            &format!("{path}.requests.incomplete"),
+            format!("{} incomplete requests left out", incomplete.len()),
+        ));
+    }
+    if ok.is_empty() && errored.is_empty() {
+        return (None, 0);
+    }
+    let time = |r: &Value, v05_key: &str, v02_key: &str| {
+        if v05 {
+            num(r, &format!("info.timings.{v05_key}"))
+        } else {
+            num(r, v02_key)
+        }
+    };
+    let t0 = ok
+        .iter()
+        .chain(errored)
+        .filter_map(|r| time(r, "request_start", "start_time"))
+        .fold(f64::INFINITY, f64::min);
+    let mut rows = Rows::default();
+    for r in ok {
+        let start = time(r, "request_start", "start_time");
+        let first = time(r, "first_token_iteration", "first_token_time");
+        let last = time(r, "last_token_iteration", "last_token_time");
+        let (ttft, e2e) = match (start, first, last) {
+            (Some(s), Some(f), Some(l)) => (f - s, l - s),
+            _ => (f64::NAN, f64::NAN),
+        };
+        rows.push(Row {
+            start_s: start.map(|s| s - t0),
+            ttft_s: ttft,
+            e2e_s: e2e,
+            input_tokens: first_num(
+                r,
+                &[
+                    "prompt_tokens",
+                    "input_metrics.text_tokens",
+                    "input_metrics.total_tokens",
+                ],
+            ),
+            output_tokens: first_num(
+                r,
+                &[
+                    "output_tokens",
+                    "output_metrics.text_tokens",
+                    "output_metrics.total_tokens",
+                ],
+            )
+            .unwrap_or(f64::NAN),
+            gaps_s: None,
+            error: None,
+        });
+    }
+    for r in errored {
+        let msg = common::first_text(r, &["error", "info.error", "response.error"])
+            .unwrap_or_else(|| "errored".into());
+        rows.push(Row::failed(msg));
+    }
+    let n = rows.len();
+    (
+        Some(rows.finish(file, &format!("{path}.requests"), diags)),
+        n,
+    )
+}

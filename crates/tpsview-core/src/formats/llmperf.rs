@@ -1,0 +1,221 @@
+//! Ray / Anyscale LLMPerf (`token_benchmark_ray.py --results-dir`): `*_summary.json` (flattened
+//! `results_*` keys; some numbers written as strings) and `*_individual_responses.json` (per
+//! request, in seconds, no timestamps). A responses file and its summary pair into one point.
+
+use std::collections::BTreeMap;
+
+use super::common::{self, num, read_values, records, summary_point, Row, Rows};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Point, Report, Reported};
+
+/// Format id of summaries; also the reported-tool id.
+pub const SUMMARY_ID: &str = "llmperf";
+/// Format id of `individual_responses` files.
+pub const RESPONSES_ID: &str = "llmperf-responses";
+
+const TOKENS: &str =
+    "token counts: LLMPerf re-counts output with a Llama tokenizer for every model";
+const ITL_CAUSE: &str = "LLMPerf's ITL is Σ of all gaps including TTFT / number of SSE events (≈ E2E / N); a difference means the summary and its own per-request values disagree";
+const PANDAS: &str = "pandas linear quantiles over the non-errored requests";
+
+macro_rules! q {
+    ($m:literal, $c:literal) => {
+        [
+            Figure::same(
+                concat!("results_", $m, "_mean"),
+                concat!($c, "_mean_ms"),
+                1e3,
+                PANDAS,
+            ),
+            Figure::same(
+                concat!("results_", $m, "_quantiles_p50"),
+                concat!($c, "_p50_ms"),
+                1e3,
+                PANDAS,
+            ),
+            Figure::same(
+                concat!("results_", $m, "_quantiles_p90"),
+                concat!($c, "_p90_ms"),
+                1e3,
+                PANDAS,
+            ),
+            Figure::same(
+                concat!("results_", $m, "_quantiles_p99"),
+                concat!($c, "_p99_ms"),
+                1e3,
+                PANDAS,
+            ),
+        ]
+    };
+}
+
+const TTFT: [Figure; 4] = q!("ttft_s", "ttft");
+const E2E: [Figure; 4] = q!("end_to_end_latency_s", "e2e");
+
+const FIGURES: &[Figure] = &[
+    Figure::same(
+        "results_mean_output_throughput_token_per_s",
+        "system_tps",
+        1.0,
+        TOKENS,
+    ),
+    Figure::same(
+        "results_num_completed_requests_per_min",
+        "request_throughput",
+        1.0 / 60.0,
+        PANDAS,
+    ),
+    Figure::same("results_num_completed_requests", "requests_ok", 1.0, PANDAS),
+    Figure::same("results_number_errors", "requests_failed", 1.0, PANDAS),
+    Figure::tool(
+        "results_inter_token_latency_s_mean",
+        "tpot_mean_ms",
+        1e3,
+        ITL_CAUSE,
+        ToolDef::E2ePerChunk,
+    ),
+    Figure::tool(
+        "results_request_output_throughput_token_per_s_mean",
+        "per_stream_tps",
+        1.0,
+        TOKENS,
+        ToolDef::UserRateMean,
+    ),
+    TTFT[0],
+    TTFT[1],
+    TTFT[2],
+    TTFT[3],
+    E2E[0],
+    E2E[1],
+    E2E[2],
+    E2E[3],
+];
+
+const NOTES: &[&str] = &[
+    "LLMPerf's \"inter token latency\" includes the time to first token: Σ of every gap / number of SSE events ≈ E2E / N, not TPOT; tpsview's TPOT is (E2E − TTFT) / (N − 1)",
+    "request_output_throughput = N / E2E per request, first-token wait included",
+    "output tokens are re-counted with a Llama tokenizer whatever the model",
+    "num_concurrent_requests is the configured concurrency; system throughput = Σ N of non-errored requests / test wall time",
+    "pandas linear quantiles, sample standard deviation; the responses file has no timestamps, so no timeline and no duration",
+];
+
+/// LLMPerf's vocabulary.
+pub fn vocabularies() -> [Vocabulary; 1] {
+    [Vocabulary {
+        tool: SUMMARY_ID,
+        name: "LLMPerf",
+        figures: FIGURES,
+        notes: NOTES,
+    }]
+}
+
+/// Parses `*_summary.json`.
+pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let mut figures: BTreeMap<String, f64> = common::flatten_numbers(root, 1);
+    figures.retain(|k, _| k.starts_with("results_"));
+    if figures.is_empty() {
+        return Err(common::no_data(file, "no `results_*` figures"));
+    }
+    let concurrency = common::level(
+        file,
+        "num_concurrent_requests",
+        num(root, "num_concurrent_requests"),
+        &mut diags,
+    );
+    let model = common::text(root, "model");
+    let label = common::text(root, "name")
+        .filter(|n| !n.is_empty())
+        .map(|n| common::label("LLMPerf", Some(&n)))
+        .unwrap_or_else(|| common::label("LLMPerf", model.as_deref()));
+    let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
+    Ok((
+        common::one_run(
+            label,
+            SUMMARY_ID,
+            Metadata {
+                model,
+                ..Metadata::default()
+            },
+            vec![point],
+        ),
+        diags,
+    ))
+}
+
+/// Parses `*_individual_responses.json`.
+pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let recs = records(read_values(file, bytes, &mut diags)?);
+    let mut rows = Rows::default();
+    let mut itl = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if !r.is_object() {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("[{i}]"),
+                Some(i),
+                format!(
+                    "{} instead of a response object: skipped",
+                    common::kind_of(r)
+                ),
+            ));
+            continue;
+        }
+        let code = common::at(r, "error_code").filter(|c| !c.is_null());
+        if let Some(code) = code {
+            let msg = common::text(r, "error_msg").unwrap_or_default();
+            rows.push(Row::failed(
+                format!("error {code}: {msg}")
+                    .trim_end_matches(": ")
+                    .to_owned(),
+            ));
+            continue;
+        }
+        if let Some(v) = num(r, "inter_token_latency_s") {
+            itl.push(v);
+        }
+        rows.push(Row {
+            start_s: None,
+            ttft_s: num(r, "ttft_s").unwrap_or(f64::NAN),
+            e2e_s: num(r, "end_to_end_latency_s").unwrap_or(f64::NAN),
+            input_tokens: num(r, "number_input_tokens"),
+            output_tokens: num(r, "number_output_tokens").unwrap_or(f64::NAN),
+            gaps_s: None,
+            error: None,
+        });
+    }
+    if rows.len() == 0 {
+        return Err(common::no_data(file, "no response records"));
+    }
+    let requests = rows.finish(file, "responses", &mut diags);
+    let mut reported = Reported {
+        tool: SUMMARY_ID.into(),
+        ..Reported::default()
+    };
+    if let Some(m) = crate::stats::mean(&itl) {
+        reported
+            .recomputed
+            .insert("results_inter_token_latency_s_mean".into(), m);
+    }
+    let point = Point {
+        source_file: file.to_owned(),
+        concurrency: None,
+        request_rate: None,
+        requests: Some(requests),
+        reported,
+        sampled_from: None,
+    };
+    Ok((
+        common::one_run(
+            "LLMPerf".into(),
+            RESPONSES_ID,
+            Metadata::default(),
+            vec![point],
+        ),
+        diags,
+    ))
+}

@@ -1,0 +1,208 @@
+//! SGLang `bench_serving` (JSON lines, one object per run, bare `Infinity`; per-request arrays with
+//! `--output-details`, no send times) and `bench_one_batch` (JSON lines, one static batch per line).
+//! `bench_serving` objects carry vLLM's per-request arrays under the same names, so they are read
+//! by the vLLM reader with SGLang's figure table.
+
+use super::common::{self, num, read_values, records, summary_point};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Report};
+
+/// Format id of `bench_serving` files.
+pub const ID: &str = "sglang-bench-serving";
+/// Format id of `bench_one_batch` files.
+pub const ONE_BATCH_ID: &str = "sglang-bench-one-batch";
+
+const WINDOW: &str = "duration window: SGLang times from the benchmark's start to the last response; tpsview from the first send to the last token (without send times tpsview uses SGLang's duration)";
+const LAST_LINE: &str = "end time: SGLang's latency is taken at the last line received, the final usage/[DONE] line included; tpsview's at the last content chunk";
+const TOKENS: &str =
+    "token counts: SGLang uses the server's usage count, else the requested output length";
+const FIRST: &str = "first-token definition: SGLang counts the first chunk with non-empty text";
+const POOLED: &str = "chunk pooling: SGLang pools every chunk gap (or splits gaps per re-tokenized token with speculative decoding)";
+
+macro_rules! dist {
+    ($m:literal, $c:literal, $cause:expr) => {
+        [
+            Figure::same(
+                concat!("mean_", $m, "_ms"),
+                concat!($c, "_mean_ms"),
+                1.0,
+                $cause,
+            ),
+            Figure::same(
+                concat!("median_", $m, "_ms"),
+                concat!($c, "_p50_ms"),
+                1.0,
+                $cause,
+            ),
+            Figure::same(
+                concat!("p90_", $m, "_ms"),
+                concat!($c, "_p90_ms"),
+                1.0,
+                $cause,
+            ),
+            Figure::same(
+                concat!("p99_", $m, "_ms"),
+                concat!($c, "_p99_ms"),
+                1.0,
+                $cause,
+            ),
+        ]
+    };
+}
+
+const TPOT: [Figure; 4] = dist!("tpot", "tpot", LAST_LINE);
+const TTFT: [Figure; 4] = dist!("ttft", "ttft", FIRST);
+const ITL: [Figure; 4] = dist!("itl", "itl", POOLED);
+const E2E: [Figure; 4] = dist!("e2e_latency", "e2e", LAST_LINE);
+
+const FIGURES: &[Figure] = &[
+    Figure::same("duration", "duration_s", 1.0, WINDOW),
+    Figure::same("output_throughput", "system_tps", 1.0, WINDOW),
+    Figure::same("request_throughput", "request_throughput", 1.0, WINDOW),
+    Figure::tool(
+        "total_throughput",
+        "system_tps",
+        1.0,
+        WINDOW,
+        ToolDef::TotalTokenThroughput,
+    ),
+    Figure::same("completed", "requests_ok", 1.0, TOKENS),
+    Figure::same("total_output_tokens", "output_tokens", 1.0, TOKENS),
+    Figure::same("concurrency", "concurrency_achieved", 1.0, LAST_LINE),
+    TPOT[0],
+    TPOT[1],
+    TPOT[2],
+    TPOT[3],
+    TTFT[0],
+    TTFT[1],
+    TTFT[2],
+    TTFT[3],
+    ITL[0],
+    ITL[1],
+    ITL[2],
+    ITL[3],
+    E2E[0],
+    E2E[1],
+    E2E[2],
+    E2E[3],
+];
+
+const NOTES: &[&str] = &[
+    "ITL pools every chunk gap of every request (like vLLM); TPOT = (latency − TTFT) / (output_len − 1) per request, averaged",
+    "latency is taken at the last line received, the final usage/[DONE] line included, slightly after the last token",
+    "output_len is the server's usage count, else the requested output length (not the actual one); *_retokenized figures re-count the text",
+    "`concurrency` is the measured average in flight (Σ latency / duration); max_concurrency is the configured cap",
+    "no send times in the file: tpsview takes the duration (and so system T/s) from SGLang",
+    "request_rate may be the bare literal Infinity (not valid JSON); tpsview reads it as ∞",
+];
+
+const ONE_BATCH_FIGURES: &[Figure] = &[
+    Figure::same(
+        "median_decode_latency",
+        "tpot_p50_ms",
+        1e3,
+        "static batch: the median decode step of the whole batch, every stream advancing one token",
+    ),
+    Figure::same(
+        "median_decode_throughput",
+        "system_tps",
+        1.0,
+        "decode phase only: batch size / step latency, prefill excluded",
+    ),
+    Figure::same(
+        "prefill_latency",
+        "ttft_mean_ms",
+        1e3,
+        "static batch: one prefill of the whole batch, no queueing or network",
+    ),
+    Figure::same(
+        "total_latency",
+        "e2e_mean_ms",
+        1e3,
+        "static batch: prefill plus every decode step",
+    ),
+];
+
+const ONE_BATCH_NOTES: &[&str] = &[
+    "a static batch on the engine, no server: batch_size sequences of identical length advance together",
+    "median_decode_throughput = batch_size / median step latency (decode only); overall_throughput = bs·(in+out)/total_latency counts prompt tokens",
+    "per-stream T/s = 1 / median_decode_latency: each sequence gets one token per step",
+];
+
+/// SGLang's vocabularies.
+pub fn vocabularies() -> [Vocabulary; 2] {
+    [
+        Vocabulary {
+            tool: ID,
+            name: "SGLang bench_serving",
+            figures: FIGURES,
+            notes: NOTES,
+        },
+        Vocabulary {
+            tool: ONE_BATCH_ID,
+            name: "SGLang bench_one_batch",
+            figures: ONE_BATCH_FIGURES,
+            notes: ONE_BATCH_NOTES,
+        },
+    ]
+}
+
+/// Parses a `bench_serving` file.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    super::vllm::parse_with(
+        file,
+        bytes,
+        true,
+        super::vllm::Flavor {
+            id: ID,
+            default_label: "SGLang run",
+        },
+    )
+}
+
+/// Parses a `bench_one_batch` file: each line one (batch size, input, output) configuration.
+pub fn parse_one_batch(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let rows = records(read_values(file, bytes, &mut diags)?);
+    let mut points = Vec::new();
+    let mut name = None;
+    for (i, row) in rows.iter().enumerate() {
+        let field = format!("[{i}].batch_size");
+        let Some(bs) = common::level(file, &field, num(row, "batch_size"), &mut diags) else {
+            diags.push(Diagnostic::warning(
+                file,
+                &field,
+                Some(i),
+                "no batch size: row skipped",
+            ));
+            continue;
+        };
+        name = name.or_else(|| common::text(row, "run_name"));
+        let mut figures = common::flatten_numbers(row, 1);
+        figures.remove("batch_size");
+        points.push(summary_point(
+            &format!("{file}#{}", i + 1),
+            ONE_BATCH_ID,
+            Some(bs),
+            None,
+            figures,
+        ));
+    }
+    if points.is_empty() {
+        return Err(common::no_data(file, "no row with a batch_size"));
+    }
+    let label = common::label("SGLang bench_one_batch", name.as_deref());
+    Ok((
+        common::one_run(
+            label,
+            ONE_BATCH_ID,
+            Metadata {
+                engine: Some("sglang".into()),
+                ..Metadata::default()
+            },
+            points,
+        ),
+        diags,
+    ))
+}

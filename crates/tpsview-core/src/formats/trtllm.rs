@@ -1,0 +1,270 @@
+//! TensorRT-LLM `trtllm-bench`: `--report_json` (the run's statistics) and `--request_json` (one
+//! record per request: `perf_counter_ns` start, first-token and end times, exact token counts; no
+//! per-chunk times). The report does not record `--concurrency`; a request file and its report pair
+//! into one point.
+
+use serde_json::Value;
+
+use super::common::{self, at, first_num, num, read_values, records, summary_point, Row, Rows};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Point, Report, Reported};
+
+/// Format id of `--report_json` files; also the reported-tool id.
+pub const REPORT_ID: &str = "trtllm-bench";
+/// Format id of `--request_json` files.
+pub const REQUESTS_ID: &str = "trtllm-bench-requests";
+
+const WINDOW: &str = "duration window: last end − first start, as tpsview";
+const NEAREST: &str = "percentile method: trtllm-bench takes sorted[int(n·p)] without interpolation (newer versions weight)";
+const SAME: &str = "exact server token ids on both sides: a difference means a different request set (warm-up, errors)";
+
+const FIGURES: &[Figure] = &[
+    Figure::same("performance.total_latency_ms", "duration_s", 1e-3, WINDOW),
+    Figure::same(
+        "performance.system_output_throughput_tok_s",
+        "system_tps",
+        1.0,
+        WINDOW,
+    ),
+    Figure::same(
+        "performance.request_throughput_req_s",
+        "request_throughput",
+        1.0,
+        WINDOW,
+    ),
+    Figure::tool(
+        "performance.system_total_throughput_tok_s",
+        "system_tps",
+        1.0,
+        WINDOW,
+        ToolDef::TotalTokenThroughput,
+    ),
+    Figure::tool(
+        "performance.output_throughput_per_user_tok_s",
+        "per_stream_tps",
+        1.0,
+        SAME,
+        ToolDef::UserRateMean,
+    ),
+    Figure::tool(
+        "streaming_metrics.token_output_speed_tok_s",
+        "per_stream_tps",
+        1.0,
+        SAME,
+        ToolDef::DecodeRateMean,
+    ),
+    Figure::same(
+        "performance.avg_request_latency_ms",
+        "e2e_mean_ms",
+        1.0,
+        SAME,
+    ),
+    Figure::same(
+        "performance.request_latency_percentiles_ms.p50",
+        "e2e_p50_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "performance.request_latency_percentiles_ms.p90",
+        "e2e_p90_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "performance.request_latency_percentiles_ms.p99",
+        "e2e_p99_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same("streaming_metrics.avg_ttft_ms", "ttft_mean_ms", 1.0, SAME),
+    Figure::same(
+        "streaming_metrics.ttft_percentiles.p50",
+        "ttft_p50_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "streaming_metrics.ttft_percentiles.p90",
+        "ttft_p90_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "streaming_metrics.ttft_percentiles.p99",
+        "ttft_p99_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same("streaming_metrics.avg_tpot_ms", "tpot_mean_ms", 1.0, SAME),
+    Figure::same(
+        "streaming_metrics.tpot_percentiles.p50",
+        "tpot_p50_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "streaming_metrics.tpot_percentiles.p90",
+        "tpot_p90_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "streaming_metrics.tpot_percentiles.p99",
+        "tpot_p99_ms",
+        1.0,
+        NEAREST,
+    ),
+    Figure::same(
+        "request_info.avg_num_concurrent_requests",
+        "concurrency_achieved",
+        1.0,
+        WINDOW,
+    ),
+    Figure::same("request_info.num_requests", "requests_ok", 1.0, SAME),
+];
+
+const NOTES: &[&str] = &[
+    "TPOT = (end − first token) / (N − 1) per request, averaged: tpsview's definition, with exact token ids (no re-tokenization)",
+    "output_throughput_per_user = mean over requests of N / E2E, first-token wait included; token_output_speed = mean of (N − 1) / (E2E − TTFT)",
+    "system_total_throughput counts prompt tokens; system_output_throughput = Σ N / (last end − first start)",
+    "--concurrency is not written to the report: the level comes from a paired file's name (…concurrency<N>…) or stays unknown; avg_num_concurrent_requests is a measured average",
+    "percentiles are sorted[int(n·p)], no interpolation",
+    "request timestamps are perf_counter_ns: relative, not epoch",
+];
+
+/// TensorRT-LLM's vocabulary.
+pub fn vocabularies() -> [Vocabulary; 1] {
+    [Vocabulary {
+        tool: REPORT_ID,
+        name: "TensorRT-LLM trtllm-bench",
+        figures: FIGURES,
+        notes: NOTES,
+    }]
+}
+
+/// Parses `--report_json`.
+pub fn parse_report(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let mut figures = common::flatten_numbers(root, 3);
+    figures.retain(|k, _| {
+        k.starts_with("performance.")
+            || k.starts_with("streaming_metrics.")
+            || k.starts_with("request_info.")
+    });
+    if figures.is_empty() {
+        return Err(common::no_data(file, "no `performance` figures"));
+    }
+    let concurrency = common::concurrency_from_name(file);
+    if concurrency.is_none() {
+        diags.push(Diagnostic::info(
+            file,
+            "world_info",
+            "trtllm-bench does not record --concurrency: the point has no level (name the file …concurrency<N>… to place it)",
+        ));
+    }
+    let model = common::first_text(root, &["engine.model", "dataset.model"]);
+    let meta = Metadata {
+        engine: Some("TensorRT-LLM".into()),
+        engine_version: common::text(root, "engine.version"),
+        model: model.clone(),
+        precision: common::first_text(root, &["engine.quantization", "engine.dtype"]),
+        gpu: common::text(root, "machine.name"),
+        tensor_parallel: num(root, "world_info.tp_size").map(|t| t as u32),
+        gpu_count: num(root, "world_info.world_size").map(|t| t as u32),
+        ..Metadata::default()
+    };
+    let rate = num(root, "world_info.issue_rate").filter(|r| *r > 0.0 && r.is_finite());
+    let point = summary_point(file, REPORT_ID, concurrency, rate, figures);
+    Ok((
+        common::one_run(
+            common::label("TensorRT-LLM", model.as_deref()),
+            REPORT_ID,
+            meta,
+            vec![point],
+        ),
+        diags,
+    ))
+}
+
+/// Parses `--request_json`.
+pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let recs = records(read_values(file, bytes, &mut diags)?);
+    let ns = |r: &Value, k: &str| at(r, k).and_then(Value::as_i64);
+    let t0 = recs
+        .iter()
+        .filter_map(|r| ns(r, "start_timestamp"))
+        .min()
+        .unwrap_or(0);
+    let mut rows = Rows::default();
+    for (i, r) in recs.iter().enumerate() {
+        let (Some(s), Some(f), Some(e)) = (
+            ns(r, "start_timestamp"),
+            ns(r, "first_token_timestamp"),
+            ns(r, "end_timestamp"),
+        ) else {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("[{i}]"),
+                Some(i),
+                "needs integer start_timestamp, first_token_timestamp and end_timestamp: left out",
+            ));
+            rows.push(Row {
+                ttft_s: f64::NAN,
+                e2e_s: f64::NAN,
+                output_tokens: 1.0,
+                ..Row::default()
+            });
+            continue;
+        };
+        let sec = |x: i64| x as f64 * 1e-9;
+        rows.push(Row {
+            start_s: Some(sec(s - t0)),
+            ttft_s: sec(f - s),
+            e2e_s: sec(e - s),
+            input_tokens: num(r, "num_input_tokens"),
+            output_tokens: first_num(
+                r,
+                &[
+                    "num_total_output_tokens",
+                    "num_generated_tokens",
+                    "output_tokens",
+                ],
+            )
+            .unwrap_or(f64::NAN),
+            gaps_s: None,
+            error: None,
+        });
+    }
+    if rows.len() == 0 {
+        return Err(common::no_data(file, "no request records"));
+    }
+    let requests = rows.finish(file, "requests", &mut diags);
+    let point = Point {
+        source_file: file.to_owned(),
+        concurrency: common::concurrency_from_name(file),
+        request_rate: None,
+        requests: Some(requests),
+        reported: Reported {
+            tool: REPORT_ID.into(),
+            ..Reported::default()
+        },
+        sampled_from: None,
+    };
+    Ok((
+        common::one_run(
+            "TensorRT-LLM".into(),
+            REQUESTS_ID,
+            Metadata {
+                engine: Some("TensorRT-LLM".into()),
+                ..Metadata::default()
+            },
+            vec![point],
+        ),
+        diags,
+    ))
+}

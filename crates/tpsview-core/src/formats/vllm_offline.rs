@@ -1,0 +1,195 @@
+//! vLLM's offline benchmarks: `vllm bench latency --output-json` (whole-batch latencies of one
+//! static batch) and `vllm bench throughput --output-json` (one offline `LLM.generate` over a
+//! dataset). Neither records concurrency, prompt or output lengths, so both are shown as reported
+//! with only what the definitions allow.
+
+use std::collections::BTreeMap;
+
+use super::common::{self, num, read_values, summary_point};
+use super::{Figure, ToolDef, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Report};
+
+/// Format id of `bench latency` files.
+pub const LATENCY_ID: &str = "vllm-bench-latency";
+/// Format id of `bench throughput` files.
+pub const THROUGHPUT_ID: &str = "vllm-bench-throughput";
+
+const BATCH: &str = "whole-batch latency: prefill of --batch-size prompts plus every decode step, not one request's; a discrepancy means the tool's mean or percentiles disagree with its own per-iteration latencies";
+
+const LATENCY_FIGURES: &[Figure] = &[
+    Figure::same("avg_latency", "e2e_mean_ms", 1e3, BATCH),
+    Figure::same("percentiles.50", "e2e_p50_ms", 1e3, BATCH),
+    Figure::same("percentiles.90", "e2e_p90_ms", 1e3, BATCH),
+    Figure::same("percentiles.99", "e2e_p99_ms", 1e3, BATCH),
+];
+
+const LATENCY_NOTES: &[&str] = &[
+    "every latency is one whole batch (--batch-size prompts of --input-len, --output-len tokens each), prefill included: not TPOT",
+    "batch size and lengths are not in the file: system T/s ≈ batch × output_len / avg_latency needs them from the command line",
+    "tpsview re-aggregates the per-iteration `latencies` to check avg_latency and the percentiles",
+];
+
+const THROUGHPUT_FIGURES: &[Figure] = &[
+    Figure::same(
+        "elapsed_time",
+        "duration_s",
+        1.0,
+        "offline run: the whole LLM.generate call",
+    ),
+    Figure::same(
+        "requests_per_second",
+        "request_throughput",
+        1.0,
+        "offline run: all prompts submitted at once",
+    ),
+    Figure::tool(
+        "tokens_per_second",
+        "system_tps",
+        1.0,
+        "tokens_per_second counts prompt and output tokens",
+        ToolDef::TotalTokenThroughput,
+    ),
+];
+
+const THROUGHPUT_NOTES: &[&str] = &[
+    "offline LLM.generate over the whole dataset at once: no server, no per-request latency",
+    "tokens_per_second = (prompt + output tokens) / elapsed_time: not output T/s; output lengths are not in the file",
+];
+
+/// The vocabularies of vLLM's offline benchmarks.
+pub fn vocabularies() -> [Vocabulary; 2] {
+    [
+        Vocabulary {
+            tool: LATENCY_ID,
+            name: "vLLM bench latency",
+            figures: LATENCY_FIGURES,
+            notes: LATENCY_NOTES,
+        },
+        Vocabulary {
+            tool: THROUGHPUT_ID,
+            name: "vLLM bench throughput",
+            figures: THROUGHPUT_FIGURES,
+            notes: THROUGHPUT_NOTES,
+        },
+    ]
+}
+
+fn meta() -> Metadata {
+    Metadata {
+        engine: Some("vllm".into()),
+        ..Metadata::default()
+    }
+}
+
+/// Parses `bench latency --output-json`.
+pub fn parse_latency(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let mut points = Vec::new();
+    for (k, v) in values.iter().enumerate() {
+        let mut figures = common::flatten_numbers(v, 2);
+        if figures.is_empty() {
+            continue;
+        }
+        figures.remove("std_latency");
+        let mut recomputed = BTreeMap::new();
+        match common::at(v, "latencies").and_then(|l| l.as_array()) {
+            Some(list) => {
+                let mut lat: Vec<f64> = Vec::with_capacity(list.len());
+                for (i, x) in list.iter().enumerate() {
+                    match common::num_of(Some(x)) {
+                        crate::lenient::Num::Value(s) if s.is_finite() && s > 0.0 => lat.push(s),
+                        _ => diags.push(Diagnostic::warning(
+                            file,
+                            "latencies",
+                            Some(i),
+                            format!("{x} is not a positive latency: left out"),
+                        )),
+                    }
+                }
+                let d = crate::stats::Dist::of(&mut lat);
+                for (key, stat) in [
+                    ("avg_latency", d.mean),
+                    ("percentiles.50", d.p50),
+                    ("percentiles.99", d.p99),
+                ] {
+                    if let Some(s) = stat {
+                        recomputed.insert(key.to_owned(), s);
+                    }
+                }
+            }
+            None => diags.push(Diagnostic::info(
+                file,
+                "latencies",
+                "no per-iteration latencies: figures as reported",
+            )),
+        }
+        let mut p = summary_point(
+            &if values.len() > 1 {
+                format!("{file}#{}", k + 1)
+            } else {
+                file.to_owned()
+            },
+            LATENCY_ID,
+            None,
+            None,
+            figures,
+        );
+        p.reported.recomputed = recomputed;
+        points.push(p);
+    }
+    if points.is_empty() {
+        return Err(common::no_data(file, "no latency object"));
+    }
+    diags.push(Diagnostic::info(
+        file,
+        "(file)",
+        "vllm bench latency does not record batch size or lengths: whole-batch latencies only, no T/s",
+    ));
+    Ok((
+        common::one_run("vLLM bench latency".into(), LATENCY_ID, meta(), points),
+        diags,
+    ))
+}
+
+/// Parses `bench throughput --output-json`.
+pub fn parse_throughput(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let points: Vec<_> = values
+        .iter()
+        .filter(|v| num(v, "elapsed_time").is_some())
+        .enumerate()
+        .map(|(k, v)| {
+            summary_point(
+                &if values.len() > 1 {
+                    format!("{file}#{}", k + 1)
+                } else {
+                    file.to_owned()
+                },
+                THROUGHPUT_ID,
+                None,
+                None,
+                common::flatten_numbers(v, 1),
+            )
+        })
+        .collect();
+    if points.is_empty() {
+        return Err(common::no_data(file, "no object with elapsed_time"));
+    }
+    diags.push(Diagnostic::info(
+        file,
+        "tokens_per_second",
+        "counts prompt and output tokens: not comparable with output T/s",
+    ));
+    Ok((
+        common::one_run(
+            "vLLM bench throughput".into(),
+            THROUGHPUT_ID,
+            meta(),
+            points,
+        ),
+        diags,
+    ))
+}
