@@ -5,7 +5,7 @@
 //! figures an importer re-aggregated from non-per-request raw data
 //! ([`crate::model::Reported::recomputed`]) are checked against that.
 
-use crate::formats::{reported_map, Def, ToolDef};
+use crate::formats::{reported_map, Def, Series, ToolDef};
 use crate::metrics::{request_metrics, Basis, PointMetrics};
 use crate::model::{Point, Requests};
 
@@ -33,6 +33,10 @@ pub struct Discrepancy {
 /// with nothing to compare to, or for figures the recomputation took from the tool itself
 /// (duration without send times; counts of a sampled point).
 pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
+    // A sample's statistics are not the population's: nothing to audit.
+    if point.sampled_from.is_some() {
+        return Vec::new();
+    }
     let borrowed_from_tool = |metric: &str, def: Def| {
         let timed = matches!(
             metric,
@@ -45,11 +49,15 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
             || (point.sampled_from.is_some()
                 && (timed || matches!(metric, "requests_ok" | "requests_failed" | "output_tokens")))
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Discrepancy> = Vec::new();
     for fig in reported_map(&point.reported.tool) {
         let Some(&raw) = point.reported.figures.get(fig.tool_key) else {
             continue;
         };
+        // A key listed under two tpsview names is audited once.
+        if out.iter().any(|d| d.tool_metric == fig.tool_key) {
+            continue;
+        }
         let reported = raw * fig.scale;
         let recomputed = match point.reported.recomputed.get(fig.tool_key) {
             Some(&r) => Some(r * fig.scale),
@@ -86,6 +94,22 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
 /// A figure recomputed under a tool's own definition from a point's raw data, in tpsview's unit
 /// (ms for times, tokens/s or requests/s for rates); `None` when the data does not allow it.
 pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64> {
+    if let ToolDef::NearestIndex(series, p) = def {
+        let mut v: Vec<f64> = (0..req.len())
+            .filter_map(|i| request_metrics(req, i))
+            .filter_map(|r| match series {
+                Series::Ttft => Some(r.ttft),
+                Series::Tpot => r.tpot,
+                Series::E2e => Some(r.e2e),
+            })
+            .collect();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_unstable_by(f64::total_cmp);
+        let k = ((v.len() as f64 * f64::from(p) / 100.0) as usize).min(v.len() - 1);
+        return Some(v[k] * 1e3);
+    }
     let mut n_req = 0usize;
     let (mut sum, mut sum_a, mut sum_b) = (0.0f64, 0.0f64, 0.0f64);
     let duration = m.duration_s.filter(|d| *d > 0.0 && d.is_finite());
@@ -126,7 +150,7 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
                 sum_a += n + f64::from(req.input_tokens.as_ref()?[i]);
             }
             ToolDef::AllRequestsThroughput => {}
-            ToolDef::PrefillRate | ToolDef::MixedRate => return None,
+            ToolDef::PrefillRate | ToolDef::MixedRate | ToolDef::NearestIndex(..) => return None,
             ToolDef::E2ePerChunk => {
                 let chunks = req.chunk_gaps.as_ref()?.row(i).len() + 1;
                 sum += r.e2e / chunks as f64;
@@ -142,6 +166,6 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
         }
         ToolDef::TotalTokenThroughput => duration.map(|d| sum_a / d),
         ToolDef::AllRequestsThroughput => duration.map(|d| req.len() as f64 / d),
-        ToolDef::PrefillRate | ToolDef::MixedRate => None,
+        ToolDef::PrefillRate | ToolDef::MixedRate | ToolDef::NearestIndex(..) => None,
     }
 }

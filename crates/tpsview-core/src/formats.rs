@@ -284,6 +284,20 @@ pub enum ToolDef {
     PrefillRate,
     /// (Prompt + generated tokens) / time of a test that does both.
     MixedRate,
+    /// The p-th percentile (0–100) of a per-request series taken as `sorted[int(n · p / 100)]`,
+    /// without interpolation.
+    NearestIndex(Series, u8),
+}
+
+/// A per-request series, for [`ToolDef::NearestIndex`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Series {
+    /// Time to first token.
+    Ttft,
+    /// Time per output token.
+    Tpot,
+    /// End-to-end latency.
+    E2e,
 }
 
 impl ToolDef {
@@ -304,6 +318,7 @@ impl ToolDef {
             }
             ToolDef::PrefillRate => "prompt tokens / prefill time (prefill, not decode)",
             ToolDef::MixedRate => "(prompt + generated tokens) / test time",
+            ToolDef::NearestIndex(..) => "percentile as sorted[int(n · p)], no interpolation",
         }
     }
 }

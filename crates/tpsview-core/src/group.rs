@@ -1,24 +1,122 @@
 //! Groups parsed files into runs: the same engine, model and label make one run, and each file
-//! (or each object of a multi-object file) is one concurrency level of it.
+//! (or each object of a multi-object file) is one concurrency level of it. A tool's raw-data file
+//! and its summary (GenAI-Perf's pair, AIPerf's pair, trtllm-bench's request and report files,
+//! LLMPerf's responses and summary) become one point. A label the user chose regroups a file.
 
 use crate::error::Diagnostic;
 use crate::formats::Parsed;
-use crate::model::{Report, Run};
+use crate::model::{Point, Report, Run};
+
+/// Pairs each raw-data point with the one summary point of the same tool it belongs to: the same
+/// level (or a level only one of them knows), and no other candidate. The summary's figures,
+/// level, label and metadata join the raw data; the summary point is then dropped.
+fn pair(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
+    // (file, run, point) of every summary point.
+    let mut summaries: Vec<(usize, usize, usize)> = Vec::new();
+    for (f, p) in files.iter().enumerate() {
+        if Format::ALL
+            .iter()
+            .any(|d| d.summary_partners().contains(&p.format))
+        {
+            for (r, run) in p.report.runs.iter().enumerate() {
+                for k in 0..run.points.len() {
+                    summaries.push((f, r, k));
+                }
+            }
+        }
+    }
+    let mut taken = vec![false; summaries.len()];
+    let mut merges = Vec::new();
+    for (f, p) in files.iter().enumerate() {
+        let partners = p.format.summary_partners();
+        if partners.is_empty() {
+            continue;
+        }
+        for (r, run) in p.report.runs.iter().enumerate() {
+            for (k, point) in run.points.iter().enumerate() {
+                let fits = |s: &&(usize, usize, usize)| {
+                    let (sf, sr, sk) = **s;
+                    let q = &files[sf].report.runs[sr].points[sk];
+                    partners.contains(&files[sf].format)
+                        && (point.concurrency.is_none()
+                            || q.concurrency.is_none()
+                            || point.concurrency == q.concurrency)
+                        && (point.request_rate.is_none()
+                            || q.request_rate.is_none()
+                            || point.request_rate == q.request_rate)
+                };
+                let cands: Vec<usize> = summaries
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, s)| !taken[*i] && fits(s))
+                    .map(|(i, _)| i)
+                    .collect();
+                if let [one] = cands[..] {
+                    taken[one] = true;
+                    merges.push(((f, r, k), summaries[one]));
+                }
+            }
+        }
+    }
+    let mut drop: Vec<(usize, usize, usize)> = Vec::new();
+    for ((f, r, k), (sf, sr, sk)) in merges {
+        let summary_run = files[sf].report.runs[sr].clone();
+        let mut meta = summary_run.meta.clone();
+        meta.inherit(&files[sf].report.meta);
+        let q: Point = summary_run.points[sk].clone();
+        let (sname, dname) = (files[sf].file.clone(), files[f].file.clone());
+        let run = &mut files[f].report.runs[r];
+        run.label = summary_run.label.clone();
+        let mut own = std::mem::take(&mut run.meta);
+        own.inherit(&meta);
+        run.meta = own;
+        let p = &mut run.points[k];
+        p.concurrency = p.concurrency.or(q.concurrency);
+        p.request_rate = p.request_rate.or(q.request_rate);
+        p.reported.tool = q.reported.tool;
+        p.reported.figures.extend(q.reported.figures);
+        p.reported.recomputed.extend(q.reported.recomputed);
+        p.sampled_from = p.sampled_from.or(q.sampled_from);
+        diags.push(Diagnostic::info(
+            &dname,
+            "(file)",
+            format!("paired with its summary {sname}: one point"),
+        ));
+        drop.push((sf, sr, sk));
+    }
+    drop.sort_unstable();
+    for &(f, r, k) in drop.iter().rev() {
+        files[f].report.runs[r].points.remove(k);
+    }
+    for p in files.iter_mut() {
+        p.report.runs.retain(|r| !r.points.is_empty());
+    }
+}
+
+use crate::formats::Format;
 
 /// Merges the runs of several parsed files into one report, grouping by (engine, model, label)
 /// and sorting each run's points by concurrency, then request rate. Points that claim the same
 /// level are kept and flagged.
-pub fn group(files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
+pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
     let mut diags = Vec::new();
+    pair(&mut files, &mut diags);
     let mut runs: Vec<Run> = Vec::new();
+    // Runs relabelled by the user group by label alone.
+    let mut forced: Vec<String> = Vec::new();
     for parsed in files {
         diags.extend(parsed.diagnostics);
         for mut run in parsed.report.runs {
             run.meta.inherit(&parsed.report.meta);
+            if let Some(l) = &parsed.run_label {
+                run.label.clone_from(l);
+                forced.push(l.clone());
+            }
+            let by_label = forced.contains(&run.label);
             let same = |r: &&mut Run| {
                 r.label == run.label
-                    && r.meta.model == run.meta.model
-                    && r.meta.engine == run.meta.engine
+                    && (by_label
+                        || (r.meta.model == run.meta.model && r.meta.engine == run.meta.engine))
             };
             match runs.iter_mut().find(same) {
                 Some(existing) => existing.points.append(&mut run.points),

@@ -131,12 +131,7 @@ pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
                 Some(i),
                 "no time_to_first_token or request_latency: left out",
             ));
-            rows.push(Row {
-                ttft_s: f64::NAN,
-                e2e_s: f64::NAN,
-                output_tokens: 1.0,
-                ..Row::default()
-            });
+            rows.push(Row::invalid("metrics"));
             continue;
         };
         let n = num(r, "metrics.output_sequence_length.value")
@@ -158,6 +153,7 @@ pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
             output_tokens: n,
             gaps_s: gaps,
             error: None,
+            invalid: None,
         });
     }
     if warmup > 0 {

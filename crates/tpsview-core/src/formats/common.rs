@@ -227,9 +227,21 @@ pub(crate) struct Row {
     pub output_tokens: f64,
     pub gaps_s: Option<Vec<f64>>,
     pub error: Option<String>,
+    /// Unusable, for a reason the importer has already reported on this field.
+    pub invalid: Option<&'static str>,
 }
 
 impl Row {
+    /// A request whose data cannot be used; the importer has named the problem.
+    pub fn invalid(field: &'static str) -> Row {
+        Row {
+            ttft_s: f64::NAN,
+            e2e_s: f64::NAN,
+            invalid: Some(field),
+            ..Row::default()
+        }
+    }
+
     /// A failed request: its timings are never used.
     pub fn failed(message: String) -> Row {
         Row {
@@ -266,17 +278,17 @@ impl Rows {
         let mut outcome: Vec<Outcome> = self
             .rows
             .iter()
-            .map(|r| {
-                r.error
-                    .as_ref()
-                    .map_or(Outcome::Ok, |e| Outcome::Failed(e.as_str().into()))
+            .map(|r| match (&r.error, r.invalid) {
+                (Some(e), _) => Outcome::Failed(e.as_str().into()),
+                (None, Some(f)) => Outcome::Invalid(f),
+                (None, None) => Outcome::Ok,
             })
             .collect();
         let out: Vec<f64> = self
             .rows
             .iter()
             .map(|r| {
-                if r.error.is_some() {
+                if r.error.is_some() || r.invalid.is_some() {
                     0.0
                 } else {
                     r.output_tokens

@@ -294,6 +294,7 @@ fn export_row(
         output_tokens,
         gaps_s: Some(content.windows(2).map(|w| s(w[1] - w[0])).collect()),
         error: None,
+        invalid: None,
     };
     (row, usage.is_some())
 }

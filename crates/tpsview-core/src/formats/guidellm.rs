@@ -341,6 +341,7 @@ fn read_requests(
             .unwrap_or(f64::NAN),
             gaps_s: None,
             error: None,
+            invalid: None,
         });
     }
     for r in errored {

@@ -186,6 +186,7 @@ pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
             output_tokens: num(r, "number_output_tokens").unwrap_or(f64::NAN),
             gaps_s: None,
             error: None,
+            invalid: None,
         });
     }
     if rows.len() == 0 {

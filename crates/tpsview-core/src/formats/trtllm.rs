@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::common::{self, at, first_num, num, read_values, records, summary_point, Row, Rows};
-use super::{Figure, ToolDef, Vocabulary};
+use super::{Figure, Series, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
 
@@ -60,61 +60,70 @@ const FIGURES: &[Figure] = &[
         1.0,
         SAME,
     ),
-    Figure::same(
+    Figure::tool(
         "performance.request_latency_percentiles_ms.p50",
         "e2e_p50_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::E2e, 50),
     ),
-    Figure::same(
+    Figure::tool(
         "performance.request_latency_percentiles_ms.p90",
         "e2e_p90_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::E2e, 90),
     ),
-    Figure::same(
+    Figure::tool(
         "performance.request_latency_percentiles_ms.p99",
         "e2e_p99_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::E2e, 99),
     ),
     Figure::same("streaming_metrics.avg_ttft_ms", "ttft_mean_ms", 1.0, SAME),
-    Figure::same(
+    Figure::tool(
         "streaming_metrics.ttft_percentiles.p50",
         "ttft_p50_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::Ttft, 50),
     ),
-    Figure::same(
+    Figure::tool(
         "streaming_metrics.ttft_percentiles.p90",
         "ttft_p90_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::Ttft, 90),
     ),
-    Figure::same(
+    Figure::tool(
         "streaming_metrics.ttft_percentiles.p99",
         "ttft_p99_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::Ttft, 99),
     ),
     Figure::same("streaming_metrics.avg_tpot_ms", "tpot_mean_ms", 1.0, SAME),
-    Figure::same(
+    Figure::tool(
         "streaming_metrics.tpot_percentiles.p50",
         "tpot_p50_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::Tpot, 50),
     ),
-    Figure::same(
+    Figure::tool(
         "streaming_metrics.tpot_percentiles.p90",
         "tpot_p90_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::Tpot, 90),
     ),
-    Figure::same(
+    Figure::tool(
         "streaming_metrics.tpot_percentiles.p99",
         "tpot_p99_ms",
         1.0,
         NEAREST,
+        ToolDef::NearestIndex(Series::Tpot, 99),
     ),
     Figure::same(
         "request_info.avg_num_concurrent_requests",
@@ -213,12 +222,7 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
                 Some(i),
                 "needs integer start_timestamp, first_token_timestamp and end_timestamp: left out",
             ));
-            rows.push(Row {
-                ttft_s: f64::NAN,
-                e2e_s: f64::NAN,
-                output_tokens: 1.0,
-                ..Row::default()
-            });
+            rows.push(Row::invalid("timestamps"));
             continue;
         };
         let sec = |x: i64| x as f64 * 1e-9;
@@ -238,6 +242,7 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
             .unwrap_or(f64::NAN),
             gaps_s: None,
             error: None,
+            invalid: None,
         });
     }
     if rows.len() == 0 {

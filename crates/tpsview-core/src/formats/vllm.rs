@@ -317,8 +317,13 @@ pub(crate) fn parse_with(
         .then(|| fast_read(bytes))
         .flatten()
         .map(|v| v.into_iter().enumerate().collect::<Vec<_>>());
-    let objects = match fast.map_or_else(|| read_objects(file, bytes, &mut diags), Ok) {
-        Ok(o) => o,
+    // The first attempt's notes are kept only if it is the one that reads the file.
+    let mut first_diags = Vec::new();
+    let objects = match fast.map_or_else(|| read_objects(file, bytes, &mut first_diags), Ok) {
+        Ok(o) => {
+            diags.append(&mut first_diags);
+            o
+        }
         Err(e) => {
             // Python's json.dumps writes bare NaN / Infinity; read them as numbers and say so.
             match crate::lenient::quote_nonfinite_literals(bytes) {

@@ -176,7 +176,10 @@ pub fn parse_throughput(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnos
         })
         .collect();
     if points.is_empty() {
-        return Err(common::no_data(file, "no object with elapsed_time"));
+        return Err(common::no_data(
+            file,
+            "no object with a numeric elapsed_time",
+        ));
     }
     diags.push(Diagnostic::info(
         file,

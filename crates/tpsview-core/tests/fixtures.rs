@@ -1,0 +1,471 @@
+//! Every format's fixtures (tests/fixtures/<format>/, written by tests/fixtures/make_fixtures.py,
+//! which computes each tool's summary figures its own way): detection, the audit's acceptance test
+//! (the tool's figures recomputed under the tool's definitions match within 0.5 %), pairing, and
+//! bad input.
+
+use std::path::PathBuf;
+
+use tpsview_core::formats::{parse, parse_any, vocabularies, vocabulary, Def, Format, Parsed};
+use tpsview_core::metrics::Basis;
+use tpsview_core::summary::{summarize, Summary};
+use tpsview_core::MetricOptions;
+
+fn path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(rel)
+}
+
+fn load(rel: &str) -> Parsed {
+    let bytes = std::fs::read(path(rel)).expect("fixture exists");
+    parse_any(rel, &bytes).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn sum(files: &[&str]) -> Summary {
+    summarize(
+        files.iter().map(|f| load(f)).collect(),
+        &MetricOptions::default(),
+    )
+}
+
+fn warnings(s: &Summary) -> Vec<String> {
+    s.diagnostics
+        .iter()
+        .filter(|d| d.severity == tpsview_core::error::Severity::Warning)
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// The audit's acceptance test: every figure with a recomputable counterpart matches.
+fn assert_audit_clean(s: &Summary) {
+    for run in &s.runs {
+        for p in &run.points {
+            assert!(
+                p.discrepancies.is_empty(),
+                "{} {:?}: {:#?}",
+                run.label,
+                p.metrics.concurrency,
+                p.discrepancies
+            );
+        }
+    }
+}
+
+#[test]
+fn every_format_is_detected_from_its_fixture() {
+    let cases = [
+        ("sglang/bench-serving-details.jsonl", Format::SglangServe),
+        ("sglang/minimal-summary.jsonl", Format::SglangServe),
+        ("sglang/one-batch.jsonl", Format::SglangOneBatch),
+        ("genai-perf/profile_export.json", Format::GenaiPerfExport),
+        (
+            "genai-perf/profile_export_genai_perf.json",
+            Format::GenaiPerfSummary,
+        ),
+        (
+            "genai-perf/concurrency4_profile_export_genai_perf.csv",
+            Format::GenaiPerfCsv,
+        ),
+        ("aiperf/profile_export.jsonl", Format::AiperfRecords),
+        ("aiperf/profile_export_aiperf.json", Format::AiperfSummary),
+        ("aiperf/minimal-phases_aiperf.json", Format::AiperfSummary),
+        ("trtllm/concurrency8-report.json", Format::TrtllmReport),
+        ("trtllm/concurrency8-requests.json", Format::TrtllmRequests),
+        ("llama-bench/threads-sweep.json", Format::LlamaBench),
+        ("llama-bench/minimal.jsonl", Format::LlamaBench),
+        (
+            "llmperf/llama-3-8b_550_150_summary.json",
+            Format::LlmperfSummary,
+        ),
+        (
+            "llmperf/llama-3-8b_550_150_individual_responses.json",
+            Format::LlmperfResponses,
+        ),
+        ("guidellm/benchmarks-v0.2.json", Format::Guidellm),
+        ("guidellm/benchmarks-v0.5-sampled.json", Format::Guidellm),
+        (
+            "inference-benchmarker/results.json",
+            Format::InferenceBenchmarker,
+        ),
+        ("vllm-latency/latency.json", Format::VllmLatency),
+        ("vllm-throughput/throughput.json", Format::VllmThroughput),
+        ("vllm/detailed-small.json", Format::VllmServe),
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for (file, want) in cases {
+        let bytes = std::fs::read(path(file)).unwrap();
+        assert_eq!(tpsview_core::detect(&bytes), Some(want), "{file}");
+        seen.insert(want);
+    }
+    for f in Format::ALL {
+        assert!(
+            *f == Format::Tpsview || seen.contains(f),
+            "{f:?} has no fixture"
+        );
+    }
+}
+
+#[test]
+fn tool_summaries_match_the_recomputation_under_each_tools_definition() {
+    for files in [
+        &["sglang/bench-serving-details.jsonl"][..],
+        &[
+            "genai-perf/profile_export.json",
+            "genai-perf/profile_export_genai_perf.json",
+        ],
+        &[
+            "genai-perf/profile_export.json",
+            "genai-perf/concurrency4_profile_export_genai_perf.csv",
+        ],
+        &[
+            "aiperf/profile_export.jsonl",
+            "aiperf/profile_export_aiperf.json",
+        ],
+        &[
+            "trtllm/concurrency8-requests.json",
+            "trtllm/concurrency8-report.json",
+        ],
+        &[
+            "llmperf/llama-3-8b_550_150_individual_responses.json",
+            "llmperf/llama-3-8b_550_150_summary.json",
+        ],
+        &["guidellm/benchmarks-v0.2.json"],
+        &["llama-bench/threads-sweep.json"],
+        &["vllm-latency/latency.json"],
+    ] {
+        let s = sum(files);
+        assert_audit_clean(&s);
+        // Every point with raw data was recomputed and has the tool's figures beside it.
+        for run in &s.runs {
+            for p in &run.points {
+                assert!(!p.reported.is_empty(), "{files:?}: no tool figures");
+            }
+        }
+        assert!(warnings(&s).is_empty(), "{files:?}: {:#?}", warnings(&s));
+    }
+}
+
+#[test]
+fn the_audit_actually_compares_tool_defined_figures() {
+    // Each pair below has figures whose definitions differ from tpsview's (ToolDef): were they
+    // skipped, a wrong value would pass. Perturb one and the audit must flag it.
+    let cases = [
+        (
+            "genai-perf/profile_export.json",
+            "genai-perf/profile_export_genai_perf.json",
+            "output_token_throughput_per_user.avg",
+        ),
+        (
+            "genai-perf/profile_export.json",
+            "genai-perf/profile_export_genai_perf.json",
+            "request_throughput.avg",
+        ),
+        (
+            "trtllm/concurrency8-requests.json",
+            "trtllm/concurrency8-report.json",
+            "performance.output_throughput_per_user_tok_s",
+        ),
+        (
+            "trtllm/concurrency8-requests.json",
+            "trtllm/concurrency8-report.json",
+            "streaming_metrics.tpot_percentiles.p99",
+        ),
+        (
+            "trtllm/concurrency8-requests.json",
+            "trtllm/concurrency8-report.json",
+            "performance.system_total_throughput_tok_s",
+        ),
+        (
+            "llmperf/llama-3-8b_550_150_individual_responses.json",
+            "llmperf/llama-3-8b_550_150_summary.json",
+            "results_inter_token_latency_s_mean",
+        ),
+        (
+            "llmperf/llama-3-8b_550_150_individual_responses.json",
+            "llmperf/llama-3-8b_550_150_summary.json",
+            "results_request_output_throughput_token_per_s_mean",
+        ),
+    ];
+    for (data, summary, key) in cases {
+        let mut s = load(summary);
+        let fig = s.report.runs[0].points[0]
+            .reported
+            .figures
+            .get_mut(key)
+            .unwrap_or_else(|| panic!("{summary} has {key}"));
+        *fig *= 1.02;
+        let out = summarize(vec![load(data), s], &MetricOptions::default());
+        let d = &out.runs[0].points[0].discrepancies;
+        assert_eq!(d.len(), 1, "{key}: {d:#?}");
+        assert_eq!(d[0].tool_metric, key);
+        assert!((d[0].relative_diff + 0.02 / 1.02).abs() < 1e-6, "{d:?}");
+    }
+    // GuideLLM's token-weighted ITL and its TPOT (which divides by N) are audited too.
+    for key in [
+        "inter_token_latency_ms.mean",
+        "time_per_output_token_ms.mean",
+    ] {
+        let mut g = load("guidellm/benchmarks-v0.2.json");
+        *g.report.runs[0].points[1]
+            .reported
+            .figures
+            .get_mut(key)
+            .unwrap() *= 1.01;
+        let out = summarize(vec![g], &MetricOptions::default());
+        let d = &out.runs[0].points[1].discrepancies;
+        assert_eq!(d.len(), 1, "{key}: {d:#?}");
+        assert_eq!(d[0].tool_metric, key);
+    }
+}
+
+#[test]
+fn a_retokenized_summary_is_flagged_with_its_cause() {
+    let s = sum(&[
+        "genai-perf/profile_export.json",
+        "genai-perf/discrepant-retokenized_genai_perf.json",
+    ]);
+    let d = &s.runs[0].points[0].discrepancies;
+    let itl = d
+        .iter()
+        .find(|d| d.tool_metric == "inter_token_latency.avg")
+        .expect("ITL flagged");
+    assert!(itl.likely_cause.contains("re-tokenizes"), "{itl:?}");
+    assert_eq!(itl.metric, "tpot_mean_ms");
+    // llama-bench: avg_ts that disagrees with its own samples, flagged once.
+    let s = sum(&["llama-bench/discrepant-and-broken.json"]);
+    let d = &s.runs[0].points[0].discrepancies;
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!((d[0].relative_diff + 0.2 / 1.2).abs() < 1e-9);
+}
+
+#[test]
+fn raw_data_and_summary_pair_into_one_point() {
+    for (files, level, ok) in [
+        (
+            [
+                "genai-perf/profile_export.json",
+                "genai-perf/profile_export_genai_perf.json",
+            ],
+            4.0,
+            20,
+        ),
+        (
+            [
+                "aiperf/profile_export.jsonl",
+                "aiperf/profile_export_aiperf.json",
+            ],
+            4.0,
+            19,
+        ),
+        (
+            [
+                "trtllm/concurrency8-requests.json",
+                "trtllm/concurrency8-report.json",
+            ],
+            8.0,
+            24,
+        ),
+        (
+            [
+                "llmperf/llama-3-8b_550_150_individual_responses.json",
+                "llmperf/llama-3-8b_550_150_summary.json",
+            ],
+            4.0,
+            18,
+        ),
+    ] {
+        // Either order.
+        for order in [[0, 1], [1, 0]] {
+            let s = sum(&[files[order[0]], files[order[1]]]);
+            assert_eq!(s.runs.len(), 1, "{files:?}");
+            let p = &s.runs[0].points;
+            assert_eq!(p.len(), 1, "{files:?}");
+            assert_eq!(p[0].metrics.basis, Basis::Recomputed);
+            assert_eq!(p[0].metrics.concurrency, Some(level), "{files:?}");
+            assert_eq!(p[0].metrics.requests_ok, Some(ok), "{files:?}");
+            assert!(p[0].reported.len() > 5);
+        }
+    }
+}
+
+#[test]
+fn summary_only_files_show_figures_as_reported_only_where_defined_alike() {
+    // vLLM bench throughput's tokens_per_second counts prompt tokens: never shown as system T/s.
+    let s = sum(&["vllm-throughput/throughput.json"]);
+    let p = &s.runs[0].points[0];
+    assert_eq!(p.metrics.basis, Basis::Reported);
+    assert_eq!(p.metrics.system_tps, None);
+    assert!((p.metrics.duration_s.unwrap() - 61.2).abs() < 1e-9);
+    // A static batch: per-stream T/s from the median step, system from bs / step.
+    let s = sum(&["sglang/one-batch.jsonl"]);
+    let p = &s.runs[0].points[1];
+    assert_eq!(p.metrics.concurrency, Some(8.0));
+    let step = 0.012 + 0.0004 * 8.0;
+    assert!((p.metrics.per_stream_tps.unwrap() - 1.0 / step).abs() < 1e-9);
+    assert!((p.metrics.system_tps.unwrap() - 8.0 / step).abs() < 1e-9);
+    // LLMPerf's string numbers are read.
+    let s = sum(&["llmperf/minimal_summary.json"]);
+    assert_eq!(s.runs[0].points[0].metrics.concurrency, Some(2.0));
+    assert_eq!(s.runs[0].points[0].metrics.system_tps, Some(310.5));
+    // GenAI-Perf's CSV: quoted thousands separators.
+    let csv = load("genai-perf/concurrency4_profile_export_genai_perf.csv");
+    let figs = &csv.report.runs[0].points[0].reported.figures;
+    assert!(figs["request_latency.avg"] > 1000.0);
+    assert_eq!(csv.report.runs[0].points[0].concurrency, Some(4.0));
+}
+
+#[test]
+fn a_llama_bench_sweep_becomes_points_on_its_swept_axis() {
+    let p = load("llama-bench/threads-sweep.json");
+    let runs = &p.report.runs;
+    assert_eq!(runs.len(), 2, "pp512 and tg128");
+    let tg = runs.iter().find(|r| r.label.contains("tg128")).unwrap();
+    assert_eq!(tg.axis.as_deref(), Some("n_threads"));
+    let levels: Vec<_> = tg.points.iter().map(|p| p.concurrency.unwrap()).collect();
+    assert_eq!(levels, [1.0, 2.0, 4.0, 8.0]);
+}
+
+#[test]
+fn guidellm_samples_take_counts_and_throughput_from_the_tool() {
+    let s = sum(&["guidellm/benchmarks-v0.5-sampled.json"]);
+    let p = &s.runs[0].points[0];
+    assert_eq!(p.metrics.concurrency, Some(8.0));
+    assert_eq!(
+        p.metrics.requests_ok,
+        Some(24),
+        "request_totals, not the 10 kept"
+    );
+    let tool = p.reported["output_tokens_per_second.mean"];
+    assert_eq!(p.metrics.system_tps, Some(tool));
+    assert!(s
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("keeps 10 of 24")));
+}
+
+#[test]
+fn bad_records_are_listed_and_the_good_ones_load() {
+    for (file, field, index) in [
+        ("sglang/one-bad-line.jsonl", "line 2", None),
+        ("aiperf/broken-lines.jsonl", "line 6", None),
+        ("aiperf/broken-lines.jsonl", "[7].metrics", Some(7)),
+        ("trtllm/bad-records-requests.json", "[2]", Some(2)),
+        ("trtllm/bad-records-requests.json", "e2e", Some(4)),
+        (
+            "genai-perf/bad-records_profile_export.json",
+            "experiments[0].requests[3].timestamp",
+            None,
+        ),
+        (
+            "genai-perf/bad-cell_genai_perf.csv",
+            "line 2 (Time To First Token (ms), avg)",
+            None,
+        ),
+        (
+            "llama-bench/discrepant-and-broken.json",
+            "[1].avg_ts",
+            Some(1),
+        ),
+        ("llmperf/broken_individual_responses.json", "[4]", Some(4)),
+        ("guidellm/bad-requests.json", "ttft", Some(2)),
+        (
+            "guidellm/bad-requests.json",
+            "benchmarks[1].requests.output_tokens",
+            Some(4),
+        ),
+    ] {
+        let s = sum(&[file]);
+        let hit = s
+            .diagnostics
+            .iter()
+            .any(|d| d.file == file && d.field == field && d.index == index);
+        assert!(
+            hit,
+            "{file}: no diagnostic on {field} {index:?}: {:#?}",
+            s.diagnostics
+        );
+        assert!(
+            s.runs.iter().any(|r| !r.points.is_empty()),
+            "{file}: nothing loaded"
+        );
+    }
+}
+
+#[test]
+fn broken_files_get_an_error_naming_the_file() {
+    for file in [
+        "sglang/truncated.jsonl",
+        "genai-perf/truncated_profile_export.json",
+        "inference-benchmarker/truncated.json",
+        "vllm-throughput/wrong-type.json",
+        "sglang/one-batch-no-batch-size.jsonl",
+    ] {
+        let bytes = std::fs::read(path(file)).unwrap();
+        let format = tpsview_core::detect(&bytes).unwrap_or(Format::VllmServe);
+        let e = parse(format, file, &bytes).expect_err(file);
+        assert!(e.to_string().starts_with(file), "{e}");
+    }
+}
+
+#[test]
+fn strings_from_reports_are_kept_as_text() {
+    let s = sum(&["sglang/bench-serving-details.jsonl"]);
+    assert_eq!(s.runs[0].label, "sglang · <b>Llama-3.1-8B</b>");
+}
+
+#[test]
+fn a_chosen_run_label_regroups_files() {
+    let mut a = load("guidellm/benchmarks-v0.2.json");
+    let mut b = load("sglang/bench-serving-details.jsonl");
+    assert_eq!(
+        summarize(vec![a.clone(), b.clone()], &MetricOptions::default())
+            .runs
+            .len(),
+        2
+    );
+    a.run_label = Some("before".into());
+    b.run_label = Some("before".into());
+    let s = summarize(vec![a, b], &MetricOptions::default());
+    assert_eq!(s.runs.len(), 1);
+    assert_eq!(s.runs[0].label, "before");
+    assert_eq!(s.runs[0].points.len(), 4);
+}
+
+#[test]
+fn every_vocabulary_maps_to_known_metrics_and_says_how_it_differs() {
+    let names = tpsview_core::metrics::METRIC_NAMES;
+    for v in vocabularies() {
+        assert!(!v.notes.is_empty(), "{}", v.name);
+        for f in v.figures {
+            assert!(names.contains(&f.canonical), "{}: {}", v.name, f.canonical);
+            assert!(!f.likely_cause.is_empty());
+        }
+        assert_eq!(vocabulary(v.tool).map(|x| x.name), Some(v.name));
+    }
+    // The name collisions formats.md warns about are mapped, not matched by name.
+    let g = vocabulary("genai-perf").unwrap();
+    let itl = g
+        .figures
+        .iter()
+        .find(|f| f.tool_key == "inter_token_latency.avg")
+        .unwrap();
+    assert_eq!((itl.canonical, itl.def), ("tpot_mean_ms", Def::Same));
+    let l = vocabulary("llmperf").unwrap();
+    let itl = l
+        .figures
+        .iter()
+        .find(|f| f.tool_key == "results_inter_token_latency_s_mean")
+        .unwrap();
+    assert_ne!(itl.def, Def::Same, "LLMPerf's ITL includes TTFT");
+}
+
+#[test]
+fn unknown_files_list_every_supported_format() {
+    let e = parse_any("mystery.json", br#"{"speed": 5}"#)
+        .unwrap_err()
+        .to_string();
+    for f in Format::ALL {
+        assert!(e.contains(f.name()), "{e}");
+    }
+    assert!(e.contains("speed"));
+}
