@@ -28,7 +28,7 @@ struct Cli {
 enum Command {
     /// Group files into runs, recompute every metric and print a table (or JSON).
     Summarize {
-        /// Benchmark files (tpsview/1, vLLM bench serve, …).
+        /// Benchmark files (any format `tpsview formats` lists).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print the JSON summary instead of a table.
@@ -58,12 +58,21 @@ enum Command {
         /// Benchmark files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Read every file as this format instead of detecting it.
+        #[arg(long, value_parser = format_id)]
+        format: Option<Format>,
     },
     /// Write the seed example: the brief's H100 / Llama 3.1 70B FP8 shape, simulated.
     Simulate {
         /// Output file.
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// List the formats tpsview reads and each tool's figures mapped to tpsview's metrics.
+    Formats {
+        /// Print the mapping tables as Markdown (the text of docs/formats.md).
+        #[arg(long)]
+        markdown: bool,
     },
     /// Draw a chart as an SVG: throughput (default), latency or interactivity.
     Chart {
@@ -79,6 +88,9 @@ enum Command {
         /// Concurrency on a linear axis instead of log2.
         #[arg(long)]
         linear: bool,
+        /// Read every file as this format instead of detecting it.
+        #[arg(long, value_parser = format_id)]
+        format: Option<Format>,
     },
 }
 
@@ -207,8 +219,8 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Validate { files } => {
-            let (parsed, mut failed) = load(&files, None);
+        Command::Validate { files, format } => {
+            let (parsed, mut failed) = load(&files, format);
             for p in &parsed {
                 let summary = summarize(vec![p.clone()], &MetricOptions::default());
                 let warnings: Vec<_> = summary
@@ -227,6 +239,16 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(status(failed))
         }
+        Command::Formats { markdown } => {
+            if markdown {
+                print!("{}", formats::vocabularies_markdown());
+            } else {
+                for f in Format::ALL {
+                    println!("{:<24} {}", f.id(), f.name());
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Simulate { output } => {
             let report = tpsview_core::simulate::seed_report();
             std::fs::write(&output, formats::tpsview::write(&report))
@@ -239,8 +261,9 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             output,
             kind,
             linear,
+            format,
         } => {
-            let (parsed, failed) = load(&files, None);
+            let (parsed, failed) = load(&files, format);
             if parsed.is_empty() {
                 return Ok(ExitCode::from(1));
             }

@@ -276,3 +276,78 @@ fn chart_writes_an_svg() {
     assert!(st.status.success());
     assert!(std::fs::read_to_string(&out).unwrap().contains("TPOT"));
 }
+
+#[test]
+fn docs_formats_md_holds_the_generated_mapping_tables() {
+    let out = tpsview(&["formats", "--markdown"]);
+    assert!(out.status.success());
+    let generated = String::from_utf8(out.stdout).unwrap();
+    let doc = std::fs::read_to_string(root().join("docs/formats.md")).unwrap();
+    let begin = "<!-- begin: tpsview formats --markdown -->\n";
+    let start = doc.find(begin).expect("begin marker") + begin.len();
+    let end = doc.find("<!-- end: tpsview formats --markdown -->").expect("end marker");
+    assert!(
+        doc[start..end] == generated,
+        "docs/formats.md is stale: regenerate its last section with `tpsview formats --markdown`"
+    );
+    // Every format is listed by `tpsview formats`.
+    let list = String::from_utf8(tpsview(&["formats"]).stdout).unwrap();
+    for id in ["genai-perf-export", "aiperf-records", "llama-bench", "guidellm", "llmperf"] {
+        assert!(list.contains(id), "{list}");
+    }
+}
+
+#[test]
+fn summarize_pairs_a_tools_files_and_reports_a_discrepancy() {
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        &fixture("genai-perf/profile_export.json"),
+        &fixture("genai-perf/discrepant-retokenized_genai_perf.json"),
+    ]));
+    assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+    let p = &v["runs"][0]["points"][0];
+    assert_eq!(p["reported_tool"], "genai-perf");
+    let d = p["discrepancies"].as_array().unwrap();
+    assert!(d.iter().any(|d| d["tool_metric"] == "inter_token_latency.avg"
+        && d["likely_cause"].as_str().unwrap().contains("re-tokenizes")));
+    // The table names the tool's figure and the cause.
+    let out = tpsview(&[
+        "summarize",
+        &fixture("genai-perf/profile_export.json"),
+        &fixture("genai-perf/discrepant-retokenized_genai_perf.json"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("inter_token_latency.avg"), "{text}");
+}
+
+#[test]
+fn format_override_reads_a_file_as_the_named_format() {
+    // Detection says SGLang; forced as vLLM the same arrays load under vLLM's names.
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        "--format",
+        "vllm-bench-serve",
+        &fixture("sglang/bench-serving-details.jsonl"),
+    ]));
+    assert_eq!(v["runs"][0]["source_format"], "vllm-bench-serve");
+    let bad = tpsview(&["summarize", "--format", "nope", &fixture("sglang/one-batch.jsonl")]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("llama-bench"));
+}
+
+#[test]
+fn validate_names_bad_records_in_every_format() {
+    for (file, needle) in [
+        ("aiperf/broken-lines.jsonl", "line 6"),
+        ("trtllm/bad-records-requests.json", "request 4"),
+        ("llmperf/broken_individual_responses.json", "field `[4]`"),
+        ("guidellm/bad-requests.json", "benchmarks[1].requests.output_tokens"),
+    ] {
+        let out = tpsview(&["validate", &fixture(file)]);
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(needle), "{file}: {text}");
+    }
+}

@@ -393,6 +393,53 @@ pub fn vocabulary(tool: &str) -> Option<Vocabulary> {
     vocabularies().into_iter().find(|v| v.tool == tool)
 }
 
+impl Vocabulary {
+    /// How the tool's figure `f` relates to tpsview's metric, in words.
+    pub fn relation(f: &Figure) -> &'static str {
+        match f.def {
+            Def::Same => "same quantity as tpsview's",
+            Def::Tool(d) => d.describe(),
+        }
+    }
+
+    /// The vocabulary as Markdown: the mapping table and the notes (docs/formats.md holds this
+    /// text, checked by a test).
+    pub fn markdown(&self) -> String {
+        let mut out = format!(
+            "### {} — figures of `{}`\n\n| {} figure | tpsview metric | definition | why they may differ |\n|---|---|---|---|\n",
+            self.name, self.tool, self.name
+        );
+        for f in self.figures {
+            let unit = if f.scale == 1.0 {
+                String::new()
+            } else {
+                format!(" (× {})", f.scale)
+            };
+            out.push_str(&format!(
+                "| `{}`{unit} | `{}` | {} | {} |\n",
+                f.tool_key,
+                f.canonical,
+                Vocabulary::relation(f),
+                f.likely_cause
+            ));
+        }
+        out.push('\n');
+        for n in self.notes {
+            out.push_str(&format!("- {n}\n"));
+        }
+        out
+    }
+}
+
+/// Every vocabulary as Markdown, in one block.
+pub fn vocabularies_markdown() -> String {
+    vocabularies()
+        .iter()
+        .map(Vocabulary::markdown)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The figure table of a reported-tool id (empty for unknown ids).
 pub fn reported_map(tool: &str) -> &'static [Figure] {
     if tool == tpsview::ID {
