@@ -26,3 +26,15 @@ pub use formats::{detect, parse, parse_any, Format, Parsed};
 pub use metrics::{compute_point, MetricOptions, PointMetrics};
 pub use model::{Metadata, Point, Report, Requests, Run};
 pub use summary::{summarize, Summary};
+
+/// What every fuzz target runs (fuzz/): parse `data` as `format`, then group, summarise and
+/// audit it, and read it back after writing it as `tpsview/1`. Any panic is a bug.
+pub fn fuzz_one(format: Format, data: &[u8]) {
+    if let Ok(parsed) = parse(format, "fuzz.json", data) {
+        let (report, _) = group::group(vec![parsed.clone()]);
+        let written = formats::tpsview::write(&report);
+        let _ = parse(Format::Tpsview, "fuzz-roundtrip.json", written.as_bytes());
+        let s = summarize(vec![parsed], &MetricOptions { steady_state: true });
+        let _ = chart_spec::throughput(&s, &chart_spec::ChartOptions::default());
+    }
+}
