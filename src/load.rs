@@ -1,8 +1,10 @@
 //! Getting bytes into the core: files from the picker or a drop, pasted text, and URLs (the
 //! built-in samples and `?src=`). Parsing happens in the core; this only fetches and reads.
 
+use std::sync::Arc;
+
 use tpsview_components::FileStatus;
-use tpsview_core::formats::parse_any;
+use tpsview_core::formats::{parse, parse_any, Format};
 
 use crate::messages::{self, FetchFailure};
 use crate::state::LoadedFile;
@@ -13,20 +15,52 @@ pub const SAMPLES: &[(&str, &str)] = &[(
     "samples/h100-llama70b-fp8.tpsview.json",
 )];
 
+/// Files up to this size keep their bytes, so that they can be read again as another format.
+const KEEP_BYTES: usize = 64 << 20;
+
 /// Parses bytes into a loaded file; never fails: an error becomes the file's status.
 pub fn from_bytes(name: &str, bytes: &[u8], is_sample: bool) -> LoadedFile {
-    match parse_any(name, bytes) {
+    read_as(name, Arc::from(bytes), None, is_sample)
+}
+
+/// Parses bytes as `format`, or as the detected format; never fails.
+pub fn read_as(
+    name: &str,
+    bytes: Arc<[u8]>,
+    format: Option<Format>,
+    is_sample: bool,
+) -> LoadedFile {
+    let result = match format {
+        Some(f) => parse(f, name, &bytes),
+        None => parse_any(name, &bytes),
+    };
+    let keep = (bytes.len() <= KEEP_BYTES).then_some(bytes);
+    match result {
         Ok(parsed) => LoadedFile {
             status: FileStatus {
                 name: name.to_owned(),
                 format: Some(parsed.format.name().to_owned()),
+                format_id: Some(parsed.format.id()),
+                run_label: parsed
+                    .report
+                    .runs
+                    .first()
+                    .map(|r| r.label.clone())
+                    .unwrap_or_default(),
+                can_reread: keep.is_some(),
                 error: None,
                 diagnostics: parsed.diagnostics.clone(),
             },
             parsed: Some(parsed),
             is_sample,
+            bytes: keep,
         },
-        Err(e) => failed(name, messages::parse_error(&e)),
+        Err(e) => {
+            let mut f = failed(name, messages::parse_error(&e));
+            f.status.can_reread = keep.is_some();
+            f.bytes = keep;
+            f
+        }
     }
 }
 
@@ -36,11 +70,15 @@ pub fn failed(name: &str, error: String) -> LoadedFile {
         status: FileStatus {
             name: name.to_owned(),
             format: None,
+            format_id: None,
+            run_label: String::new(),
+            can_reread: false,
             error: Some(error),
             diagnostics: Vec::new(),
         },
         parsed: None,
         is_sample: false,
+        bytes: None,
     }
 }
 

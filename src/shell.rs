@@ -23,16 +23,32 @@ fn src_param() -> Option<String> {
 /// The whole app.
 #[component]
 pub fn AppShell() -> impl IntoView {
-    let (files, _) = provide_state();
+    let (files, analysis) = provide_state();
     let (hash, set_hash) = signal(current_hash());
     let _listener = window_event_listener(leptos::ev::hashchange, move |_| {
         set_hash.set(current_hash())
     });
     let route = Memo::new(move |_| Route::parse(&hash.get()));
+    // Each file with every diagnostic about it: its own parse notes, and what grouping, pairing
+    // and recomputation said (those name the file, or one of its objects as `file#k`).
     let statuses = Signal::derive(move || {
-        files
-            .0
-            .with(|f| f.iter().map(|x| x.status.clone()).collect::<Vec<_>>())
+        let diags = analysis.summary.with(|s| s.diagnostics.clone());
+        files.0.with(|f| {
+            f.iter()
+                .map(|x| {
+                    let mut st = x.status.clone();
+                    if x.parsed.is_some() {
+                        let prefix = format!("{}#", st.name);
+                        st.diagnostics = diags
+                            .iter()
+                            .filter(|d| d.file == st.name || d.file.starts_with(&prefix))
+                            .cloned()
+                            .collect();
+                    }
+                    st
+                })
+                .collect::<Vec<_>>()
+        })
     });
     let (busy, set_busy) = signal(false);
 
@@ -102,7 +118,7 @@ pub fn AppShell() -> impl IntoView {
                 <div class="viewer-page-controls">
                     <label class="viewer-page-button">
                         "Open benchmark files"
-                        <input type="file" multiple accept=".json,.jsonl,application/json" data-testid="file-input" on:change=on_pick/>
+                        <input type="file" multiple accept=".json,.jsonl,.csv,application/json,text/csv" data-testid="file-input" on:change=on_pick/>
                     </label>
                     <label>
                         "Sample "
@@ -128,7 +144,13 @@ pub fn AppShell() -> impl IntoView {
                     {tab("#glossary", "Glossary", |r| r == Route::Glossary)}
                 </nav>
             </header>
-            <DiagnosticsList files=statuses/>
+            <DiagnosticsList files=statuses
+                on_read_as=Callback::new(move |(i, id): (usize, String)| {
+                    if let Some(f) = tpsview_core::Format::from_id(&id) {
+                        files.read_as(i, f);
+                    }
+                })
+                on_run_label=Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label))/>
             {move || match route.get() {
                 Route::Viewer => view! { <ViewerPage/> }.into_any(),
                 Route::Learn(step) => view! { <LearnPage step=step/> }.into_any(),

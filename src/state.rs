@@ -16,6 +16,8 @@ pub struct LoadedFile {
     pub parsed: Option<Parsed>,
     /// True for the built-in example, which the user's first own file replaces.
     pub is_sample: bool,
+    /// The file's bytes (files up to 64 MB), to read it again as another format.
+    pub bytes: Option<std::sync::Arc<[u8]>>,
 }
 
 /// Loaded files, provided as context by the shell.
@@ -32,13 +34,69 @@ impl Files {
             files.extend(new);
         });
     }
+
+    /// Reads file `i` again as `format` (its bytes were kept), keeping the user's run name.
+    pub fn read_as(&self, i: usize, format: tpsview_core::Format) {
+        self.0.update(|files| {
+            let Some(old) = files.get(i) else { return };
+            let Some(bytes) = old.bytes.clone() else {
+                return;
+            };
+            let label = old.parsed.as_ref().and_then(|p| p.run_label.clone());
+            let mut new =
+                crate::load::read_as(&old.status.name, bytes, Some(format), old.is_sample);
+            if let (Some(p), Some(l)) = (new.parsed.as_mut(), label) {
+                new.status.run_label.clone_from(&l);
+                p.run_label = Some(l);
+            }
+            files[i] = new;
+        });
+    }
+
+    /// Names the run of file `i`: files given the same name form one run; an empty name restores
+    /// the grouping by the files' own labels.
+    pub fn set_run_label(&self, i: usize, label: String) {
+        self.0.update(|files| {
+            let Some(f) = files.get_mut(i) else { return };
+            let Some(p) = f.parsed.as_mut() else { return };
+            let label = label.trim().to_owned();
+            if label.is_empty() {
+                p.run_label = None;
+                f.status.run_label = p
+                    .report
+                    .runs
+                    .first()
+                    .map(|r| r.label.clone())
+                    .unwrap_or_default();
+            } else {
+                p.run_label = Some(label.clone());
+                f.status.run_label = label;
+            }
+        });
+    }
+}
+
+/// Files grouped into runs, and what grouping said (pairs made, levels claimed twice).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grouped {
+    /// The runs.
+    pub report: Report,
+    /// Grouping's diagnostics.
+    pub diagnostics: Vec<tpsview_core::Diagnostic>,
+}
+
+impl std::ops::Deref for Grouped {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.report
+    }
 }
 
 /// The grouped report and its summary, derived once for every page.
 #[derive(Clone, Copy)]
 pub struct Analysis {
     /// Files grouped into runs.
-    pub report: Memo<Report>,
+    pub report: Memo<Grouped>,
     /// Every figure of every run.
     pub summary: Memo<Summary>,
 }
@@ -48,12 +106,21 @@ pub fn provide_state() -> (Files, Analysis) {
     let files = Files(RwSignal::new(Vec::new()));
     let report = Memo::new(move |_| {
         files.0.with(|f| {
-            tpsview_core::group::group(f.iter().filter_map(|x| x.parsed.clone()).collect()).0
+            let (report, diagnostics) =
+                tpsview_core::group::group(f.iter().filter_map(|x| x.parsed.clone()).collect());
+            Grouped {
+                report,
+                diagnostics,
+            }
         })
     });
     let summary = Memo::new(move |_| {
-        let (runs, diagnostics) = report.with(|r| summarize_report(r, &MetricOptions::default()));
-        Summary { runs, diagnostics }
+        report.with(|g| {
+            let (runs, more) = summarize_report(g, &MetricOptions::default());
+            let mut diagnostics = g.diagnostics.clone();
+            diagnostics.extend(more);
+            Summary { runs, diagnostics }
+        })
     });
     let analysis = Analysis { report, summary };
     provide_context(files);

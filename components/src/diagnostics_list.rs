@@ -10,27 +10,73 @@ pub struct FileStatus {
     pub name: String,
     /// The detected format's name, when it parsed.
     pub format: Option<String>,
+    /// The format's id, when it parsed.
+    pub format_id: Option<&'static str>,
+    /// The run name its points take (the file's own label, or the one the user chose).
+    pub run_label: String,
+    /// Whether the file can be read again as another format (its bytes were kept).
+    pub can_reread: bool,
     /// The error that stopped it, already in words.
     pub error: Option<String>,
     /// Recoverable problems.
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Lists loaded files with their format, errors (`data-testid="load-error"`) and diagnostics.
+/// Lists loaded files with their format, errors (`data-testid="load-error"`) and diagnostics; each
+/// file can be read again as another format and its run renamed (files with the same run name
+/// form one run).
 #[component]
 pub fn DiagnosticsList(
     /// The files.
     files: Signal<Vec<FileStatus>>,
+    /// Called with (file index, format id) when the user picks a format for a file.
+    #[prop(optional)]
+    on_read_as: Option<Callback<(usize, String)>>,
+    /// Called with (file index, run name) when the user renames a file's run.
+    #[prop(optional)]
+    on_run_label: Option<Callback<(usize, String)>>,
 ) -> impl IntoView {
     view! {
         <ul class="diagnostics-list" aria-label="loaded files">
-            {move || files.with(|files| files.iter().map(|f| {
+            {move || files.with(|files| files.iter().enumerate().map(|(i, f)| {
                 let warnings: Vec<_> = f.diagnostics.iter().filter(|d| d.severity == Severity::Warning).cloned().collect();
                 let notes: Vec<_> = f.diagnostics.iter().filter(|d| d.severity == Severity::Info).cloned().collect();
                 view! {
                     <li class="diagnostics-list-file">
                         <span class="diagnostics-list-name">{f.name.clone()}</span>
                         {f.format.clone().map(|fmt| view! { <span class="diagnostics-list-format">{format!(" — {fmt}")}</span> })}
+                        {(f.can_reread && on_read_as.is_some()).then(|| {
+                            let current = f.format_id;
+                            view! {
+                                <label class="diagnostics-list-control">
+                                    " read as "
+                                    <select data-testid="read-as" aria-label=format!("read {} as", f.name)
+                                        on:change=move |ev| {
+                                            let v = event_target_value(&ev);
+                                            if let (Some(cb), false) = (on_read_as, v.is_empty()) {
+                                                cb.run((i, v));
+                                            }
+                                        }>
+                                        {current.is_none().then(|| view! { <option value="" selected=true>"choose a format…"</option> })}
+                                        {tpsview_core::Format::ALL.iter().map(|fm| view! {
+                                            <option value=fm.id() selected=current == Some(fm.id())>{fm.name()}</option>
+                                        }).collect_view()}
+                                    </select>
+                                </label>
+                            }
+                        })}
+                        {(f.format.is_some() && on_run_label.is_some()).then(|| view! {
+                            <label class="diagnostics-list-control">
+                                " run "
+                                <input type="text" data-testid="run-label" aria-label=format!("run name of {}", f.name)
+                                    prop:value=f.run_label.clone()
+                                    on:change=move |ev| {
+                                        if let Some(cb) = on_run_label {
+                                            cb.run((i, event_target_value(&ev)));
+                                        }
+                                    }/>
+                            </label>
+                        })}
                         {f.error.clone().map(|e| view! { <p class="diagnostics-list-error" role="alert" data-testid="load-error">{e}</p> })}
                         {(!warnings.is_empty()).then(|| view! {
                             <details class="diagnostics-list-warnings">

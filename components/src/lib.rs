@@ -13,6 +13,7 @@ mod gap_notes;
 mod glossary;
 mod learn_panel;
 mod summary_table;
+mod tool_definitions;
 
 pub use chart::Chart;
 pub use chart_controls::ChartControls;
@@ -24,3 +25,4 @@ pub use gap_notes::GapNotes;
 pub use glossary::{Glossary, TERMS};
 pub use learn_panel::LearnPanel;
 pub use summary_table::SummaryTable;
+pub use tool_definitions::ToolDefinitions;

@@ -78,7 +78,7 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
             <td>{conc_text}</td>
             {COLS.iter().map(|c| {
                 let v = p.get(c.metric);
-                let disc = p.discrepancies.iter().find(|d| d.metric == c.metric);
+                let disc = p.discrepancies.iter().find(|d| d.metric == c.metric && !d.tool_defined);
                 // The tool's own figure, when the recomputation had raw data to compare it with.
                 let tool = (!reported_basis).then(|| p.reported_as(c.metric)).flatten();
                 let title = match disc {

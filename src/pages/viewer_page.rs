@@ -1,7 +1,7 @@
 //! The viewer: the charts with their data-driven explanations, and the summary table.
 
 use leptos::prelude::*;
-use tpsview_components::{Chart, ChartControls, GapNotes, SummaryTable};
+use tpsview_components::{Chart, ChartControls, GapNotes, SummaryTable, ToolDefinitions};
 use tpsview_core::chart_spec::{self, ChartOptions};
 
 use crate::state::{use_analysis, Analysis};
@@ -122,6 +122,11 @@ pub fn ViewerPage() -> impl IntoView {
             <section aria-labelledby="h-table">
                 <h2 id="h-table">"Every figure"</h2>
                 <SummaryTable summary=Signal::from(summary)/>
+            </section>
+            <section aria-labelledby="h-definitions">
+                <h2 id="h-definitions">"How each tool defines its numbers"</h2>
+                <p class="viewer-page-note">"Tools name the same quantity differently (GenAI-Perf's \"ITL\" is tpsview's TPOT; LLMPerf's includes the first token). Each file's figures are mapped below; where the file has raw data, tpsview recomputes every figure the tool's way and checks it. Reference: docs/formats.md."</p>
+                <ToolDefinitions summary=Signal::from(summary)/>
             </section>
         </main>
     }

@@ -285,14 +285,22 @@ fn docs_formats_md_holds_the_generated_mapping_tables() {
     let doc = std::fs::read_to_string(root().join("docs/formats.md")).unwrap();
     let begin = "<!-- begin: tpsview formats --markdown -->\n";
     let start = doc.find(begin).expect("begin marker") + begin.len();
-    let end = doc.find("<!-- end: tpsview formats --markdown -->").expect("end marker");
+    let end = doc
+        .find("<!-- end: tpsview formats --markdown -->")
+        .expect("end marker");
     assert!(
         doc[start..end] == generated,
         "docs/formats.md is stale: regenerate its last section with `tpsview formats --markdown`"
     );
     // Every format is listed by `tpsview formats`.
     let list = String::from_utf8(tpsview(&["formats"]).stdout).unwrap();
-    for id in ["genai-perf-export", "aiperf-records", "llama-bench", "guidellm", "llmperf"] {
+    for id in [
+        "genai-perf-export",
+        "aiperf-records",
+        "llama-bench",
+        "guidellm",
+        "llmperf",
+    ] {
         assert!(list.contains(id), "{list}");
     }
 }
@@ -309,8 +317,10 @@ fn summarize_pairs_a_tools_files_and_reports_a_discrepancy() {
     let p = &v["runs"][0]["points"][0];
     assert_eq!(p["reported_tool"], "genai-perf");
     let d = p["discrepancies"].as_array().unwrap();
-    assert!(d.iter().any(|d| d["tool_metric"] == "inter_token_latency.avg"
-        && d["likely_cause"].as_str().unwrap().contains("re-tokenizes")));
+    assert!(d
+        .iter()
+        .any(|d| d["tool_metric"] == "inter_token_latency.avg"
+            && d["likely_cause"].as_str().unwrap().contains("re-tokenizes")));
     // The table names the tool's figure and the cause.
     let out = tpsview(&[
         "summarize",
@@ -332,7 +342,12 @@ fn format_override_reads_a_file_as_the_named_format() {
         &fixture("sglang/bench-serving-details.jsonl"),
     ]));
     assert_eq!(v["runs"][0]["source_format"], "vllm-bench-serve");
-    let bad = tpsview(&["summarize", "--format", "nope", &fixture("sglang/one-batch.jsonl")]);
+    let bad = tpsview(&[
+        "summarize",
+        "--format",
+        "nope",
+        &fixture("sglang/one-batch.jsonl"),
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("llama-bench"));
 }
@@ -343,7 +358,10 @@ fn validate_names_bad_records_in_every_format() {
         ("aiperf/broken-lines.jsonl", "line 6"),
         ("trtllm/bad-records-requests.json", "request 4"),
         ("llmperf/broken_individual_responses.json", "field `[4]`"),
-        ("guidellm/bad-requests.json", "benchmarks[1].requests.output_tokens"),
+        (
+            "guidellm/bad-requests.json",
+            "benchmarks[1].requests.output_tokens",
+        ),
     ] {
         let out = tpsview(&["validate", &fixture(file)]);
         assert_eq!(out.status.code(), Some(1), "{file}");

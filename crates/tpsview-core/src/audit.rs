@@ -27,15 +27,33 @@ pub struct Discrepancy {
     pub relative_diff: f64,
     /// Why they likely differ.
     pub likely_cause: &'static str,
+    /// True when the tool defines the figure its own way (so it was recomputed that way, and is
+    /// not tpsview's metric of that name).
+    pub tool_defined: bool,
+}
+
+/// What the audit of one point found: every tool figure it could recompute, and those that
+/// disagree.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Audit {
+    /// Tool keys recomputed and compared (matching or not).
+    pub checked: Vec<&'static str>,
+    /// The ones that differ by more than [`TOLERANCE`].
+    pub discrepancies: Vec<Discrepancy>,
 }
 
 /// Compares a point's reported figures with their recomputations. Nothing is flagged for figures
 /// with nothing to compare to, or for figures the recomputation took from the tool itself
 /// (duration without send times; counts of a sampled point).
 pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
+    audit(point, m).discrepancies
+}
+
+/// The audit of one point (see [`discrepancies`]).
+pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
     // A sample's statistics are not the population's: nothing to audit.
     if point.sampled_from.is_some() {
-        return Vec::new();
+        return Audit::default();
     }
     let borrowed_from_tool = |metric: &str, def: Def| {
         let timed = matches!(
@@ -50,12 +68,13 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
                 && (timed || matches!(metric, "requests_ok" | "requests_failed" | "output_tokens")))
     };
     let mut out: Vec<Discrepancy> = Vec::new();
+    let mut checked: Vec<&'static str> = Vec::new();
     for fig in reported_map(&point.reported.tool) {
         let Some(&raw) = point.reported.figures.get(fig.tool_key) else {
             continue;
         };
         // A key listed under two tpsview names is audited once.
-        if out.iter().any(|d| d.tool_metric == fig.tool_key) {
+        if checked.contains(&fig.tool_key) {
             continue;
         }
         let reported = raw * fig.scale;
@@ -75,6 +94,7 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
         if !reported.is_finite() || !recomputed.is_finite() {
             continue;
         }
+        checked.push(fig.tool_key);
         let denom = reported.abs().max(1e-12);
         let rel = (recomputed - reported) / denom;
         if rel.abs() > TOLERANCE {
@@ -85,10 +105,14 @@ pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
                 recomputed,
                 relative_diff: rel,
                 likely_cause: fig.likely_cause,
+                tool_defined: fig.def != Def::Same,
             });
         }
     }
-    out
+    Audit {
+        checked,
+        discrepancies: out,
+    }
 }
 
 /// A figure recomputed under a tool's own definition from a point's raw data, in tpsview's unit

@@ -246,8 +246,19 @@ fn concurrency_axis(summary: &Summary, opts: &ChartOptions) -> Axis {
         .runs
         .iter()
         .flat_map(|r| r.points.iter().filter_map(|p| p.metrics.concurrency));
+    // A llama-bench sweep's level is the parameter it varies, not concurrency.
+    let axes: Vec<Option<&str>> = summary.runs.iter().map(|r| r.axis.as_deref()).collect();
+    let label = match axes.first() {
+        Some(Some(a)) if axes.iter().all(|x| *x == Some(*a)) => {
+            format!("{a} (swept; one sequence)")
+        }
+        _ if axes.iter().any(Option::is_some) => {
+            "concurrency, or the swept parameter of a llama-bench run".into()
+        }
+        _ => "concurrency (requests in flight)".into(),
+    };
     Axis {
-        label: "concurrency (requests in flight)".into(),
+        label,
         scale,
         range: range_of(xs, scale, false),
     }
@@ -694,7 +705,10 @@ impl ChartSpec {
         }
         Some(Hover {
             x: nearest,
-            title: format!("concurrency {nearest}"),
+            title: format!(
+                "{} {nearest}",
+                self.x.label.split([' ', ',']).next().unwrap_or("level")
+            ),
             rows,
         })
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::audit::{discrepancies, Discrepancy};
+use crate::audit::{audit, Discrepancy};
 use crate::error::Diagnostic;
 use crate::formats::Parsed;
 use crate::metrics::{compute_point, MetricOptions, PointMetrics};
@@ -32,6 +32,9 @@ pub struct RunSummary {
     pub model: Option<String>,
     /// All metadata.
     pub meta: Metadata,
+    /// What the points' level is when it is not concurrency (a llama-bench sweep's parameter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub axis: Option<String>,
     /// One entry per point.
     pub points: Vec<PointSummary>,
 }
@@ -51,6 +54,8 @@ pub struct PointSummary {
     pub reported_tool: String,
     /// Reported figures that disagree with the recomputation by more than 0.5 %.
     pub discrepancies: Vec<Discrepancy>,
+    /// The tool's figures the audit recomputed under the tool's definitions (matching or not).
+    pub audited: Vec<&'static str>,
 }
 
 impl PointSummary {
@@ -80,18 +85,20 @@ pub fn summarize_report(
             source_format: run.source_format.clone(),
             model: run.meta.model.clone(),
             meta: run.meta.clone(),
+            axis: run.axis.clone(),
             points: run
                 .points
                 .iter()
                 .map(|p| {
                     let (m, d) = compute_point(p, opts);
                     diags.extend(d);
-                    let disc = discrepancies(p, &m);
+                    let a = audit(p, &m);
                     PointSummary {
                         source_file: p.source_file.clone(),
                         reported: p.reported.figures.clone(),
                         reported_tool: p.reported.tool.clone(),
-                        discrepancies: disc,
+                        discrepancies: a.discrepancies,
+                        audited: a.checked,
                         metrics: m,
                     }
                 })

@@ -1,0 +1,156 @@
+//! Beside the numbers of a file from another tool: how that tool defines each of its figures,
+//! which tpsview metric it corresponds to, its value at each level, and whether tpsview's
+//! recomputation under the tool's own definition agrees.
+
+use leptos::prelude::*;
+use tpsview_core::formats::{vocabulary, Figure, Vocabulary};
+use tpsview_core::summary::{RunSummary, Summary};
+
+use crate::format::{fmt_num, fmt_value};
+
+/// One block per (run, tool) with a known vocabulary.
+#[component]
+pub fn ToolDefinitions(
+    /// The summary to explain.
+    summary: Signal<Summary>,
+) -> impl IntoView {
+    move || {
+        summary.with(|s| {
+            s.runs
+                .iter()
+                .flat_map(|run| {
+                    let mut tools: Vec<&str> = Vec::new();
+                    for p in &run.points {
+                        if !p.reported.is_empty() && !tools.contains(&p.reported_tool.as_str()) {
+                            tools.push(&p.reported_tool);
+                        }
+                    }
+                    tools
+                        .into_iter()
+                        .filter_map(vocabulary)
+                        .map(|v| block(run, v))
+                        .collect::<Vec<_>>()
+                })
+                .collect_view()
+        })
+    }
+}
+
+fn digits(v: f64) -> usize {
+    match v.abs() {
+        x if x >= 100.0 => 1,
+        x if x >= 1.0 => 3,
+        _ => 5,
+    }
+}
+
+fn block(run: &RunSummary, v: Vocabulary) -> impl IntoView {
+    let points: Vec<_> = run
+        .points
+        .iter()
+        .filter(|p| p.reported_tool == v.tool)
+        .collect();
+    // One row per tool key present at some level; a key mapped to two metrics names both.
+    let mut rows: Vec<(&Figure, Vec<&str>)> = Vec::new();
+    for f in v.figures {
+        if !points.iter().any(|p| p.reported.contains_key(f.tool_key)) {
+            continue;
+        }
+        match rows.iter_mut().find(|(g, _)| g.tool_key == f.tool_key) {
+            Some((_, names)) => names.push(f.canonical),
+            None => rows.push((f, vec![f.canonical])),
+        }
+    }
+    let level = |p: &tpsview_core::summary::PointSummary| match (
+        p.metrics.concurrency,
+        p.metrics.request_rate,
+    ) {
+        (Some(c), _) => format!(
+            "{} {}",
+            run.axis.as_deref().unwrap_or("c ="),
+            fmt_num(Some(c), 0)
+        ),
+        (None, Some(r)) if r.is_infinite() => "rate ∞".into(),
+        (None, Some(r)) => format!("{} req/s", fmt_num(Some(r), 2)),
+        _ => "level ?".into(),
+    };
+    let heads: Vec<String> = points.iter().map(|p| level(p)).collect();
+    let body: Vec<_> = rows
+        .into_iter()
+        .map(|(f, names)| {
+            let cells: Vec<_> = points
+                .iter()
+                .map(|p| {
+                    let value = p.reported.get(f.tool_key).copied();
+                    let disc = p.discrepancies.iter().find(|d| d.tool_metric == f.tool_key);
+                    let checked = p.audited.contains(&f.tool_key);
+                    let (mark, title, class) = match (disc, checked) {
+                        (Some(d), _) => (
+                            " ≠",
+                            format!(
+                                "recomputed under {}'s definition: {} ({:+.2} %). Likely cause: {}",
+                                v.name,
+                                fmt_num(
+                                    Some(d.recomputed / f.scale),
+                                    digits(d.recomputed / f.scale)
+                                ),
+                                d.relative_diff * 100.0,
+                                d.likely_cause
+                            ),
+                            "differs",
+                        ),
+                        (None, true) => (
+                            " ✓",
+                            format!(
+                                "recomputed under {}'s definition: agrees within 0.5 %",
+                                v.name
+                            ),
+                            "agrees",
+                        ),
+                        (None, false) => (
+                            "",
+                            "no raw data to recompute it from".to_owned(),
+                            "unchecked",
+                        ),
+                    };
+                    view! {
+                        <td data-value=fmt_value(value) data-audit=class title=title>
+                            {value.map(|x| fmt_num(Some(x), digits(x)))}
+                            <span class="tool-definitions-mark">{mark}</span>
+                        </td>
+                    }
+                })
+                .collect();
+            view! {
+                <tr data-tool-key=f.tool_key>
+                    <th scope="row"><code>{f.tool_key}</code></th>
+                    <td>{names.join(", ")}</td>
+                    <td>{Vocabulary::relation(f)}</td>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect();
+    view! {
+        <details class="tool-definitions" data-testid="tool-definitions" data-tool=v.tool open=true>
+            <summary>{format!("How {} defines the numbers of “{}”", v.name, run.label)}</summary>
+            <ul class="tool-definitions-notes">
+                {v.notes.iter().map(|n| view! { <li>{*n}</li> }).collect_view()}
+            </ul>
+            <div class="summary-table-wrap">
+                <table class="tool-definitions-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">{format!("{} figure", v.name)}</th>
+                            <th scope="col">"tpsview metric"</th>
+                            <th scope="col">"how the tool defines it"</th>
+                            {heads.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+            <p class="tool-definitions-legend">"✓ recomputed from the raw data under the tool's own definition and agrees within 0.5 %; ≠ differs (hover for the recomputed value and the likely cause). Values in the tool's own units."</p>
+        </details>
+    }
+}

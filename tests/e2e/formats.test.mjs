@@ -1,0 +1,177 @@
+// Every tool's files in a real headless Chromium: detection, pairing, the tool-definitions panel
+// with its audit marks (checked against `tpsview summarize --json`), bad records, hostile strings,
+// the "read as" override and regrouping runs by name.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, shots } from './harness.mjs';
+
+let server, context;
+before(async () => { server = await serve(); context = await launch(); });
+after(async () => { await context?.close(); await server?.close(); });
+
+const METRICS = ['system_tps', 'per_stream_tps', 'tpot_mean_ms', 'tpot_p99_ms', 'ttft_mean_ms', 'e2e_mean_ms', 'requests_ok'];
+
+async function upload(page, files, rows) {
+  await page.waitForSelector('[data-testid=summary-row]');
+  await page.setInputFiles('[data-testid=file-input]', files);
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=summary-row]').length === n
+    && !document.querySelector('.viewer-page-busy')?.textContent, rows);
+}
+
+test('a GenAI-Perf export and its summary pair into one point, with the tool\'s definitions beside it', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  const files = [fixture('genai-perf/profile_export.json'), fixture('genai-perf/profile_export_genai_perf.json')];
+  await upload(page, files, 1);
+  const [row] = await tableRows(page);
+  const [p] = cliSummary(...files).runs[0].points;
+  for (const m of METRICS) assert.equal(row[m], cliValue(p, m), m);
+  assert.equal(row.concurrency, '4');
+  const block = page.locator('[data-testid=tool-definitions][data-tool=genai-perf]');
+  assert.match(await block.locator('summary').textContent(), /How GenAI-Perf defines the numbers/);
+  assert.match(await block.textContent(), /"inter token latency" is tpsview's TPOT/);
+  // GenAI-Perf's ITL maps to tpsview's TPOT, and the recomputation under its definition agrees.
+  const itl = block.locator('tr[data-tool-key="inter_token_latency.avg"]');
+  assert.match(await itl.textContent(), /tpot_mean_ms/);
+  const cell = itl.locator('td[data-audit]');
+  assert.equal(await cell.getAttribute('data-audit'), 'agrees');
+  assert.equal(Number(await cell.getAttribute('data-value')), p.reported['inter_token_latency.avg']);
+  // Every figure the CLI audited is marked as checked in the page, and nothing differs.
+  const agrees = await block.locator('td[data-audit=agrees]').count();
+  assert.equal(agrees, p.audited.length);
+  assert.equal(await block.locator('td[data-audit=differs]').count(), 0);
+  // Per-user throughput is GenAI-Perf's own definition, named as such.
+  assert.match(await block.locator('tr[data-tool-key="output_token_throughput_per_user.avg"]').textContent(), /mean over requests of \(N − 1\) \/ \(E2E − TTFT\)/);
+  assert.match(await page.textContent('.diagnostics-list'), /paired with its summary/);
+  await page.screenshot({ path: path.join(shots, 'genai-perf-pair.png'), fullPage: true });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a re-tokenized summary is flagged under the tool\'s own definition, with its cause', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  const files = [fixture('genai-perf/profile_export.json'), fixture('genai-perf/discrepant-retokenized_genai_perf.json')];
+  await upload(page, files, 1);
+  const [p] = cliSummary(...files).runs[0].points;
+  const differs = page.locator('[data-testid=tool-definitions] td[data-audit=differs]');
+  assert.equal(await differs.count(), p.discrepancies.length);
+  const itl = page.locator('tr[data-tool-key="inter_token_latency.avg"] td[data-audit]');
+  assert.equal(await itl.getAttribute('data-audit'), 'differs');
+  assert.match(await itl.getAttribute('title'), /re-tokenizes/);
+  // The summary table flags tpsview's TPOT (same quantity), not the tool-defined per-user rate.
+  assert.match(await page.locator('[data-metric=tpot_mean_ms]').getAttribute('class'), /summary-table-differs/);
+  assert.doesNotMatch(await page.locator('[data-metric=per_stream_tps]').getAttribute('class') ?? '', /summary-table-differs/);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('every tool\'s files load together, each with its format named and its figures equal to the CLI', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  const files = [
+    'sglang/bench-serving-details.jsonl', 'sglang/one-batch.jsonl',
+    'aiperf/profile_export.jsonl', 'aiperf/profile_export_aiperf.json',
+    'trtllm/concurrency8-requests.json', 'trtllm/concurrency8-report.json',
+    'llama-bench/threads-sweep.json',
+    'llmperf/llama-3-8b_550_150_individual_responses.json', 'llmperf/llama-3-8b_550_150_summary.json',
+    'guidellm/benchmarks-v0.2.json', 'guidellm/benchmarks-v0.5-sampled.json',
+    'inference-benchmarker/results.json', 'vllm-latency/latency.json', 'vllm-throughput/throughput.json',
+  ].map(fixture);
+  const cli = cliSummary(...files);
+  const n = cli.runs.reduce((a, r) => a + r.points.length, 0);
+  await upload(page, files, n);
+  assert.equal(await page.locator('[data-testid=load-error]').count(), 0);
+  const list = await page.textContent('.diagnostics-list');
+  for (const name of ['SGLang bench_serving JSONL', 'SGLang bench_one_batch JSONL', 'AIPerf profile_export.jsonl',
+    'TensorRT-LLM trtllm-bench report JSON', 'llama.cpp llama-bench JSON/JSONL', 'LLMPerf individual_responses JSON',
+    'GuideLLM benchmarks JSON', 'HF inference-benchmarker results', 'vLLM bench latency JSON', 'vLLM bench throughput JSON']) {
+    assert.ok(list.includes(name), name);
+  }
+  const rows = await tableRows(page);
+  for (const run of cli.runs) {
+    const mine = rows.filter((r) => r.run === run.label);
+    assert.equal(mine.length, run.points.length, run.label);
+    run.points.forEach((p, i) => {
+      for (const m of METRICS) assert.equal(mine[i][m], cliValue(p, m), `${run.label} ${m}`);
+    });
+  }
+  // No tool figure disagrees with its recomputation anywhere (the fixtures' acceptance test).
+  assert.equal(await page.locator('[data-testid=tool-definitions] td[data-audit=differs]').count(), 0);
+  assert.ok(await page.locator('[data-testid=tool-definitions] td[data-audit=agrees]').count() > 40);
+  // The llama-bench sweep's axis is its swept parameter.
+  const tools = await page.$$eval('[data-testid=tool-definitions]', (b) => b.map((x) => x.dataset.tool));
+  for (const t of ['sglang-bench-serving', 'aiperf', 'trtllm-bench', 'llama-bench', 'llmperf', 'guidellm-0.2', 'guidellm-0.5', 'inference-benchmarker']) {
+    assert.ok(tools.includes(t), t);
+  }
+  assert.match(await page.textContent('[data-testid=tool-definitions][data-tool=llama-bench]'), /n_threads 8/);
+  await page.screenshot({ path: path.join(shots, 'all-formats.png'), fullPage: true });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('broken and hostile files: bad records are listed, HTML stays text, truncated files say so', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, [fixture('aiperf/broken-lines.jsonl'), fixture('sglang/bench-serving-details.jsonl'),
+    fixture('llmperf/broken_individual_responses.json')], 4);
+  await page.setInputFiles('[data-testid=file-input]', fixture('genai-perf/truncated_profile_export.json'));
+  await page.waitForSelector('[data-testid=load-error]');
+  const err = await page.textContent('[data-testid=load-error]');
+  assert.match(err, /truncated_profile_export\.json/);
+  const warnings = await page.$$eval('.diagnostics-list-warnings li', (l) => l.map((x) => x.textContent));
+  assert.ok(warnings.some((w) => /broken-lines\.jsonl: warning: field `line 6`/.test(w)), warnings.join('\n'));
+  assert.ok(warnings.some((w) => /broken_individual_responses\.json: warning: field `\[4\]`, request 4/.test(w)), warnings.join('\n'));
+  // The SGLang tag holds <b>…</b>: shown as text, never as markup.
+  const labels = await page.$$eval('[data-testid=summary-row] th', (t) => t.map((x) => x.textContent));
+  assert.ok(labels.includes('sglang · <b>Llama-3.1-8B</b>'), labels.join('|'));
+  assert.equal(await page.locator('[data-testid=summary-table] b').count(), 0);
+  assert.equal(await page.locator('.diagnostics-list i, .diagnostics-list img').count(), 0);
+  assert.deepEqual(log.dialogs, []);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a file can be read as another format, and files renamed alike form one run', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, [fixture('sglang/bench-serving-details.jsonl'), fixture('guidellm/benchmarks-v0.2.json')], 4);
+  const selects = page.locator('[data-testid=read-as]');
+  assert.equal(await selects.first().inputValue(), 'sglang-bench-serving');
+  await selects.first().selectOption('vllm-bench-serve');
+  await page.waitForFunction(() => document.querySelector('[data-testid=read-as]').value === 'vllm-bench-serve'
+    && document.querySelector('.diagnostics-list-format').textContent.includes('vLLM bench serve result'));
+  assert.equal(await page.locator('[data-testid=tool-definitions][data-tool=vllm-bench-serve]').count(), 1);
+  // Two runs; name both "before" and they become one run of four points.
+  let runs = new Set((await tableRows(page)).map((r) => r.run));
+  assert.equal(runs.size, 2);
+  const names = page.locator('[data-testid=run-label]');
+  for (let i = 0; i < 2; i++) {
+    // Typed and committed (Enter or leaving the field fires `change`).
+    await names.nth(i).evaluate((el) => { el.value = 'before'; el.dispatchEvent(new Event('change', { bubbles: true })); });
+    await page.waitForFunction((k) => document.querySelectorAll('[data-testid=run-label]')[k].value === 'before', i);
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=summary-row]')].every((r) => r.dataset.run === 'before'));
+  const rows = await tableRows(page);
+  assert.equal(rows.length, 4);
+  assert.deepEqual(rows.map((r) => r.concurrency), ['1', '4', '4', '8']);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('an unknown file lists the supported formats, and can be read as one of them', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
+  const dir = await mkdtemp(path.join(tmpdir(), 'tpsview-fmt-'));
+  const csv = path.join(dir, 'concurrency2-export.csv');
+  // A GenAI-Perf CSV whose first line was edited away: detection fails.
+  await writeFile(csv, 'Stat,avg\nTime To First Token (ms),"1,120.5"\nRequest Latency (ms),"2,000"\n');
+  await page.setInputFiles('[data-testid=file-input]', csv);
+  await page.waitForSelector('[data-testid=load-error]');
+  const err = await page.textContent('[data-testid=load-error]');
+  assert.match(err, /concurrency2-export\.csv/);
+  for (const name of ['GenAI-Perf profile_export_genai_perf.csv', 'GuideLLM benchmarks JSON', 'LLMPerf summary JSON']) assert.ok(err.includes(name), name);
+  await page.locator('[data-testid=read-as]').selectOption('genai-perf-csv');
+  // Read as GenAI-Perf CSV it still has no `Metric,…` header: a clear error, not a blank page.
+  await page.waitForFunction(() => /no metric rows/.test(document.querySelector('[data-testid=load-error]')?.textContent ?? ''));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
