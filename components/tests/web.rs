@@ -2,7 +2,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use tpsview_components::{Chart, DiagnosticsList, FileStatus, GapNotes, SummaryTable};
+use tpsview_components::{
+    Chart, DiagnosticsList, FileStatus, GapNotes, SummaryTable, ToolDefinitions,
+};
 use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::Summary;
@@ -97,6 +99,9 @@ async fn diagnostics_list_shows_errors_as_text() {
     let files = vec![FileStatus {
         name: "<b>x</b>.json".into(),
         format: None,
+        format_id: None,
+        run_label: String::new(),
+        can_reread: false,
         error: Some("<img src=x onerror=alert(1)>: not valid JSON".into()),
         diagnostics: vec![],
     }];
@@ -149,4 +154,45 @@ async fn chart_draws_its_spec_on_a_named_canvas() {
             .is_none(),
         "no tooltip before hovering"
     );
+}
+
+#[wasm_bindgen_test]
+async fn tool_definitions_mark_each_audited_figure() {
+    let files = vec![
+        tpsview_core::parse_any(
+            "export.json",
+            include_bytes!("../../tests/fixtures/llmperf/llama-3-8b_550_150_individual_responses.json"),
+        )
+        .expect("parses"),
+        tpsview_core::parse_any(
+            "summary.json",
+            include_bytes!("../../tests/fixtures/llmperf/llama-3-8b_550_150_summary.json"),
+        )
+        .expect("parses"),
+    ];
+    let summary = tpsview_core::summarize(files, &MetricOptions::default());
+    let audited = summary.runs[0].points[0].audited.len();
+    assert!(audited > 5);
+    let el = host();
+    let _h = leptos::mount::mount_to(
+        el.clone(),
+        move || view! { <ToolDefinitions summary=Signal::stored(summary.clone())/> },
+    );
+    leptos::task::tick().await;
+    let agrees = el
+        .query_selector_all("td[data-audit=agrees]")
+        .expect("query")
+        .length() as usize;
+    assert_eq!(agrees, audited);
+    let text = el.text_content().unwrap_or_default();
+    assert!(text.contains("How LLMPerf defines the numbers"), "{text}");
+    // LLMPerf's ITL is not tpsview's TPOT: the row says how LLMPerf defines it.
+    let row = el
+        .query_selector("tr[data-tool-key=results_inter_token_latency_s_mean]")
+        .expect("query")
+        .expect("row");
+    assert!(row
+        .text_content()
+        .unwrap_or_default()
+        .contains("first-token wait included"));
 }
