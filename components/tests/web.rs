@@ -161,7 +161,9 @@ async fn tool_definitions_mark_each_audited_figure() {
     let files = vec![
         tpsview_core::parse_any(
             "export.json",
-            include_bytes!("../../tests/fixtures/llmperf/llama-3-8b_550_150_individual_responses.json"),
+            include_bytes!(
+                "../../tests/fixtures/llmperf/llama-3-8b_550_150_individual_responses.json"
+            ),
         )
         .expect("parses"),
         tpsview_core::parse_any(
