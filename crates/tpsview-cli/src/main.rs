@@ -68,6 +68,28 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Compare runs with a baseline, level by level: ratio and % change of each figure. Each file
+    /// is one run; the first is the baseline. Levels the baseline lacks are interpolated on a log₂
+    /// concurrency axis (marked `~`).
+    Compare {
+        /// The baseline file.
+        base: PathBuf,
+        /// The files compared with it.
+        #[arg(required = true)]
+        others: Vec<PathBuf>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Divide system-wide figures (system T/s, requests/s) by each run's GPU count.
+        #[arg(long)]
+        per_gpu: bool,
+        /// GPU count for a run whose metadata has none: `LABEL=N` (repeatable).
+        #[arg(long = "gpus", value_name = "LABEL=N")]
+        gpus: Vec<String>,
+        /// Read every file as this format instead of detecting it.
+        #[arg(long, value_parser = format_id)]
+        format: Option<Format>,
+    },
     /// List the formats tpsview reads and each tool's figures mapped to tpsview's metrics.
     Formats {
         /// Print the mapping tables as Markdown (the text of docs/formats.md).
@@ -239,6 +261,42 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(status(failed))
         }
+        Command::Compare {
+            base,
+            mut others,
+            json,
+            per_gpu,
+            gpus,
+            format,
+        } => {
+            others.insert(0, base);
+            let (mut parsed, failed) = load(&others, format);
+            if failed > 0 || parsed.len() < 2 {
+                return Ok(ExitCode::from(1));
+            }
+            tpsview_core::compare::one_run_per_file(&mut parsed);
+            let mut gpu_counts = Vec::new();
+            for g in &gpus {
+                let (label, n) = g
+                    .rsplit_once('=')
+                    .and_then(|(l, n)| Some((l.to_owned(), n.trim().parse::<u32>().ok()?)))
+                    .with_context(|| format!("--gpus {g:?}: expected LABEL=N"))?;
+                gpu_counts.push((label, n));
+            }
+            let summary = summarize(parsed, &MetricOptions::default());
+            let opts = tpsview_core::compare::CompareOptions {
+                per_gpu,
+                gpu_counts,
+            };
+            let c = tpsview_core::compare::compare(&summary, 0, &opts)
+                .context("no run to use as the baseline")?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c)?);
+            } else {
+                print!("{}", table::render_comparison(&c));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Formats { markdown } => {
             if markdown {
                 print!("{}", formats::vocabularies_markdown());
@@ -270,7 +328,7 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             let summary = summarize(parsed, &MetricOptions::default());
             let opts = chart_spec::ChartOptions {
                 linear_x: linear,
-                hidden: Vec::new(),
+                ..Default::default()
             };
             let spec = match kind {
                 ChartKind::Throughput => chart_spec::throughput(&summary, &opts),

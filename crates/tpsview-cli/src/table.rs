@@ -95,3 +95,50 @@ pub fn render(summary: &Summary) -> String {
     }
     out
 }
+
+/// Renders a comparison: per run, one line per level with each figure's % change against the
+/// baseline (`~` where the baseline value is interpolated, `–` where there is none).
+pub fn render_comparison(c: &tpsview_core::compare::Comparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "baseline: {}{}",
+        c.baseline,
+        if c.per_gpu {
+            " (system-wide figures per GPU)"
+        } else {
+            ""
+        }
+    );
+    if !c.missing_gpu_count.is_empty() {
+        let _ = writeln!(
+            out,
+            "no GPU count for: {} (give one with --gpus LABEL=N)",
+            c.missing_gpu_count.join(", ")
+        );
+    }
+    for r in &c.runs {
+        let _ = writeln!(
+            out,
+            "\n{} vs baseline (% change; ~ interpolated baseline)",
+            r.label
+        );
+        let _ = write!(out, "{:>6}", "conc");
+        for (m, _) in tpsview_core::compare::COMPARED {
+            let _ = write!(out, " {m:>19}");
+        }
+        out.push('\n');
+        for row in &r.rows {
+            let _ = write!(out, "{:>6}", row.concurrency);
+            for cell in &row.cells {
+                let text = match cell.change_pct {
+                    Some(p) => format!("{}{p:+.1}%", if cell.interpolated { "~" } else { "" }),
+                    None => "–".into(),
+                };
+                let _ = write!(out, " {text:>19}");
+            }
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -369,3 +369,67 @@ fn validate_names_bad_records_in_every_format() {
         assert!(text.contains(needle), "{file}: {text}");
     }
 }
+
+#[test]
+fn compare_json_gives_ratios_marks_interpolation_and_normalises_per_gpu() {
+    let before = fixture("compare/before.tpsview.json");
+    let after = fixture("compare/after.tpsview.json");
+    let v = json(&tpsview(&["compare", "--json", &before, &after]));
+    assert_eq!(v["baseline"], "before: vLLM 0.11 defaults");
+    let rows = v["runs"][0]["rows"].as_array().unwrap();
+    let cell = |level: f64, metric: &str| {
+        rows.iter().find(|r| r["concurrency"] == level).unwrap()["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["metric"] == metric)
+            .unwrap()
+            .clone()
+    };
+    let c = cell(16.0, "system_tps");
+    assert_eq!(c["interpolated"], false);
+    assert!((c["ratio"].as_f64().unwrap() - 1250.0 / 1100.0).abs() < 1e-12);
+    // 8 lies halfway between 4 and 16 on log2: the baseline is (340 + 1100) / 2.
+    let c = cell(8.0, "system_tps");
+    assert_eq!(c["interpolated"], true);
+    assert!((c["baseline"].as_f64().unwrap() - 720.0).abs() < 1e-9);
+    assert!(
+        cell(128.0, "system_tps")["ratio"].is_null(),
+        "no extrapolation"
+    );
+    // Per GPU: the second file has no GPU count until one is given.
+    let v = json(&tpsview(&[
+        "compare",
+        "--json",
+        "--per-gpu",
+        &before,
+        &after,
+    ]));
+    assert_eq!(
+        v["missing_gpu_count"][0],
+        "after: <i>chunked prefill</i>, max_num_seqs 256"
+    );
+    let v = json(&tpsview(&[
+        "compare",
+        "--json",
+        "--per-gpu",
+        "--gpus",
+        "after: <i>chunked prefill</i>, max_num_seqs 256=2",
+        &before,
+        &after,
+    ]));
+    let c = &v["runs"][0]["rows"][2]["cells"][0];
+    assert_eq!(c["metric"], "system_tps");
+    assert!((c["value"].as_f64().unwrap() - 625.0).abs() < 1e-9);
+    // The same file twice: two runs, not one merged run.
+    let v = json(&tpsview(&["compare", "--json", &before, &before]));
+    assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+    assert!(
+        (v["runs"][0]["rows"][0]["cells"][0]["ratio"]
+            .as_f64()
+            .unwrap()
+            - 1.0)
+            .abs()
+            < 1e-12
+    );
+}

@@ -125,6 +125,23 @@ pub struct ChartOptions {
     pub linear_x: bool,
     /// Series hidden by the user, by `name` (all runs) — e.g. `per-stream T/s`.
     pub hidden: Vec<String>,
+    /// Runs hidden by the user (clicking their legend entry), by label.
+    pub hidden_runs: Vec<String>,
+    /// The statistic the latency chart's line shows (the band stays p50–p99).
+    pub stat: crate::stats::Stat,
+    /// System-wide figures divided by each run's GPU count (runs without one are left out).
+    pub per_gpu: bool,
+    /// GPU counts the user gave, by run label.
+    pub gpu_counts: Vec<(String, u32)>,
+}
+
+impl ChartOptions {
+    fn compare_options(&self) -> crate::compare::CompareOptions {
+        crate::compare::CompareOptions {
+            per_gpu: self.per_gpu,
+            gpu_counts: self.gpu_counts.clone(),
+        }
+    }
 }
 
 /// One line of the hover tooltip.
@@ -221,7 +238,7 @@ fn metric_series(
 fn panel(title: &str, unit: &str, series: Vec<Series>, opts: &ChartOptions) -> Panel {
     let series: Vec<Series> = series
         .into_iter()
-        .filter(|s| !opts.hidden.contains(&s.name))
+        .filter(|s| !opts.hidden.contains(&s.name) && !opts.hidden_runs.contains(&s.run_label))
         .collect();
     let values = series.iter().flat_map(|s| {
         s.points
@@ -274,14 +291,29 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             .map(|(i, r)| metric_series(i, &r.label, &r.points, name, f))
             .collect()
     };
+    let cmp = opts.compare_options();
+    let system: Vec<Series> = summary
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            metric_series(i, &r.label, &r.points, "system T/s", |p| {
+                crate::compare::value(r, p, "system_tps", &cmp)
+            })
+        })
+        .collect();
     ChartSpec {
         id: "throughput",
         x: concurrency_axis(summary, opts),
         panels: vec![
             panel(
-                "system T/s — all output tokens of all streams per second",
+                if opts.per_gpu {
+                    "system T/s per GPU — all output tokens of all streams per second, ÷ GPUs"
+                } else {
+                    "system T/s — all output tokens of all streams per second"
+                },
                 "tokens/s",
-                each("system T/s", |p| p.metrics.system_tps),
+                system,
                 opts,
             ),
             panel(
@@ -298,13 +330,14 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
 
 /// TPOT (mean, with a p50–p99 band) and TTFT (mean, with a p50–p99 band) against concurrency.
 pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
+    let stat = opts.stat;
     let banded = |name: &str, f: fn(&PointSummary) -> crate::stats::Dist| -> Vec<Series> {
         summary
             .runs
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let mut s = metric_series(i, &r.label, &r.points, name, |p| f(p).mean);
+                let mut s = metric_series(i, &r.label, &r.points, name, |p| *f(p).stat(stat));
                 s.band = r
                     .points
                     .iter()
@@ -324,13 +357,19 @@ pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         x: concurrency_axis(summary, opts),
         panels: vec![
             panel(
-                "TPOT — time per output token after the first (line: mean; band: p50–p99)",
+                &format!(
+                    "TPOT — time per output token after the first (line: {}; band: p50–p99)",
+                    stat.name()
+                ),
                 "ms",
                 banded("TPOT", |p| p.metrics.tpot_ms),
                 opts,
             ),
             panel(
-                "TTFT — time to first token (line: mean; band: p50–p99)",
+                &format!(
+                    "TTFT — time to first token (line: {}; band: p50–p99)",
+                    stat.name()
+                ),
                 "ms",
                 banded("TTFT", |p| p.metrics.ttft_ms),
                 opts,
@@ -392,6 +431,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             }
         })
         .collect();
+    series.retain(|s| !opts.hidden_runs.contains(&s.run_label));
     let all: Vec<(f64, f64)> = series
         .iter()
         .flat_map(|s| s.points.iter().copied())

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod chart_spec;
 pub mod claim;
+pub mod compare;
 pub mod error;
 pub mod formats;
 pub mod group;

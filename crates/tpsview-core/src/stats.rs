@@ -15,9 +15,10 @@ pub struct Dist {
 }
 
 /// One of a [`Dist`]'s statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Stat {
     /// Arithmetic mean.
+    #[default]
     Mean,
     /// Median.
     P50,
@@ -28,6 +29,19 @@ pub enum Stat {
 }
 
 impl Stat {
+    /// Every statistic, in display order.
+    pub const ALL: [Stat; 4] = [Stat::Mean, Stat::P50, Stat::P90, Stat::P99];
+
+    /// `mean`, `p50`, `p90` or `p99`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Mean => "mean",
+            Stat::P50 => "p50",
+            Stat::P90 => "p90",
+            Stat::P99 => "p99",
+        }
+    }
+
     /// `mean`, `p50`, `p90` or `p99`.
     pub fn parse(s: &str) -> Option<Stat> {
         Some(match s {

@@ -30,7 +30,7 @@ fn throughput_has_two_panels_over_concurrency_on_log2() {
         &s,
         &ChartOptions {
             linear_x: true,
-            hidden: vec![],
+            ..Default::default()
         },
     );
     assert_eq!(lin.x.scale, Scale::Linear);
@@ -42,12 +42,57 @@ fn hidden_series_are_left_out() {
     let c = throughput(
         &s,
         &ChartOptions {
-            linear_x: false,
             hidden: vec!["per-stream T/s".into()],
+            ..Default::default()
         },
     );
     assert_eq!(c.panels[1].series.len(), 0);
     assert_eq!(c.panels[0].series.len(), 1);
+}
+
+#[test]
+fn hidden_runs_the_chosen_statistic_and_per_gpu_shape_the_charts() {
+    let (_, s) = seed();
+    let label = s.runs[0].label.clone();
+    let hidden = ChartOptions {
+        hidden_runs: vec![label.clone()],
+        ..Default::default()
+    };
+    assert!(throughput(&s, &hidden)
+        .panels
+        .iter()
+        .all(|p| p.series.is_empty()));
+    assert!(interactivity(&s, &hidden).panels[0].series.is_empty());
+    // The latency line follows the chosen statistic.
+    let p99 = latency(
+        &s,
+        &ChartOptions {
+            stat: crate::stats::Stat::P99,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        p99.panels[0].series[0].points[3].1,
+        s.runs[0].points[3].metrics.tpot_ms.p99.unwrap()
+    );
+    assert!(p99.panels[0].title.contains("line: p99"));
+    // Per GPU: the user's count wins over the metadata's; per-stream T/s is not divided.
+    let per_gpu = throughput(
+        &s,
+        &ChartOptions {
+            per_gpu: true,
+            gpu_counts: vec![(label, 4)],
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        per_gpu.panels[0].series[0].points[3].1,
+        s.runs[0].points[3].metrics.system_tps.unwrap() / 4.0
+    );
+    assert_eq!(
+        per_gpu.panels[1].series[0].points[3].1,
+        s.runs[0].points[3].metrics.per_stream_tps.unwrap()
+    );
 }
 
 #[test]

@@ -1,0 +1,300 @@
+//! Comparing runs: each other run's figures against a baseline run, level by level. Levels are
+//! matched by concurrency; where the baseline did not measure a level, its value is interpolated
+//! linearly on a log₂ concurrency axis between the two nearest levels it did measure (never
+//! extrapolated), and the cell says so. System-wide figures can be normalised per GPU.
+
+use serde::Serialize;
+
+use crate::summary::{PointSummary, RunSummary, Summary};
+
+/// The figures compared, by flat metric name, with whether higher is better.
+pub const COMPARED: &[(&str, bool)] = &[
+    ("system_tps", true),
+    ("per_stream_tps", true),
+    ("request_throughput", true),
+    ("tpot_mean_ms", false),
+    ("tpot_p99_ms", false),
+    ("ttft_mean_ms", false),
+    ("ttft_p99_ms", false),
+    ("e2e_mean_ms", false),
+];
+
+/// Figures that count the whole server's output: divided by the GPU count when normalising.
+pub fn is_system_wide(metric: &str) -> bool {
+    matches!(metric, "system_tps" | "request_throughput")
+}
+
+/// How to compare.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompareOptions {
+    /// Divide system-wide figures by each run's GPU count.
+    pub per_gpu: bool,
+    /// GPU counts the user gave, by run label, for runs whose metadata has none.
+    pub gpu_counts: Vec<(String, u32)>,
+}
+
+/// One run's GPU count: the user's, else the metadata's.
+pub fn gpu_count(run: &RunSummary, opts: &CompareOptions) -> Option<u32> {
+    opts.gpu_counts
+        .iter()
+        .find(|(l, _)| *l == run.label)
+        .map(|(_, n)| *n)
+        .or(run.meta.gpu_count)
+        .filter(|n| *n > 0)
+}
+
+/// A figure of a point, normalised per GPU when asked (and possible).
+pub fn value(
+    run: &RunSummary,
+    p: &PointSummary,
+    metric: &str,
+    opts: &CompareOptions,
+) -> Option<f64> {
+    let v = p.get(metric)?;
+    if opts.per_gpu && is_system_wide(metric) {
+        return gpu_count(run, opts).map(|n| v / f64::from(n));
+    }
+    Some(v)
+}
+
+/// The baseline's value at `level`: exact when it measured that level, else interpolated on a
+/// log₂ axis between its nearest levels below and above. `points` are (level, value).
+pub fn baseline_at(points: &[(f64, f64)], level: f64) -> Option<(f64, bool)> {
+    if !(level > 0.0 && level.is_finite()) {
+        return None;
+    }
+    if let Some(&(_, v)) = points.iter().find(|(c, _)| *c == level) {
+        return Some((v, false));
+    }
+    let below = points
+        .iter()
+        .filter(|(c, _)| *c < level && *c > 0.0)
+        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let above = points
+        .iter()
+        .filter(|(c, _)| *c > level)
+        .min_by(|a, b| a.0.total_cmp(&b.0))?;
+    let t = (level.log2() - below.0.log2()) / (above.0.log2() - below.0.log2());
+    Some((below.1 + t * (above.1 - below.1), true))
+}
+
+/// Makes each file one run for a comparison: a file whose run label an earlier file already uses
+/// (two sweeps of the same engine and model, before and after a change) is labelled with its file
+/// name too, so that it is not merged into the earlier run.
+pub fn one_run_per_file(files: &mut [crate::formats::Parsed]) {
+    let mut seen: Vec<String> = Vec::new();
+    for f in files.iter_mut() {
+        let labels: Vec<String> = f.report.runs.iter().map(|r| r.label.clone()).collect();
+        if let Some(first) = labels.first() {
+            if labels.iter().any(|l| seen.contains(l)) {
+                let name = f.file.rsplit(['/', '\\']).next().unwrap_or(&f.file);
+                f.run_label = Some(format!("{first} ({name})"));
+            }
+        }
+        seen.extend(labels);
+        if let Some(l) = &f.run_label {
+            seen.push(l.clone());
+        }
+    }
+}
+
+/// One cell of the diff table: a run's figure at a level against the baseline's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffCell {
+    /// tpsview's metric name.
+    pub metric: &'static str,
+    /// The run's value (per GPU if normalised).
+    pub value: Option<f64>,
+    /// The baseline's value at that level (exact or interpolated).
+    pub baseline: Option<f64>,
+    /// value / baseline.
+    pub ratio: Option<f64>,
+    /// (ratio − 1) × 100.
+    pub change_pct: Option<f64>,
+    /// True when the baseline value is interpolated between two of its levels.
+    pub interpolated: bool,
+    /// True when the change is an improvement (higher throughput, lower latency).
+    pub better: Option<bool>,
+}
+
+/// One level of a compared run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffRow {
+    /// Concurrency.
+    pub concurrency: f64,
+    /// One cell per [`COMPARED`] metric.
+    pub cells: Vec<DiffCell>,
+}
+
+/// A run against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunDiff {
+    /// The run's label.
+    pub label: String,
+    /// Its levels.
+    pub rows: Vec<DiffRow>,
+}
+
+/// Every other run against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The baseline run's label.
+    pub baseline: String,
+    /// Whether system-wide figures are per GPU.
+    pub per_gpu: bool,
+    /// Runs whose GPU count is unknown (their system-wide cells are empty when per GPU).
+    pub missing_gpu_count: Vec<String>,
+    /// The other runs.
+    pub runs: Vec<RunDiff>,
+}
+
+/// Compares every run of `summary` with run `baseline`.
+pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Option<Comparison> {
+    let base = summary.runs.get(baseline)?;
+    let series = |metric: &str| -> Vec<(f64, f64)> {
+        base.points
+            .iter()
+            .filter_map(|p| Some((p.metrics.concurrency?, value(base, p, metric, opts)?)))
+            .collect()
+    };
+    let base_series: Vec<Vec<(f64, f64)>> = COMPARED.iter().map(|(m, _)| series(m)).collect();
+    let missing_gpu_count = if opts.per_gpu {
+        summary
+            .runs
+            .iter()
+            .filter(|r| gpu_count(r, opts).is_none())
+            .map(|r| r.label.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let runs = summary
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != baseline)
+        .map(|(_, run)| RunDiff {
+            label: run.label.clone(),
+            rows: run
+                .points
+                .iter()
+                .filter_map(|p| {
+                    let level = p.metrics.concurrency?;
+                    let cells = COMPARED
+                        .iter()
+                        .zip(&base_series)
+                        .map(|(&(metric, higher_better), bs)| {
+                            let v = value(run, p, metric, opts);
+                            let b = baseline_at(bs, level);
+                            let ratio = match (v, b) {
+                                (Some(v), Some((b, _))) if b != 0.0 => Some(v / b),
+                                _ => None,
+                            };
+                            DiffCell {
+                                metric,
+                                value: v,
+                                baseline: b.map(|x| x.0),
+                                ratio,
+                                change_pct: ratio.map(|r| (r - 1.0) * 100.0),
+                                interpolated: b.is_some_and(|x| x.1),
+                                better: ratio
+                                    .filter(|r| *r != 1.0)
+                                    .map(|r| (r > 1.0) == higher_better),
+                            }
+                        })
+                        .collect();
+                    Some(DiffRow {
+                        concurrency: level,
+                        cells,
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    Some(Comparison {
+        baseline: base.label.clone(),
+        per_gpu: opts.per_gpu,
+        missing_gpu_count,
+        runs,
+    })
+}
+
+/// The comparison as CSV: one line per (run, level, metric).
+pub fn comparison_csv(c: &Comparison) -> String {
+    let mut out = String::from(
+        "run,baseline,concurrency,metric,value,baseline_value,ratio,change_pct,interpolated\n",
+    );
+    for r in &c.runs {
+        for row in &r.rows {
+            for cell in &row.cells {
+                out.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{}\n",
+                    csv_text(&r.label),
+                    csv_text(&c.baseline),
+                    row.concurrency,
+                    cell.metric,
+                    csv_num(cell.value),
+                    csv_num(cell.baseline),
+                    csv_num(cell.ratio),
+                    csv_num(cell.change_pct),
+                    cell.interpolated
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The summary table as CSV: one line per point, every flat metric.
+pub fn summary_csv(s: &Summary) -> String {
+    let names = crate::metrics::METRIC_NAMES;
+    let mut out = String::from("run,concurrency,request_rate,basis");
+    for n in names {
+        out.push(',');
+        out.push_str(n);
+    }
+    out.push('\n');
+    for r in &s.runs {
+        for p in &r.points {
+            out.push_str(&format!(
+                "{},{},{},{:?}",
+                csv_text(&r.label),
+                csv_num(p.metrics.concurrency),
+                csv_num(p.metrics.request_rate),
+                p.metrics.basis
+            ));
+            for n in names {
+                out.push(',');
+                out.push_str(&csv_num(p.get(n)));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn csv_num(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x}"),
+        Some(x) if x > 0.0 => "inf".into(),
+        _ => String::new(),
+    }
+}
+
+/// A text field, quoted when it holds a comma, quote or line break; a leading `=`, `+`, `-` or
+/// `@` is prefixed with `'` so that spreadsheets do not run it as a formula.
+fn csv_text(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests;
