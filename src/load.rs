@@ -54,6 +54,7 @@ pub fn read_as(
             parsed: Some(parsed),
             is_sample,
             bytes: keep,
+            source_url: None,
         },
         Err(e) => {
             let mut f = failed(name, messages::parse_error(&e));
@@ -79,6 +80,7 @@ pub fn failed(name: &str, error: String) -> LoadedFile {
         parsed: None,
         is_sample: false,
         bytes: None,
+        source_url: None,
     }
 }
 
@@ -141,7 +143,11 @@ pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
         return failed(&name, messages::fetch_error(url, &FetchFailure::Html));
     }
     match resp.binary().await {
-        Ok(bytes) => from_bytes(&name, &bytes, is_sample),
+        Ok(bytes) => {
+            let mut f = from_bytes(&name, &bytes, is_sample);
+            f.source_url = Some(url.to_owned());
+            f
+        }
         Err(e) => failed(
             &name,
             messages::fetch_error(url, &FetchFailure::Network(e.to_string())),

@@ -12,7 +12,11 @@ mod route;
 #[cfg(target_arch = "wasm32")]
 mod shell;
 #[cfg(target_arch = "wasm32")]
+mod share;
+#[cfg(target_arch = "wasm32")]
 mod state;
+#[cfg(target_arch = "wasm32")]
+mod view;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

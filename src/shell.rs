@@ -9,21 +9,41 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use crate::load;
 use crate::pages::{ClaimPage, GlossaryPage, LearnPage, ModelPage, ViewerPage};
 use crate::route::{current_hash, Route};
+use crate::share;
 use crate::state::{provide_state, LoadedFile};
+use crate::view::{bundle, view_of_bundle, View};
 
-/// The `?src=` parameter of the page's URL, if any.
-fn src_param() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search)
-        .ok()?
-        .get("src")
+/// The `?src=` URLs (several allowed) and the `view` of the page's URL.
+fn url_params() -> (Vec<String>, Option<View>) {
+    let Some(params) = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
+    else {
+        return (Vec::new(), None);
+    };
+    let srcs = params
+        .get_all("src")
+        .iter()
+        .filter_map(|v| v.as_string())
         .filter(|s| !s.is_empty())
+        .collect();
+    (srcs, params.get("view").map(|v| View::from_json(&v)))
+}
+
+/// Replaces the address's fragment without adding a history entry.
+fn replace_hash(h: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().set_hash(h);
+    }
 }
 
 /// The whole app.
 #[component]
 pub fn AppShell() -> impl IntoView {
-    let (files, analysis) = provide_state();
+    let (files, analysis, view) = provide_state();
+    // Keeping runs in this browser: off until the user ticks it (or a kept set was restored).
+    let keep = RwSignal::new(false);
+    let (keep_status, set_keep_status) = signal(None::<String>);
     let (hash, set_hash) = signal(current_hash());
     let _listener = window_event_listener(leptos::ev::hashchange, move |_| {
         set_hash.set(current_hash())
@@ -51,29 +71,93 @@ pub fn AppShell() -> impl IntoView {
         })
     });
     let (busy, set_busy) = signal(false);
+    // Files join the page; a bundle among them (a tpsview/1 file exported with its view) restores
+    // that view.
+    let add_files = move |out: Vec<LoadedFile>| {
+        for f in &out {
+            if f.status.format_id == Some(tpsview_core::formats::tpsview::ID) {
+                if let Some(v) = f.bytes.as_deref().and_then(view_of_bundle) {
+                    view.0.set(v);
+                }
+            }
+        }
+        files.add(out);
+    };
 
-    let load_urls = move |urls: Vec<(String, bool)>| {
+    let load_urls = move |urls: Vec<(String, bool)>, then: Option<View>| {
         set_busy.set(true);
         spawn_local(async move {
             let mut out: Vec<LoadedFile> = Vec::new();
             for (u, sample) in urls {
                 out.push(load::fetch(&u, sample).await);
             }
-            files.add(out);
+            add_files(out);
+            if let Some(v) = then {
+                view.0.set(v);
+            }
             set_busy.set(false);
         });
     };
-    match src_param() {
-        Some(src) => load_urls(vec![(src, false)]),
-        None => load_urls(vec![(load::SAMPLES[0].1.to_owned(), true)]),
+    // What opens first: an inline link's bundle, else the permalink's sources, else runs kept in
+    // this browser, else the built-in example.
+    let (srcs, url_view) = url_params();
+    let hash_now = current_hash();
+    if let Some(data) = hash_now.strip_prefix("#bundle=").map(str::to_owned) {
+        set_busy.set(true);
+        spawn_local(async move {
+            match share::read_inline(&data).await {
+                Ok(bytes) => add_files(vec![load::from_bytes("shared link", &bytes, false)]),
+                Err(e) => files.add(vec![load::failed("shared link", format!("shared link: {e}"))]),
+            }
+            replace_hash("#viewer");
+            set_busy.set(false);
+        });
+    } else if !srcs.is_empty() {
+        load_urls(srcs.into_iter().map(|s| (s, false)).collect(), url_view);
+    } else if let Some(kept) = share::kept() {
+        add_files(vec![load::from_bytes("kept in this browser", kept.as_bytes(), false)]);
+        keep.set(true);
+        set_keep_status.set(Some("Restored the runs kept in this browser.".into()));
+    } else {
+        load_urls(vec![(load::SAMPLES[0].1.to_owned(), true)], None);
     }
+    // While keeping is on, every change is written to this browser's storage (never elsewhere).
+    Effect::new(move |_| {
+        if !keep.get() {
+            return;
+        }
+        let text = analysis.report.with(|g| {
+            view.0
+                .with(|v| bundle(&tpsview_core::formats::tpsview::write(&g.report), v))
+        });
+        if let Err(e) = share::keep(&text) {
+            set_keep_status.set(Some(e));
+        }
+    });
+    let on_keep = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        keep.set(on);
+        if on {
+            set_keep_status.set(Some(
+                "Loaded runs are kept in this browser's storage (on this machine only) until you forget them.".into(),
+            ));
+        } else {
+            share::forget();
+            set_keep_status.set(Some("Nothing is kept in this browser.".into()));
+        }
+    };
+    let on_forget = move |_| {
+        keep.set(false);
+        share::forget();
+        set_keep_status.set(Some("Forgotten: nothing is kept in this browser.".into()));
+    };
     let read_list = move |list: Option<web_sys::FileList>| {
         let Some(list) = list.map(|l| load::take_files(&l)) else {
             return;
         };
         set_busy.set(true);
         spawn_local(async move {
-            files.add(load::read_files(list).await);
+            add_files(load::read_files(list).await);
             set_busy.set(false);
         });
     };
@@ -92,18 +176,14 @@ pub fn AppShell() -> impl IntoView {
         let el: HtmlTextAreaElement = el;
         let text = el.value();
         if !text.trim().is_empty() {
-            files.add(vec![load::from_bytes(
-                "pasted text",
-                text.as_bytes(),
-                false,
-            )]);
+            add_files(vec![load::from_bytes("pasted text", text.as_bytes(), false)]);
             el.set_value("");
         }
     };
     let on_sample = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         if !v.is_empty() {
-            load_urls(vec![(v, true)]);
+            load_urls(vec![(v, true)], None);
         }
     };
     let tab = move |href: &'static str, label: &'static str, is: fn(Route) -> bool| {
@@ -129,6 +209,14 @@ pub fn AppShell() -> impl IntoView {
                     </label>
                     <button type="button" on:click=move |_| files.0.set(Vec::new())>"Clear"</button>
                     <span class="viewer-page-busy" aria-live="polite">{move || busy.get().then_some("loading…")}</span>
+                </div>
+                <div class="viewer-page-keep">
+                    <label>
+                        <input type="checkbox" data-testid="keep-runs" prop:checked=move || keep.get() on:change=on_keep/>
+                        " keep loaded runs in this browser"
+                    </label>
+                    <button type="button" data-testid="forget-all" on:click=on_forget>"Forget all"</button>
+                    <span class="viewer-page-keep-status" data-testid="keep-status" aria-live="polite">{move || keep_status.get()}</span>
                 </div>
                 <details class="viewer-page-paste">
                     <summary>"…or paste JSON"</summary>

@@ -18,6 +18,8 @@ pub struct LoadedFile {
     pub is_sample: bool,
     /// The file's bytes (files up to 64 MB), to read it again as another format.
     pub bytes: Option<std::sync::Arc<[u8]>>,
+    /// Where it was fetched from (a sample's path or a `?src=` URL): what a permalink can hold.
+    pub source_url: Option<String>,
 }
 
 /// Loaded files, provided as context by the shell.
@@ -43,13 +45,33 @@ impl Files {
                 return;
             };
             let label = old.parsed.as_ref().and_then(|p| p.run_label.clone());
+            let source_url = old.source_url.clone();
             let mut new =
                 crate::load::read_as(&old.status.name, bytes, Some(format), old.is_sample);
             if let (Some(p), Some(l)) = (new.parsed.as_mut(), label) {
                 new.status.run_label.clone_from(&l);
                 p.run_label = Some(l);
             }
+            new.source_url = source_url;
             files[i] = new;
+        });
+    }
+
+    /// Removes a run: the runs of that label from every file, and files left without runs.
+    pub fn remove_run(&self, label: &str) {
+        self.0.update(|files| {
+            files.retain_mut(|f| {
+                let Some(p) = f.parsed.as_mut() else {
+                    return true;
+                };
+                if p.run_label.as_deref() == Some(label) {
+                    return false;
+                }
+                if p.run_label.is_none() {
+                    p.report.runs.retain(|r| r.label != label);
+                }
+                !p.report.runs.is_empty()
+            });
         });
     }
 
@@ -101,9 +123,14 @@ pub struct Analysis {
     pub summary: Memo<Summary>,
 }
 
-/// Provides the files and the analysis derived from them.
-pub fn provide_state() -> (Files, Analysis) {
+/// The view (baseline, hidden runs, chart choices), provided as context by the shell.
+#[derive(Clone, Copy)]
+pub struct ViewSig(pub RwSignal<crate::view::View>);
+
+/// Provides the files, the view and the analysis derived from them.
+pub fn provide_state() -> (Files, Analysis, ViewSig) {
     let files = Files(RwSignal::new(Vec::new()));
+    let view = ViewSig(RwSignal::new(crate::view::View::default()));
     let report = Memo::new(move |_| {
         files.0.with(|f| {
             let (report, diagnostics) =
@@ -125,7 +152,18 @@ pub fn provide_state() -> (Files, Analysis) {
     let analysis = Analysis { report, summary };
     provide_context(files);
     provide_context(analysis);
-    (files, analysis)
+    provide_context(view);
+    (files, analysis, view)
+}
+
+/// The view, for pages under the shell.
+pub fn use_view() -> ViewSig {
+    expect_context::<ViewSig>()
+}
+
+/// The loaded files, for pages under the shell.
+pub fn use_files() -> Files {
+    expect_context::<Files>()
 }
 
 /// The analysis, for pages under the shell (which provides it).

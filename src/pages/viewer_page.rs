@@ -1,17 +1,60 @@
-//! The viewer: the charts with their data-driven explanations, and the summary table.
+//! The viewer: the runs' legend, the charts with their data-driven explanations and exports, the
+//! summary table, the baseline comparison, and sharing.
 
 use leptos::prelude::*;
-use tpsview_components::{Chart, ChartControls, GapNotes, SummaryTable, ToolDefinitions};
-use tpsview_core::chart_spec::{self, ChartOptions};
+use leptos::task::spawn_local;
+use tpsview_components::{
+    Chart, ChartControls, DiffTable, GapNotes, RunLegend, SummaryTable, ToolDefinitions,
+};
+use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec};
+use tpsview_core::compare::{self, CompareOptions};
 
-use crate::state::{use_analysis, Analysis};
+use crate::share;
+use crate::state::{use_analysis, use_files, use_view, Analysis};
+use crate::view::bundle;
+
+/// PNG and SVG downloads of one chart.
+fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView {
+    let id = move || spec.with(|s| s.id);
+    let png = move |_| {
+        let id = spec.with(|s| s.id);
+        let done = share::chart_png(id)
+            .and_then(|url| share::download_url(&format!("tpsview-{id}.png"), &url));
+        if let Err(e) = done {
+            on_error.run(format!("the PNG could not be made: {e:?}"));
+        }
+    };
+    let svg = move |_| {
+        let (id, text) = spec.with(|s| (s.id, tpsview_plot::chart_svg(s, (900, 600))));
+        let done = text
+            .map_err(|e| e.to_string())
+            .and_then(|t| {
+                share::download(&format!("tpsview-{id}.svg"), "image/svg+xml", t.as_bytes())
+                    .map_err(|e| format!("{e:?}"))
+            });
+        if let Err(e) = done {
+            on_error.run(format!("the SVG could not be made: {e}"));
+        }
+    };
+    view! {
+        <p class="viewer-page-exports">
+            "Download: "
+            <button type="button" data-testid=move || format!("export-png-{}", id()) on:click=png>"PNG"</button>
+            " "
+            <button type="button" data-testid=move || format!("export-svg-{}", id()) on:click=svg>"SVG"</button>
+        </p>
+    }
+}
 
 /// The viewer.
 #[component]
 pub fn ViewerPage() -> impl IntoView {
     let Analysis { report, summary } = use_analysis();
+    let view = use_view();
+    let files = use_files();
     let (chart_error, set_chart_error) = signal(None::<String>);
-    let (options, set_options) = signal(ChartOptions::default());
+    let options = Signal::derive(move || view.0.with(|v| v.chart_options()));
+    let set_options = move |o: ChartOptions| view.0.update(|v| v.set_chart_options(&o));
     let throughput =
         Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::throughput(s, o))));
     let latency =
@@ -62,6 +105,80 @@ pub fn ViewerPage() -> impl IntoView {
         report.with(|r| chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?))
     });
     let on_error = move |e: String| set_chart_error.set(Some(e));
+    let on_error_cb = Callback::new(on_error);
+
+    // Runs, the baseline and the comparison.
+    let run_labels =
+        Signal::derive(move || summary.with(|s| s.runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>()));
+    let hidden_runs = Signal::derive(move || view.0.with(|v| v.hidden_runs.clone()));
+    let baseline_index = Memo::new(move |_| {
+        let want = view.0.with(|v| v.baseline.clone());
+        summary.with(|s| {
+            want.and_then(|w| s.runs.iter().position(|r| r.label == w))
+                .unwrap_or(0)
+        })
+    });
+    let compare_opts = Signal::derive(move || {
+        view.0.with(|v| CompareOptions {
+            per_gpu: v.per_gpu,
+            gpu_counts: v.gpu_counts.clone(),
+        })
+    });
+    let comparison = Signal::derive(move || {
+        let opts = compare_opts.get();
+        let b = baseline_index.get();
+        summary.with(|s| (s.runs.len() > 1).then(|| compare::compare(s, b, &opts)).flatten())
+    });
+    let missing_gpus = Signal::derive(move || {
+        let opts = compare_opts.get();
+        summary.with(|s| {
+            s.runs
+                .iter()
+                .filter(|r| r.meta.gpu_count.is_none())
+                .map(|r| (r.label.clone(), compare::gpu_count(r, &opts)))
+                .collect::<Vec<_>>()
+        })
+    });
+    let download_csv = move |name: &str, text: String| {
+        if let Err(e) = share::download(name, "text/csv", text.as_bytes()) {
+            on_error(format!("the CSV could not be made: {e:?}"));
+        }
+    };
+
+    // Sharing.
+    let (permalink, set_permalink) = signal(None::<(String, Vec<String>)>);
+    let (inline, set_inline) = signal(None::<Result<String, String>>);
+    let make_permalink = move |_| {
+        let (sources, local): (Vec<_>, Vec<_>) = files.0.with(|f| {
+            let sources = f.iter().filter(|x| x.parsed.is_some()).filter_map(|x| x.source_url.clone()).collect();
+            let local = f.iter().filter(|x| x.parsed.is_some() && x.source_url.is_none()).map(|x| x.status.name.clone()).collect();
+            (sources, local)
+        });
+        let link = view.0.with(|v| share::permalink(&sources, v));
+        set_permalink.set(Some((link, local)));
+    };
+    let bundle_text = move || {
+        report.with(|g| view.0.with(|v| bundle(&tpsview_core::formats::tpsview::write(&g.report), v)))
+    };
+    let export_bundle = move |_| {
+        if let Err(e) = share::download("tpsview-bundle.tpsview.json", "application/json", bundle_text().as_bytes()) {
+            on_error(format!("the bundle could not be made: {e:?}"));
+        }
+    };
+    let make_inline = move |_| {
+        let text = bundle_text();
+        spawn_local(async move {
+            let r = match share::inline_link(&text).await {
+                Ok(Some(link)) => Ok(link),
+                Ok(None) => Err(format!(
+                    "These runs are too large for a link (over {} KB compressed): export the bundle instead.",
+                    share::INLINE_LIMIT / 1024
+                )),
+                Err(e) => Err(format!("this browser cannot compress the bundle: {e:?}")),
+            };
+            set_inline.set(Some(r));
+        });
+    };
     // Every metric named on a chart links to its glossary entry.
     let terms = |ids: &'static [(&'static str, &'static str)]| {
         view! {
@@ -76,11 +193,18 @@ pub fn ViewerPage() -> impl IntoView {
     view! {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
         <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()>
-            <ChartControls names=series_names options=Signal::from(options) on_change=move |o| set_options.set(o)/>
+            <RunLegend runs=run_labels hidden=hidden_runs
+                on_toggle=move |l: String| view.0.update(|v| v.toggle_run(&l))
+                on_remove=move |l: String| {
+                    files.remove_run(&l);
+                    view.0.update(|v| v.hidden_runs.retain(|h| *h != l));
+                }/>
+            <ChartControls names=series_names options=options on_change=set_options/>
             <section aria-labelledby="h-throughput">
                 <h2 id="h-throughput">"50 or 4,000? Per-stream and system tokens per second"</h2>
                 {terms(&[("system", "system T/s"), ("per-stream", "per-stream T/s"), ("concurrency", "concurrency")])}
                 <Chart spec=throughput label="system and per-stream tokens per second against concurrency" on_error=on_error/>
+                {exports(throughput, on_error_cb)}
                 <GapNotes summary=Signal::from(summary)/>
                 <p><a href="#learn/1">"Explain this run step by step →"</a></p>
             </section>
@@ -88,12 +212,14 @@ pub fn ViewerPage() -> impl IntoView {
                 <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
                 {terms(&[("tpot", "TPOT"), ("ttft", "TTFT"), ("itl", "ITL (not plotted: chunk gaps)")])}
                 <Chart spec=latency label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
+                {exports(latency, on_error_cb)}
             </section>
             <section aria-labelledby="h-interactivity">
                 <h2 id="h-interactivity">"Throughput against interactivity"</h2>
                 <p class="viewer-page-note">"Each point is one concurrency level: moving right serves each user faster, moving up serves more tokens in all. The dashed line joins the levels no other level beats on both."</p>
                 {terms(&[("per-stream", "per-stream T/s"), ("system", "system T/s")])}
                 <Chart spec=interactivity label="system tokens per second against per-stream tokens per second" on_error=on_error/>
+                {exports(interactivity, on_error_cb)}
             </section>
             <section aria-labelledby="h-timeline">
                 <h2 id="h-timeline">"Request timeline"</h2>
@@ -122,6 +248,83 @@ pub fn ViewerPage() -> impl IntoView {
             <section aria-labelledby="h-table">
                 <h2 id="h-table">"Every figure"</h2>
                 <SummaryTable summary=Signal::from(summary)/>
+                <p class="viewer-page-exports">
+                    <button type="button" data-testid="export-csv-summary"
+                        on:click=move |_| download_csv("tpsview-summary.csv", summary.with(compare::summary_csv))>"Download the table (CSV)"</button>
+                </p>
+            </section>
+            <section aria-labelledby="h-compare">
+                <h2 id="h-compare">"Compare runs"</h2>
+                {move || (run_labels.with(Vec::len) < 2).then(|| view! {
+                    <p class="viewer-page-note">"Load a second run (another file, sample or URL) to compare it with this one."</p>
+                })}
+                <label>
+                    "Baseline "
+                    <select data-testid="baseline" aria-label="baseline run"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            view.0.update(|s| s.baseline = Some(v));
+                        }>
+                        {move || run_labels.get().into_iter().enumerate().map(|(i, l)| {
+                            let selected = baseline_index.get() == i;
+                            view! { <option value=l.clone() selected=selected>{l.clone()}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                {move || view.0.with(|v| v.per_gpu).then(|| view! {
+                    <div class="viewer-page-gpus">
+                        {move || missing_gpus.get().into_iter().map(|(label, n)| {
+                            let l = label.clone();
+                            view! {
+                                <label>
+                                    {format!("GPUs of “{label}” (not in its metadata): ")}
+                                    <input type="number" min="1" step="1" data-testid="gpu-count" data-run=label.clone()
+                                        prop:value=n.map(|n| n.to_string()).unwrap_or_default()
+                                        on:change=move |ev| {
+                                            let n = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
+                                            view.0.update(|v| v.set_gpu_count(&l, n));
+                                        }/>
+                                </label>
+                            }
+                        }).collect_view()}
+                    </div>
+                })}
+                <DiffTable comparison=comparison/>
+                {move || comparison.with(Option::is_some).then(|| view! {
+                    <p class="viewer-page-exports">
+                        <button type="button" data-testid="export-csv-diff"
+                            on:click=move |_| {
+                                if let Some(c) = comparison.get() {
+                                    download_csv("tpsview-diff.csv", compare::comparison_csv(&c));
+                                }
+                            }>"Download the diff (CSV)"</button>
+                    </p>
+                })}
+            </section>
+            <section aria-labelledby="h-share">
+                <h2 id="h-share">"Share"</h2>
+                <p class="viewer-page-note">"Nothing leaves this machine unless you send it: a link holds where the runs came from and what you chose to see; a bundle is one file with the runs themselves."</p>
+                <p>
+                    <button type="button" data-testid="make-permalink" on:click=make_permalink>"Permalink"</button>
+                    " "
+                    <button type="button" data-testid="export-bundle" on:click=export_bundle>"Export bundle (tpsview/1 + view)"</button>
+                    " "
+                    <button type="button" data-testid="make-inline-link" on:click=make_inline>{format!("Link with the data inside (up to {} KB)", share::INLINE_LIMIT / 1024)}</button>
+                </p>
+                {move || permalink.get().map(|(link, local)| view! {
+                    <p>
+                        <input type="text" readonly data-testid="permalink" class="viewer-page-link" prop:value=link aria-label="permalink"/>
+                        {(!local.is_empty()).then(|| view! {
+                            <span class="viewer-page-note" data-testid="permalink-local">{format!(
+                                " Not in the link (loaded from this machine; export a bundle for them): {}", local.join(", ")
+                            )}</span>
+                        })}
+                    </p>
+                })}
+                {move || inline.get().map(|r| match r {
+                    Ok(link) => view! { <p><input type="text" readonly data-testid="inline-link" class="viewer-page-link" prop:value=link aria-label="link with the data inside"/></p> }.into_any(),
+                    Err(e) => view! { <p class="viewer-page-note" data-testid="inline-link-message">{e}</p> }.into_any(),
+                })}
             </section>
             <section aria-labelledby="h-definitions">
                 <h2 id="h-definitions">"How each tool defines its numbers"</h2>

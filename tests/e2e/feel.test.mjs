@@ -80,7 +80,7 @@ test('every control is reachable by keyboard and has an accessible name', async 
   const { page } = await open(context, server.origin + '/');
   await ready(page);
   const seen = [];
-  for (let i = 0; i < 24; i++) {
+  for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
     seen.push(await page.evaluate(() => {
       const el = document.activeElement;

@@ -1,0 +1,45 @@
+//! The runs on the charts: each with its colour (the charts' own), a button that hides or shows it
+//! on every chart, and one that removes it.
+
+use leptos::prelude::*;
+
+/// One entry per run.
+#[component]
+pub fn RunLegend(
+    /// Run labels, in chart order (their index is their colour).
+    runs: Signal<Vec<String>>,
+    /// Labels of hidden runs.
+    hidden: Signal<Vec<String>>,
+    /// Called with a run's label to hide or show it.
+    #[prop(into)]
+    on_toggle: Callback<String>,
+    /// Called with a run's label to remove it.
+    #[prop(into)]
+    on_remove: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <ul class="run-legend" aria-label="runs on the charts" data-testid="run-legend">
+            {move || runs.get().into_iter().enumerate().map(|(i, label)| {
+                let c = tpsview_plot::run_colour(i);
+                let colour = format!("rgb({}, {}, {})", c.0, c.1, c.2);
+                let l = label.clone();
+                let is_hidden = Signal::derive(move || hidden.with(|h| h.contains(&l)));
+                let (t, r) = (label.clone(), label.clone());
+                view! {
+                    <li class="run-legend-entry" class:run-legend-hidden=is_hidden>
+                        <button type="button" class="run-legend-toggle" data-testid="legend-run" data-run=label.clone()
+                            aria-pressed=move || (!is_hidden.get()).to_string()
+                            title=move || if is_hidden.get() { "show this run on every chart" } else { "hide this run on every chart" }
+                            on:click=move |_| on_toggle.run(t.clone())>
+                            <span class="run-legend-swatch" style:background-color=colour></span>
+                            {label.clone()}
+                        </button>
+                        <button type="button" class="run-legend-remove" data-testid="remove-run" data-run=label.clone()
+                            aria-label=format!("remove {label}") title="remove this run"
+                            on:click=move |_| on_remove.run(r.clone())>"×"</button>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}

@@ -1,0 +1,109 @@
+//! What the user chose to see — baseline, hidden runs and series, axis, statistic, per-GPU — as
+//! one value that the permalink, the exported bundle and browser storage all carry.
+
+use serde::{Deserialize, Serialize};
+use tpsview_core::chart_spec::ChartOptions;
+use tpsview_core::stats::Stat;
+
+/// The view, shared by every page through context.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct View {
+    /// The baseline run's label (the first run when unset or gone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+    /// Runs hidden on every chart, by label.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hidden_runs: Vec<String>,
+    /// Series hidden on every chart, by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hidden_series: Vec<String>,
+    /// Linear concurrency axis.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub linear: bool,
+    /// The latency lines' statistic (`mean`, `p50`, `p90`, `p99`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stat: String,
+    /// System-wide figures per GPU.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub per_gpu: bool,
+    /// GPU counts the user gave, by run label.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gpu_counts: Vec<(String, u32)>,
+}
+
+impl View {
+    /// The chart options this view asks for.
+    pub fn chart_options(&self) -> ChartOptions {
+        ChartOptions {
+            linear_x: self.linear,
+            hidden: self.hidden_series.clone(),
+            hidden_runs: self.hidden_runs.clone(),
+            stat: Stat::parse(&self.stat).unwrap_or_default(),
+            per_gpu: self.per_gpu,
+            gpu_counts: self.gpu_counts.clone(),
+        }
+    }
+
+    /// Takes the chart options the controls changed.
+    pub fn set_chart_options(&mut self, o: &ChartOptions) {
+        self.linear = o.linear_x;
+        self.hidden_series.clone_from(&o.hidden);
+        self.hidden_runs.clone_from(&o.hidden_runs);
+        self.stat = match o.stat {
+            Stat::Mean => String::new(),
+            s => s.name().to_owned(),
+        };
+        self.per_gpu = o.per_gpu;
+        self.gpu_counts.clone_from(&o.gpu_counts);
+    }
+
+    /// Hides a shown run, shows a hidden one.
+    pub fn toggle_run(&mut self, label: &str) {
+        match self.hidden_runs.iter().position(|h| h == label) {
+            Some(i) => {
+                self.hidden_runs.remove(i);
+            }
+            None => self.hidden_runs.push(label.to_owned()),
+        }
+    }
+
+    /// Sets (or, with 0, clears) a run's GPU count.
+    pub fn set_gpu_count(&mut self, label: &str, n: u32) {
+        self.gpu_counts.retain(|(l, _)| l != label);
+        if n > 0 {
+            self.gpu_counts.push((label.to_owned(), n));
+        }
+    }
+
+    /// The view as compact JSON (for the permalink's `view` parameter and bundles).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A view from JSON; unknown or broken input gives the default view.
+    pub fn from_json(s: &str) -> View {
+        serde_json::from_str(s).unwrap_or_default()
+    }
+}
+
+/// A bundle's view: the `view` object a tpsview/1 file exported by the app carries.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct WithView {
+    view: Option<View>,
+}
+
+/// The view stored in a bundle's bytes, if it has one.
+pub fn view_of_bundle(bytes: &[u8]) -> Option<View> {
+    serde_json::from_slice::<WithView>(bytes).ok()?.view
+}
+
+/// A `tpsview/1` bundle: the report's JSON with the view added as a top-level `view` object
+/// (readers that do not know it ignore it).
+pub fn bundle(report_json: &str, view: &View) -> String {
+    match report_json.strip_prefix('{') {
+        Some(rest) => format!("{{\"view\":{},{rest}", view.to_json()),
+        None => report_json.to_owned(),
+    }
+}
