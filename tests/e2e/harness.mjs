@@ -91,3 +91,9 @@ export async function tableRows(page, run) {
       return out;
     }), run);
 }
+
+/** `tpsview compare --json BASE OTHER... [extra args]`, parsed. */
+export function cliCompare(files, extra = []) {
+  const bin = path.join(root, 'target', 'debug', 'tpsview');
+  return JSON.parse(execFileSync(bin, ['compare', '--json', ...extra, ...files], { encoding: 'utf8' }));
+}
