@@ -10,9 +10,9 @@ mod pages;
 #[cfg(target_arch = "wasm32")]
 mod route;
 #[cfg(target_arch = "wasm32")]
-mod shell;
-#[cfg(target_arch = "wasm32")]
 mod share;
+#[cfg(target_arch = "wasm32")]
+mod shell;
 #[cfg(target_arch = "wasm32")]
 mod state;
 #[cfg(target_arch = "wasm32")]

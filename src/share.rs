@@ -90,7 +90,8 @@ async fn transform(bytes: &[u8], compress: bool) -> Result<Vec<u8>, JsValue> {
     } else {
         "DecompressionStream"
     };
-    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &name.into())?.dyn_into()?;
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&js_sys::global(), &name.into())?.dyn_into()?;
     let stream = js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(&"deflate-raw".into()))?;
     let readable: web_sys::ReadableStream =
         js_sys::Reflect::get(&stream, &"readable".into())?.dyn_into()?;

@@ -107,7 +107,10 @@ pub fn AppShell() -> impl IntoView {
         spawn_local(async move {
             match share::read_inline(&data).await {
                 Ok(bytes) => add_files(vec![load::from_bytes("shared link", &bytes, false)]),
-                Err(e) => files.add(vec![load::failed("shared link", format!("shared link: {e}"))]),
+                Err(e) => files.add(vec![load::failed(
+                    "shared link",
+                    format!("shared link: {e}"),
+                )]),
             }
             replace_hash("#viewer");
             set_busy.set(false);
@@ -115,7 +118,11 @@ pub fn AppShell() -> impl IntoView {
     } else if !srcs.is_empty() {
         load_urls(srcs.into_iter().map(|s| (s, false)).collect(), url_view);
     } else if let Some(kept) = share::kept() {
-        add_files(vec![load::from_bytes("kept in this browser", kept.as_bytes(), false)]);
+        add_files(vec![load::from_bytes(
+            "kept in this browser",
+            kept.as_bytes(),
+            false,
+        )]);
         keep.set(true);
         set_keep_status.set(Some("Restored the runs kept in this browser.".into()));
     } else {
@@ -176,7 +183,11 @@ pub fn AppShell() -> impl IntoView {
         let el: HtmlTextAreaElement = el;
         let text = el.value();
         if !text.trim().is_empty() {
-            add_files(vec![load::from_bytes("pasted text", text.as_bytes(), false)]);
+            add_files(vec![load::from_bytes(
+                "pasted text",
+                text.as_bytes(),
+                false,
+            )]);
             el.set_value("");
         }
     };

@@ -26,12 +26,10 @@ fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView
     };
     let svg = move |_| {
         let (id, text) = spec.with(|s| (s.id, tpsview_plot::chart_svg(s, (900, 600))));
-        let done = text
-            .map_err(|e| e.to_string())
-            .and_then(|t| {
-                share::download(&format!("tpsview-{id}.svg"), "image/svg+xml", t.as_bytes())
-                    .map_err(|e| format!("{e:?}"))
-            });
+        let done = text.map_err(|e| e.to_string()).and_then(|t| {
+            share::download(&format!("tpsview-{id}.svg"), "image/svg+xml", t.as_bytes())
+                .map_err(|e| format!("{e:?}"))
+        });
         if let Err(e) = done {
             on_error.run(format!("the SVG could not be made: {e}"));
         }
@@ -108,8 +106,9 @@ pub fn ViewerPage() -> impl IntoView {
     let on_error_cb = Callback::new(on_error);
 
     // Runs, the baseline and the comparison.
-    let run_labels =
-        Signal::derive(move || summary.with(|s| s.runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>()));
+    let run_labels = Signal::derive(move || {
+        summary.with(|s| s.runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>())
+    });
     let hidden_runs = Signal::derive(move || view.0.with(|v| v.hidden_runs.clone()));
     let baseline_index = Memo::new(move |_| {
         let want = view.0.with(|v| v.baseline.clone());
@@ -127,7 +126,11 @@ pub fn ViewerPage() -> impl IntoView {
     let comparison = Signal::derive(move || {
         let opts = compare_opts.get();
         let b = baseline_index.get();
-        summary.with(|s| (s.runs.len() > 1).then(|| compare::compare(s, b, &opts)).flatten())
+        summary.with(|s| {
+            (s.runs.len() > 1)
+                .then(|| compare::compare(s, b, &opts))
+                .flatten()
+        })
     });
     let missing_gpus = Signal::derive(move || {
         let opts = compare_opts.get();
@@ -150,18 +153,33 @@ pub fn ViewerPage() -> impl IntoView {
     let (inline, set_inline) = signal(None::<Result<String, String>>);
     let make_permalink = move |_| {
         let (sources, local): (Vec<_>, Vec<_>) = files.0.with(|f| {
-            let sources = f.iter().filter(|x| x.parsed.is_some()).filter_map(|x| x.source_url.clone()).collect();
-            let local = f.iter().filter(|x| x.parsed.is_some() && x.source_url.is_none()).map(|x| x.status.name.clone()).collect();
+            let sources = f
+                .iter()
+                .filter(|x| x.parsed.is_some())
+                .filter_map(|x| x.source_url.clone())
+                .collect();
+            let local = f
+                .iter()
+                .filter(|x| x.parsed.is_some() && x.source_url.is_none())
+                .map(|x| x.status.name.clone())
+                .collect();
             (sources, local)
         });
         let link = view.0.with(|v| share::permalink(&sources, v));
         set_permalink.set(Some((link, local)));
     };
     let bundle_text = move || {
-        report.with(|g| view.0.with(|v| bundle(&tpsview_core::formats::tpsview::write(&g.report), v)))
+        report.with(|g| {
+            view.0
+                .with(|v| bundle(&tpsview_core::formats::tpsview::write(&g.report), v))
+        })
     };
     let export_bundle = move |_| {
-        if let Err(e) = share::download("tpsview-bundle.tpsview.json", "application/json", bundle_text().as_bytes()) {
+        if let Err(e) = share::download(
+            "tpsview-bundle.tpsview.json",
+            "application/json",
+            bundle_text().as_bytes(),
+        ) {
             on_error(format!("the bundle could not be made: {e:?}"));
         }
     };
