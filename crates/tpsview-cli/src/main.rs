@@ -11,6 +11,7 @@ use tpsview_core::formats::{self, Format, Parsed};
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::summarize;
 
+mod bench;
 mod table;
 
 #[derive(Parser)]
@@ -89,6 +90,62 @@ enum Command {
         /// Read every file as this format instead of detecting it.
         #[arg(long, value_parser = format_id)]
         format: Option<Format>,
+    },
+    /// Measure an OpenAI-compatible streaming server at several concurrency levels and write
+    /// tpsview/1 with every request's send time and chunk arrivals (docs/bench.md).
+    Bench {
+        /// Server base URL, e.g. http://127.0.0.1:8000.
+        #[arg(long)]
+        url: String,
+        /// Model name sent with each request.
+        #[arg(long)]
+        model: String,
+        /// Concurrency levels, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4,8")]
+        concurrency: Vec<u32>,
+        /// Recorded requests per level (warm-up requests are extra).
+        #[arg(long, default_value_t = 32)]
+        requests_per_level: usize,
+        /// max_tokens of each request.
+        #[arg(long, default_value_t = 128)]
+        max_tokens: u32,
+        /// Approximate prompt length in tokens.
+        #[arg(long, default_value_t = 128)]
+        prompt_tokens: u32,
+        /// Endpoint to call.
+        #[arg(long, value_enum, default_value_t = bench::Endpoint::Chat)]
+        endpoint: bench::Endpoint,
+        /// Open-loop Poisson arrivals at this rate (requests/s), at most LEVEL in flight.
+        #[arg(long)]
+        rate: Option<f64>,
+        /// Per-request timeout in seconds.
+        #[arg(long, default_value_t = 120.0)]
+        timeout: f64,
+        /// Warm-up requests per level (default: one per client).
+        #[arg(long)]
+        warmup: Option<usize>,
+        /// Send `ignore_eos: true` so every request runs to max_tokens (vLLM, SGLang, llama.cpp).
+        #[arg(long)]
+        ignore_eos: bool,
+        /// Run label (default: the model name and the server's engine).
+        #[arg(long)]
+        label: Option<String>,
+        /// Seed of the Poisson arrivals.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// A stand-in streaming server for tests and overhead measurements.
+    #[command(hide = true)]
+    StubServer {
+        /// Port (0: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Milliseconds between chunks.
+        #[arg(long, default_value_t = 10.0)]
+        interval_ms: f64,
     },
     /// List the formats tpsview reads and each tool's figures mapped to tpsview's metrics.
     Formats {
@@ -297,6 +354,59 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::StubServer { port, interval_ms } => {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(bench::stub::serve(
+                port,
+                std::time::Duration::from_secs_f64(interval_ms.max(0.001) / 1e3),
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            url,
+            model,
+            concurrency,
+            requests_per_level,
+            max_tokens,
+            prompt_tokens,
+            endpoint,
+            rate,
+            timeout,
+            warmup,
+            ignore_eos,
+            label,
+            seed,
+            output,
+        } => {
+            let cfg = bench::Config {
+                url,
+                model,
+                levels: concurrency,
+                requests_per_level,
+                max_tokens,
+                prompt_tokens,
+                endpoint,
+                rate,
+                timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),
+                warmup,
+                seed,
+                ignore_eos,
+            };
+            anyhow::ensure!(
+                !cfg.levels.is_empty() && cfg.levels.iter().all(|l| *l > 0),
+                "--concurrency needs positive levels"
+            );
+            anyhow::ensure!(
+                rate.is_none_or(|r| r > 0.0 && r.is_finite()),
+                "--rate must be a positive number of requests per second"
+            );
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(run_bench(cfg, label, output))
+        }
         Command::Formats { markdown } => {
             if markdown {
                 print!("{}", formats::vocabularies_markdown());
@@ -342,4 +452,151 @@ fn run(cmd: Command) -> anyhow::Result<ExitCode> {
             Ok(status(failed))
         }
     }
+}
+
+/// `tpsview bench`: every level in turn, a progress bar each, then the report and its summary.
+async fn run_bench(
+    cfg: bench::Config,
+    label: Option<String>,
+    output: PathBuf,
+) -> anyhow::Result<ExitCode> {
+    use std::sync::atomic::Ordering;
+    let interrupt = bench::Interrupt::install();
+    let client = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .pool_max_idle_per_host(4096)
+        .build()?;
+    let (models, engine) = bench::server_models(&client, &cfg).await;
+    let bars = indicatif::MultiProgress::new();
+    let style = indicatif::ProgressStyle::with_template(
+        "{prefix:>16} [{bar:30}] {pos}/{len} requests  {msg}",
+    )?
+    .progress_chars("=> ");
+    let run_start = std::time::Instant::now();
+    let mut levels: Vec<(u32, Vec<bench::Record>)> = Vec::new();
+    for &level in &cfg.levels {
+        if interrupt.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let bar = bars.add(indicatif::ProgressBar::new(cfg.requests_per_level as u64));
+        bar.set_style(style.clone());
+        bar.set_prefix(format!("concurrency {level}"));
+        let progress = std::sync::Arc::new(bench::Progress::default());
+        let (p, b) = (progress.clone(), bar.clone());
+        let started = std::time::Instant::now();
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                let done = p.done.load(Ordering::Relaxed) as u64;
+                let chunks = p.chunks.load(Ordering::Relaxed) as f64;
+                b.set_position(done);
+                b.set_message(format!(
+                    "{:.0} tokens/s so far",
+                    chunks / started.elapsed().as_secs_f64().max(1e-3)
+                ));
+            }
+        });
+        let recs =
+            bench::run_level(&client, &cfg, level, run_start, &interrupt.stop, &progress).await;
+        ticker.abort();
+        let failed = recs.iter().filter(|r| r.error.is_some()).count();
+        bar.set_position(recs.len() as u64);
+        bar.finish_with_message(format!("{} ok, {failed} failed", recs.len() - failed));
+        if bars.is_hidden() {
+            eprintln!(
+                "concurrency {level}: {} requests, {failed} failed",
+                recs.len()
+            );
+        }
+        if let Some(e) = recs.iter().find_map(|r| r.error.as_deref()) {
+            if failed == recs.len() {
+                eprintln!("concurrency {level}: every request failed, e.g. {e}");
+            }
+        }
+        levels.push((level, recs));
+    }
+    let interrupted = interrupt.stop.load(Ordering::Relaxed);
+    let (events, client_ns) = levels
+        .iter()
+        .flat_map(|(_, r)| r.iter())
+        .fold((0u64, 0u64), |a, r| (a.0 + r.events, a.1 + r.client_ns));
+    let mut labels = std::collections::BTreeMap::new();
+    labels.insert(
+        "command".to_owned(),
+        std::env::args().collect::<Vec<_>>().join(" "),
+    );
+    labels.insert(
+        "endpoint".to_owned(),
+        format!("{:?}", cfg.endpoint).to_lowercase(),
+    );
+    labels.insert("max_tokens".to_owned(), cfg.max_tokens.to_string());
+    labels.insert("prompt_words".to_owned(), cfg.prompt_tokens.to_string());
+    labels.insert(
+        "client".to_owned(),
+        format!("tpsview bench {}", env!("CARGO_PKG_VERSION")),
+    );
+    if let Some(h) = bench::host_name() {
+        labels.insert("client_host".to_owned(), h);
+    }
+    if let Some(m) = &models {
+        labels.insert("server_models".to_owned(), m.clone());
+    }
+    if events > 0 {
+        labels.insert(
+            "client_us_per_event".to_owned(),
+            format!("{:.2}", client_ns as f64 / events as f64 / 1e3),
+        );
+    }
+    if interrupted {
+        labels.insert(
+            "interrupted".to_owned(),
+            "true: Ctrl-C; unfinished requests are not recorded".to_owned(),
+        );
+    }
+    let meta = tpsview_core::model::Metadata {
+        engine: engine.clone(),
+        model: Some(cfg.model.clone()),
+        date: Some(bench::now_rfc3339()),
+        labels,
+        ..Default::default()
+    };
+    let label = label.unwrap_or_else(|| match &engine {
+        Some(e) => format!("{} · {e}", cfg.model),
+        None => cfg.model.clone(),
+    });
+    let (mut report, chunk_counted) = bench::report(&cfg, &levels, meta, label);
+    if chunk_counted > 0 {
+        report.runs[0].meta.labels.insert(
+            "token_counts".to_owned(),
+            format!("{chunk_counted} requests carried no usage: their output tokens are their content chunks"),
+        );
+        eprintln!("note: {chunk_counted} responses carried no usage count: their output tokens are their content chunks");
+    }
+    std::fs::write(&output, formats::tpsview::write(&report))
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    let text = formats::tpsview::write(&report);
+    let parsed = formats::parse(Format::Tpsview, &output.to_string_lossy(), text.as_bytes())?;
+    let summary = summarize(vec![parsed], &MetricOptions::default());
+    print!("{}", table::render(&summary));
+    if events > 0 {
+        eprintln!(
+            "client overhead: {:.1} µs per streamed event read (parse and bookkeeping)",
+            client_ns as f64 / events as f64 / 1e3
+        );
+    }
+    eprintln!(
+        "wrote {} ({} levels{})",
+        output.display(),
+        levels.len(),
+        if interrupted {
+            ", interrupted by Ctrl-C"
+        } else {
+            ""
+        }
+    );
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -433,3 +433,123 @@ fn compare_json_gives_ratios_marks_interpolation_and_normalises_per_gpu() {
             < 1e-12
     );
 }
+
+/// Starts the hidden stub server on a free port; returns the child and its URL.
+fn stub_server(interval_ms: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .args(["stub-server", "--port", "0", "--interval-ms", interval_ms])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("stub starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a line");
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .expect("listening line")
+        .to_owned();
+    (child, url)
+}
+
+#[test]
+fn bench_writes_a_report_summarize_reads_back() {
+    let (mut stub, url) = stub_server("5");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bench.json");
+    let o = tpsview(&[
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "stub",
+        "--concurrency",
+        "1,4",
+        "--requests-per-level",
+        "8",
+        "--max-tokens",
+        "12",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let _ = stub.kill();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("client overhead:"), "{stderr}");
+    let v = json(&tpsview(&["summarize", "--json", out.to_str().unwrap()]));
+    let run = &v["runs"][0];
+    assert_eq!(run["meta"]["engine"], "tpsview-stub");
+    assert!(run["meta"]["labels"]["command"]
+        .as_str()
+        .unwrap()
+        .contains("bench"));
+    assert!(run["meta"]["date"].as_str().unwrap().ends_with('Z'));
+    for p in run["points"].as_array().unwrap() {
+        assert_eq!(p["requests_ok"], 8);
+        assert_eq!(p["output_tokens"], 8 * 12);
+        // The stub sends a chunk every 5 ms: TPOT is measured as that, give or take.
+        let tpot = p["tpot_ms"]["mean"].as_f64().unwrap();
+        assert!((4.0..8.0).contains(&tpot), "{tpot}");
+    }
+    assert_eq!(
+        tpsview(&["validate", out.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn ctrl_c_writes_what_finished_and_exits_cleanly() {
+    let (mut stub, url) = stub_server("10");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("partial.json");
+    let mut bench = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .args([
+            "bench",
+            "--url",
+            &url,
+            "--model",
+            "stub",
+            "--concurrency",
+            "2,4",
+            "--requests-per-level",
+            "1000",
+            "--max-tokens",
+            "10",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &bench.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = bench.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "bench did not stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let _ = stub.kill();
+    assert_eq!(status.code(), Some(130));
+    let v = json(&tpsview(&["summarize", "--json", out.to_str().unwrap()]));
+    let p = &v["runs"][0]["points"][0];
+    let ok = p["requests_ok"].as_u64().unwrap();
+    assert!(ok > 0 && ok < 1000, "{ok}");
+    assert_eq!(
+        p["requests_failed"], 0,
+        "unfinished requests are not recorded as failures"
+    );
+    assert!(v["runs"][0]["meta"]["labels"]["interrupted"].is_string());
+}

@@ -1,0 +1,149 @@
+//! A stand-in OpenAI-compatible streaming server for tests and for measuring the client's own
+//! overhead: `tpsview stub-server` (hidden). It streams `max_tokens` one-token chunks at a fixed
+//! interval, usage in a final chunk, then `[DONE]`. A request whose `model` is `fault:<kind>`
+//! gets that fault: `http500`, `malformed`, `cut` (closes mid-stream), `hang` (never answers),
+//! `split` (every event written in two pieces), `nousage`, `error` (streams an error object).
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Serves until the process ends. Prints `listening on http://ADDR` once bound.
+pub async fn serve(port: u16, interval: Duration) -> std::io::Result<()> {
+    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+    println!("listening on http://{}", listener.local_addr()?);
+    loop {
+        let (sock, _) = listener.accept().await?;
+        let _ = sock.set_nodelay(true);
+        tokio::spawn(async move {
+            let _ = handle(sock, interval).await;
+        });
+    }
+}
+
+async fn read_request(sock: &mut TcpStream) -> std::io::Result<(String, String)> {
+    let mut buf = Vec::with_capacity(2048);
+    let mut tmp = [0u8; 4096];
+    let head_end = loop {
+        let n = sock.read(&mut tmp).await?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        buf.extend_from_slice(&tmp[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        if buf.len() > 1 << 20 {
+            return Err(std::io::ErrorKind::InvalidData.into());
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let len = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse::<usize>().ok())
+                .flatten()
+        })
+        .unwrap_or(0);
+    while buf.len() < head_end + len {
+        let n = sock.read(&mut tmp).await?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+    }
+    let body = String::from_utf8_lossy(&buf[head_end..]).into_owned();
+    let line = head.lines().next().unwrap_or("").to_owned();
+    Ok((line, body))
+}
+
+async fn handle(mut sock: TcpStream, interval: Duration) -> std::io::Result<()> {
+    let (line, body) = read_request(&mut sock).await?;
+    if line.starts_with("GET /v1/models") {
+        let json = r#"{"object":"list","data":[{"id":"stub","object":"model","owned_by":"tpsview-stub"}]}"#;
+        let resp = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{json}",
+            json.len()
+        );
+        return sock.write_all(resp.as_bytes()).await;
+    }
+    let req: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+    let model = req["model"].as_str().unwrap_or("stub").to_owned();
+    let n = req["max_tokens"].as_u64().unwrap_or(16).min(100_000);
+    let chat = line.contains("/chat/");
+    let fault = model.strip_prefix("fault:").unwrap_or("");
+    match fault {
+        "http500" => {
+            let msg = r#"{"error":{"message":"the stub was asked to fail"}}"#;
+            let resp = format!(
+                "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{msg}",
+                msg.len()
+            );
+            return sock.write_all(resp.as_bytes()).await;
+        }
+        "hang" => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            return Ok(());
+        }
+        _ => {}
+    }
+    sock.write_all(
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n",
+    )
+    .await?;
+    let chunk = |k: u64, finish: bool| {
+        let finish = if finish { r#""stop""# } else { "null" };
+        if chat {
+            format!(
+                r#"{{"id":"x","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":"t{k} "}},"finish_reason":{finish}}}]}}"#
+            )
+        } else {
+            format!(
+                r#"{{"id":"x","object":"text_completion","choices":[{{"index":0,"text":"t{k} ","finish_reason":{finish}}}]}}"#
+            )
+        }
+    };
+    let mut tick = tokio::time::interval(interval);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    for k in 0..n {
+        tick.tick().await;
+        if fault == "cut" && k == n / 2 {
+            return Ok(());
+        }
+        if fault == "malformed" && k == 1 {
+            sock.write_all(b"data: {not json\n\n").await?;
+            continue;
+        }
+        if fault == "error" && k == 1 {
+            sock.write_all(b"data: {\"error\":{\"message\":\"out of memory\"}}\n\n")
+                .await?;
+            return Ok(());
+        }
+        let ev = format!("data: {}\n\n", chunk(k, k + 1 == n));
+        if fault == "split" {
+            // A comment line, then the event in two writes that cut its line in half.
+            sock.write_all(b": keep-alive\r\n").await?;
+            let (a, b) = ev.split_at(ev.len() / 2);
+            sock.write_all(a.as_bytes()).await?;
+            sock.flush().await?;
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            sock.write_all(b.as_bytes()).await?;
+        } else {
+            sock.write_all(ev.as_bytes()).await?;
+        }
+    }
+    if fault != "nousage" {
+        let usage = format!(
+            "data: {{\"id\":\"x\",\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{n},\"total_tokens\":{}}}}}\n\n",
+            8,
+            n + 8
+        );
+        sock.write_all(usage.as_bytes()).await?;
+    }
+    sock.write_all(b"data: [DONE]\n\n").await?;
+    sock.shutdown().await
+}
