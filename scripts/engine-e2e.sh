@@ -8,20 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-target/debug/tpsview}"
-work=target/engine
-venv=target/engine-venv
-mkdir -p "$work"
-if ! "$venv/bin/python" -c "import xllamacpp, gguf" 2>/dev/null; then
-  python3 -m venv "$venv"
-  timeout 600 "$venv/bin/pip" install -q xllamacpp==2026.10.11549 gguf==0.19.0
-fi
-model="$work/model-8x768.gguf"
-[ -f "$model" ] || timeout 120 "$venv/bin/python" scripts/engine/make_gguf.py "$model" 8 768 2048
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$venv/bin/python" scripts/engine/serve.py "$model" "$port" 4 1 >"$work/serve.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-timeout 60 bash -c "until grep -q ready '$work/serve.log'; do sleep 0.2; done"
+source scripts/engine/lib.sh
+engine_start 4
 timeout 300 "$bin" bench --url "http://127.0.0.1:$port" --model tiny-random-llama --concurrency 1,4 \
   --requests-per-level 8 --max-tokens 32 --prompt-tokens 16 --ignore-eos --timeout 60 \
   -o "$work/report.json" >"$work/bench.out" 2>"$work/bench.err"

@@ -43,4 +43,12 @@ if [ "$want_browser" = 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/ch
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver
 fi
+# The bench's end-to-end test runs a real llama.cpp server from PyPI in a virtual environment.
+if ! python3 -c "import venv, ensurepip" 2>/dev/null; then
+  say "installing Debian's python3-venv"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq python3-venv
+fi
 say "tools ready"

@@ -2,7 +2,8 @@
 # Runs every test of tpsview on a fresh machine: installs what is missing, then formatting and
 # lints, native tests (core, plot, CLI), component tests in headless Chromium
 # (wasm-bindgen-test), the release web build, and the Playwright end-to-end tests against dist/.
-# Screenshots land in target/e2e/. Prints the bundle sizes at the end.
+# Screenshots land in target/e2e/. Then `tpsview bench` against a real llama.cpp server on CPU
+# (scripts/engine-e2e.sh). Prints the bundle sizes at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-tools.sh --browser
@@ -31,6 +32,9 @@ trunk build --release --offline
 step "end-to-end tests in headless Chromium (playwright-core)"
 cargo build -p tpsview-cli
 node --test tests/e2e/
+
+step "tpsview bench against a real llama.cpp server (xllamacpp, CPU, 127.0.0.1)"
+scripts/engine-e2e.sh target/debug/tpsview
 
 step "bundle size"
 scripts/size.sh

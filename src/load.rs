@@ -10,10 +10,16 @@ use crate::messages::{self, FetchFailure};
 use crate::state::LoadedFile;
 
 /// The built-in samples: (menu label, path under the site root).
-pub const SAMPLES: &[(&str, &str)] = &[(
-    "H100 SXM · Llama 3.1 70B FP8 (simulated, the brief's shape)",
-    "samples/h100-llama70b-fp8.tpsview.json",
-)];
+pub const SAMPLES: &[(&str, &str)] = &[
+    (
+        "H100 SXM · Llama 3.1 70B FP8 (simulated, the brief's shape)",
+        "samples/h100-llama70b-fp8.tpsview.json",
+    ),
+    (
+        "llama.cpp on 2 CPU cores (measured with tpsview bench)",
+        "samples/cpu-llamacpp-sweep.tpsview.json",
+    ),
+];
 
 /// Files up to this size keep their bytes, so that they can be read again as another format.
 const KEEP_BYTES: usize = 64 << 20;

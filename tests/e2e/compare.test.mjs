@@ -253,3 +253,21 @@ test('runs are kept in the browser only when asked, and Forget all forgets them'
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+test('the CPU sample measured with tpsview bench opens beside the simulated H100 example', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
+  const options = await page.$$eval('select[aria-label="load a sample report"] option', (o) => o.map((x) => x.textContent));
+  assert.ok(options.some((o) => /simulated, the brief's shape/.test(o)));
+  assert.ok(options.some((o) => /measured with tpsview bench/.test(o)));
+  await page.selectOption('select[aria-label="load a sample report"]', 'samples/cpu-llamacpp-sweep.tpsview.json');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  const label = 'llama.cpp on 2 CPU cores · random 8×768 Llama (measured)';
+  const rows = await tableRows(page, label);
+  assert.deepEqual(rows.map((r) => r.concurrency), ['1', '2', '4', '8']);
+  // The seed's phenomenon on a CPU: per-stream T/s falls, system T/s rises.
+  assert.ok(rows[3].per_stream_tps < rows[0].per_stream_tps, JSON.stringify(rows));
+  assert.ok(rows[3].system_tps > 2 * rows[0].system_tps, JSON.stringify(rows));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});

@@ -547,6 +547,21 @@ async fn run_bench(
             format!("{:.2}", client_ns as f64 / events as f64 / 1e3),
         );
     }
+    // Finish reasons per level (`length` when max_tokens ended the request, `stop` for EOS…).
+    let reasons: Vec<String> = levels
+        .iter()
+        .map(|(level, recs)| {
+            let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+            for r in recs.iter().filter(|r| r.error.is_none()) {
+                *counts
+                    .entry(r.finish_reason.as_deref().unwrap_or("none"))
+                    .or_default() += 1;
+            }
+            let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            format!("concurrency {level}: {}", parts.join(", "))
+        })
+        .collect();
+    labels.insert("finish_reasons".to_owned(), reasons.join("; "));
     if interrupted {
         labels.insert(
             "interrupted".to_owned(),

@@ -486,6 +486,10 @@ fn bench_writes_a_report_summarize_reads_back() {
         .unwrap()
         .contains("bench"));
     assert!(run["meta"]["date"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(
+        run["meta"]["labels"]["finish_reasons"],
+        "concurrency 1: stop 8; concurrency 4: stop 8"
+    );
     for p in run["points"].as_array().unwrap() {
         assert_eq!(p["requests_ok"], 8);
         assert_eq!(p["output_tokens"], 8 * 12);

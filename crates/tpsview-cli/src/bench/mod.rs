@@ -127,20 +127,33 @@ pub async fn one_request(
     timeout: Duration,
     run_start: Instant,
 ) -> Record {
-    let t0 = Instant::now();
+    let mut t0 = Instant::now();
     let mut rec = Record {
         start: t0 - run_start,
         ..Record::default()
     };
     let read = async {
-        let resp = client
-            .post(url)
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .body(body.to_owned())
-            .send()
-            .await
-            .map_err(|e| describe(&e))?;
+        // A pooled keep-alive connection the server closed just before it was reused fails
+        // before anything was sent: retried once, on a new connection, timed from the retry.
+        let mut retried = false;
+        let resp = loop {
+            let sent = client
+                .post(url)
+                .header("content-type", "application/json")
+                .header("accept", "text/event-stream")
+                .body(body.to_owned())
+                .send()
+                .await;
+            match sent {
+                Ok(r) => break r,
+                Err(e) if !retried && is_stale_connection(&e) => {
+                    retried = true;
+                    t0 = Instant::now();
+                    rec.start = t0 - run_start;
+                }
+                Err(e) => return Err(describe(&e)),
+            }
+        };
         let status = resp.status();
         if !status.is_success() {
             let text = resp.text().await.unwrap_or_default();
@@ -208,6 +221,15 @@ pub async fn one_request(
         }
     }
     rec
+}
+
+/// The error of a request sent on a pooled connection the server had already closed.
+fn is_stale_connection(e: &reqwest::Error) -> bool {
+    let text = describe(e);
+    e.is_request()
+        && !e.is_timeout()
+        && (text.contains("connection closed before message completed")
+            || text.contains("connection reset"))
 }
 
 fn describe(e: &reqwest::Error) -> String {
