@@ -19,26 +19,25 @@ url=$(sed -n 's/^listening on //p' target/overhead/stub.out)
 python3 - "$bin" "$url" "$streams" "$interval" <<'PY'
 import json, resource, subprocess, sys
 bin, url, streams, interval = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-out = "target/overhead/report.json"
-before = resource.getrusage(resource.RUSAGE_CHILDREN)
-p = subprocess.run([bin, "bench", "--url", url, "--model", "stub", "--concurrency", f"1,{streams}",
-                    "--requests-per-level", str(streams * 2), "--max-tokens", "50", "--warmup", "0",
-                    "-o", out], capture_output=True, text=True)
-after = resource.getrusage(resource.RUSAGE_CHILDREN)
-assert p.returncode == 0, p.stderr
-cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-s = json.loads(subprocess.run([bin, "summarize", "--json", out], capture_output=True, text=True).stdout)
-events = 0
-for pt in s["runs"][0]["points"]:
-    n = pt["requests_ok"]
-    events += n * 52  # 50 content chunks, a usage chunk and [DONE]
+stderr = ""
+for level, n in ((1, 16), (streams, streams * 2)):
+    out = f"target/overhead/report-{level}.json"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run([bin, "bench", "--url", url, "--model", "stub", "--concurrency", str(level),
+                        "--requests-per-level", str(n), "--max-tokens", "50", "--warmup", "0",
+                        "-o", out], capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert p.returncode == 0, p.stderr
+    stderr = p.stderr
+    u, s_ = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    s = json.loads(subprocess.run([bin, "summarize", "--json", out], capture_output=True, text=True).stdout)
+    pt = s["runs"][0]["points"][0]
+    ev = pt["requests_ok"] * 52  # 50 content chunks, a usage chunk and [DONE]
     tpot = pt["tpot_ms"]["mean"]
-    print(f"{int(pt['concurrency']):>4} streams: {n} ok, {pt['requests_failed']} failed; "
+    print(f"{level:>4} streams: {pt['requests_ok']} ok, {pt['requests_failed']} failed; "
           f"TPOT mean {tpot:.3f} ms, p99 {pt['tpot_ms']['p99']:.3f} ms vs the stub's {interval} ms "
           f"(excess {tpot - interval:+.3f} ms, {100 * (tpot - interval) / interval:+.2f} %); "
-          f"system {pt['system_tps']:.0f} T/s")
-line = [l for l in p.stderr.splitlines() if l.startswith("client overhead")]
-print(line[0] if line else "")
-print(f"client CPU: {cpu:.2f} s for {events} events = {1e6 * cpu / events:.1f} µs per event "
-      f"(user {after.ru_utime - before.ru_utime:.2f} s, sys {after.ru_stime - before.ru_stime:.2f} s)")
+          f"system {pt['system_tps']:.0f} T/s; client CPU {u + s_:.2f} s = {1e6 * (u + s_) / ev:.1f} µs per event")
+line = [l for l in stderr.splitlines() if l.startswith("client overhead")]
+print(f"at {streams} streams, {line[0] if line else ''}")
 PY
