@@ -33,7 +33,8 @@ pub fn GapNotes(
                 let n = g.target_concurrency;
                 let lead = if n <= 1.0 {
                     format!(
-                        "At batch 1, one stream has the GPU to itself: {} T/s per stream, {} T/s in all — the two aggregations agree.",
+                        "At batch 1, one stream has the {} to itself: {} T/s per stream, {} T/s in all — the two aggregations agree.",
+                        if run.meta.gpu.is_some() || run.meta.gpu_count.is_some() { "GPU" } else { "server" },
                         fmt_num(Some(per_stream), 0), fmt_num(Some(g.system_tps), 0)
                     )
                 } else {
