@@ -355,13 +355,19 @@ fn draw_bars<DB: DrawingBackend>(
         RGBColor(220, 38, 38),
     );
     let gap = if spec.bars.len() < 200 { 0.15 } else { 0.0 };
+    // More requests than pixel rows: requests sharing a row are drawn as the union of their spans.
+    let (cols, rows) = chart.plotting_area().dim_in_pixel();
+    let spans = tpsview_core::chart_spec::timeline_spans(
+        &spec.bars,
+        rows as usize,
+        cols as usize,
+        spec.x.range,
+    );
     chart
-        .draw_series(spec.bars.iter().filter(|b| !b.failed).flat_map(|b| {
-            let (y0, y1) = (b.row as f64 + gap, b.row as f64 + 1.0 - gap);
-            [
-                Rectangle::new([(b.start, y0), (b.first_token, y1)], wait.filled()),
-                Rectangle::new([(b.first_token, y0), (b.end, y1)], decode.filled()),
-            ]
+        .draw_series(spans.iter().map(|s| {
+            let (y0, y1) = (s.row0 + gap, s.row1 - gap);
+            let style = if s.decode { decode } else { wait };
+            Rectangle::new([(s.x0, y0), (s.x1, y1)], style.filled())
         }))
         .map_err(err)?
         .label("waiting + prefill (TTFT)")
