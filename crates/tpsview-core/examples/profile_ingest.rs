@@ -1,5 +1,6 @@
 //! Times each stage of ingesting a generated vLLM detailed file, to see where the time goes.
 //! `cargo run --release -p tpsview-core --example profile_ingest [requests] [gaps]`
+//! With `TPSVIEW_WRITE=PATH` it only writes the generated file there (scripts/ingest-vs-python.sh).
 use std::time::Instant;
 
 fn main() {
@@ -13,6 +14,11 @@ fn main() {
     );
     let full = std::env::var("TPSVIEW_BENCH_FULL_REPR").is_ok_and(|v| v == "1");
     let text = tpsview_core::synthetic::vllm_detailed(n, g, 42, full);
+    if let Ok(path) = std::env::var("TPSVIEW_WRITE") {
+        std::fs::write(&path, &text).expect("writes the file");
+        println!("wrote {path} ({:.1} MB)", text.len() as f64 / 1e6);
+        return;
+    }
     let mb = text.len() as f64 / 1e6;
     // TPSVIEW_PROFILE_REPEAT=n re-runs the ingest n times first (for perf record).
     for _ in 0..std::env::var("TPSVIEW_PROFILE_REPEAT")
