@@ -52,22 +52,24 @@ pub fn AppShell() -> impl IntoView {
     // Each file with every diagnostic about it: its own parse notes, and what grouping, pairing
     // and recomputation said (those name the file, or one of its objects as `file#k`).
     let statuses = Signal::derive(move || {
-        let diags = analysis.summary.with(|s| s.diagnostics.clone());
-        files.0.with(|f| {
-            f.iter()
-                .map(|x| {
-                    let mut st = x.status.clone();
-                    if x.parsed.is_some() {
-                        let prefix = format!("{}#", st.name);
-                        st.diagnostics = diags
-                            .iter()
-                            .filter(|d| d.file == st.name || d.file.starts_with(&prefix))
-                            .cloned()
-                            .collect();
-                    }
-                    st
-                })
-                .collect::<Vec<_>>()
+        analysis.summary.with(|s| {
+            files.0.with(|f| {
+                f.iter()
+                    .map(|x| {
+                        let mut st = x.status.clone();
+                        if x.parsed.is_some() {
+                            let prefix = format!("{}#", st.name);
+                            st.diagnostics = s
+                                .diagnostics
+                                .iter()
+                                .filter(|d| d.file == st.name || d.file.starts_with(&prefix))
+                                .cloned()
+                                .collect();
+                        }
+                        st
+                    })
+                    .collect::<Vec<_>>()
+            })
         })
     });
     let (busy, set_busy) = signal(false);

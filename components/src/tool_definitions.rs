@@ -44,7 +44,7 @@ fn digits(v: f64) -> usize {
     }
 }
 
-fn block(run: &RunSummary, v: Vocabulary) -> impl IntoView {
+fn block(run: &RunSummary, v: &'static Vocabulary) -> impl IntoView {
     let points: Vec<_> = run
         .points
         .iter()
@@ -52,7 +52,7 @@ fn block(run: &RunSummary, v: Vocabulary) -> impl IntoView {
         .collect();
     // One row per tool key present at some level; a key mapped to two metrics names both.
     let mut rows: Vec<(&Figure, Vec<&str>)> = Vec::new();
-    for f in v.figures {
+    for f in v.figures() {
         if !points.iter().any(|p| p.reported.contains_key(f.tool_key)) {
             continue;
         }
@@ -90,10 +90,7 @@ fn block(run: &RunSummary, v: Vocabulary) -> impl IntoView {
                             format!(
                                 "recomputed under {}'s definition: {} ({:+.2} %). Likely cause: {}",
                                 v.name,
-                                fmt_num(
-                                    Some(d.recomputed / f.scale),
-                                    digits(d.recomputed / f.scale)
-                                ),
+                                fmt_num(Some(d.recomputed_as_tool), digits(d.recomputed_as_tool)),
                                 d.relative_diff * 100.0,
                                 d.likely_cause
                             ),

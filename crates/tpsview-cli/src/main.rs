@@ -589,9 +589,9 @@ async fn run_bench(
     }
     std::fs::write(&output, formats::tpsview::write(&report))
         .with_context(|| format!("cannot write {}", output.display()))?;
-    let text = formats::tpsview::write(&report);
-    let parsed = formats::parse(Format::Tpsview, &output.to_string_lossy(), text.as_bytes())?;
-    let summary = summarize(vec![parsed], &MetricOptions::default());
+    let (runs, diagnostics) =
+        tpsview_core::summary::summarize_report(&report, &MetricOptions::default());
+    let summary = tpsview_core::summary::Summary { runs, diagnostics };
     print!("{}", table::render(&summary));
     if events > 0 {
         eprintln!(

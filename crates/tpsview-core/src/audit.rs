@@ -23,6 +23,8 @@ pub struct Discrepancy {
     pub reported: f64,
     /// The same figure recomputed under the tool's definition.
     pub recomputed: f64,
+    /// `recomputed` in the tool's own unit (beside the tool's value as written).
+    pub recomputed_as_tool: f64,
     /// (recomputed − reported) / reported.
     pub relative_diff: f64,
     /// Why they likely differ.
@@ -43,8 +45,8 @@ pub struct Audit {
 }
 
 /// Compares a point's reported figures with their recomputations. Nothing is flagged for figures
-/// with nothing to compare to, or for figures the recomputation took from the tool itself
-/// (duration without send times; counts of a sampled point).
+/// with nothing to compare to, for figures the recomputation took from the tool itself (duration
+/// without send times), or for a sampled point.
 pub fn discrepancies(point: &Point, m: &PointMetrics) -> Vec<Discrepancy> {
     audit(point, m).discrepancies
 }
@@ -55,17 +57,16 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
     if point.sampled_from.is_some() {
         return Audit::default();
     }
+    // Without send times the duration (and every rate over it) is the tool's own: nothing to check.
     let borrowed_from_tool = |metric: &str, def: Def| {
-        let timed = matches!(
-            metric,
-            "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved"
-        ) || matches!(
-            def,
-            Def::Tool(ToolDef::TotalTokenThroughput | ToolDef::AllRequestsThroughput)
-        );
-        (m.duration_as_reported && timed)
-            || (point.sampled_from.is_some()
-                && (timed || matches!(metric, "requests_ok" | "requests_failed" | "output_tokens")))
+        m.duration_as_reported
+            && (matches!(
+                metric,
+                "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved"
+            ) || matches!(
+                def,
+                Def::Tool(ToolDef::TotalTokenThroughput | ToolDef::AllRequestsThroughput)
+            ))
     };
     let mut out: Vec<Discrepancy> = Vec::new();
     let mut checked: Vec<&'static str> = Vec::new();
@@ -103,6 +104,7 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
                 tool_metric: fig.tool_key,
                 reported,
                 recomputed,
+                recomputed_as_tool: recomputed / fig.scale,
                 relative_diff: rel,
                 likely_cause: fig.likely_cause,
                 tool_defined: fig.def != Def::Same,

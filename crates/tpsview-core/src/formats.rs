@@ -4,6 +4,57 @@
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::model::Report;
 
+/// mean / median / p90 / p99 of one metric under vLLM-style keys (`mean_tpot_ms`, `median_tpot_ms`,
+/// `p90_tpot_ms`, `p99_tpot_ms`), defined as tpsview defines metric `$c`.
+macro_rules! underscore_stats {
+    ($m:literal, $c:literal, $cause:expr) => {
+        [
+            $crate::formats::Figure::same(
+                concat!("mean_", $m, "_ms"),
+                concat!($c, "_mean_ms"),
+                1.0,
+                $cause,
+            ),
+            $crate::formats::Figure::same(
+                concat!("median_", $m, "_ms"),
+                concat!($c, "_p50_ms"),
+                1.0,
+                $cause,
+            ),
+            $crate::formats::Figure::same(
+                concat!("p90_", $m, "_ms"),
+                concat!($c, "_p90_ms"),
+                1.0,
+                $cause,
+            ),
+            $crate::formats::Figure::same(
+                concat!("p99_", $m, "_ms"),
+                concat!($c, "_p99_ms"),
+                1.0,
+                $cause,
+            ),
+        ]
+    };
+}
+
+/// avg / p50 / p90 / p99 of one metric object (`time_to_first_token.avg`, `.p50`, …; GenAI-Perf's
+/// layout), defined as tpsview defines metric `$c`.
+macro_rules! dotted_stats {
+    ($m:literal, $c:literal, $cause:expr) => {
+        [
+            $crate::formats::Figure::same(
+                concat!($m, ".avg"),
+                concat!($c, "_mean_ms"),
+                1.0,
+                $cause,
+            ),
+            $crate::formats::Figure::same(concat!($m, ".p50"), concat!($c, "_p50_ms"), 1.0, $cause),
+            $crate::formats::Figure::same(concat!($m, ".p90"), concat!($c, "_p90_ms"), 1.0, $cause),
+            $crate::formats::Figure::same(concat!($m, ".p99"), concat!($c, "_p99_ms"), 1.0, $cause),
+        ]
+    };
+}
+
 pub mod aiperf;
 mod common;
 pub mod genai_perf;
@@ -366,34 +417,41 @@ pub struct Vocabulary {
     pub tool: &'static str,
     /// The tool's name, e.g. `GenAI-Perf`.
     pub name: &'static str,
-    /// Figure table.
-    pub figures: &'static [Figure],
+    /// Figure table, in groups (e.g. the tool's own figures, then one group per distribution).
+    pub groups: &'static [&'static [Figure]],
     /// Definitional differences that are not one figure's: token counting, duration window,
     /// concurrency field, percentile method.
     pub notes: &'static [&'static str],
 }
 
-/// Every tool vocabulary tpsview knows, by reported-tool id.
-pub fn vocabularies() -> Vec<Vocabulary> {
-    let mut v = vec![vllm::vocabulary()];
-    v.extend(sglang::vocabularies());
-    v.extend(vllm_offline::vocabularies());
-    v.extend(genai_perf::vocabularies());
-    v.extend(aiperf::vocabularies());
-    v.extend(trtllm::vocabularies());
-    v.push(llama_bench::vocabulary());
-    v.extend(llmperf::vocabularies());
-    v.extend(guidellm::vocabularies());
-    v.push(inference_benchmarker::vocabulary());
-    v
-}
+/// Every tool vocabulary tpsview knows.
+pub const VOCABULARIES: &[Vocabulary] = &[
+    vllm::VOCABULARY,
+    sglang::VOCABULARY,
+    sglang::ONE_BATCH_VOCABULARY,
+    vllm_offline::LATENCY_VOCABULARY,
+    vllm_offline::THROUGHPUT_VOCABULARY,
+    genai_perf::VOCABULARY,
+    aiperf::VOCABULARY,
+    trtllm::VOCABULARY,
+    llama_bench::VOCABULARY,
+    llmperf::VOCABULARY,
+    guidellm::VOCABULARY_V02,
+    guidellm::VOCABULARY_V05,
+    inference_benchmarker::VOCABULARY,
+];
 
 /// The vocabulary of a reported-tool id, when it is a known tool's.
-pub fn vocabulary(tool: &str) -> Option<Vocabulary> {
-    vocabularies().into_iter().find(|v| v.tool == tool)
+pub fn vocabulary(tool: &str) -> Option<&'static Vocabulary> {
+    VOCABULARIES.iter().find(|v| v.tool == tool)
 }
 
 impl Vocabulary {
+    /// Every figure, in table order.
+    pub fn figures(&self) -> impl Iterator<Item = &'static Figure> {
+        self.groups.iter().flat_map(|g| g.iter())
+    }
+
     /// How the tool's figure `f` relates to tpsview's metric, in words.
     pub fn relation(f: &Figure) -> &'static str {
         match f.def {
@@ -409,7 +467,7 @@ impl Vocabulary {
             "### {} — figures of `{}`\n\n| {} figure | tpsview metric | definition | why they may differ |\n|---|---|---|---|\n",
             self.name, self.tool, self.name
         );
-        for f in self.figures {
+        for f in self.figures() {
             let unit = if f.scale == 1.0 {
                 String::new()
             } else {
@@ -433,7 +491,7 @@ impl Vocabulary {
 
 /// Every vocabulary as Markdown, in one block.
 pub fn vocabularies_markdown() -> String {
-    vocabularies()
+    VOCABULARIES
         .iter()
         .map(Vocabulary::markdown)
         .collect::<Vec<_>>()
@@ -441,11 +499,13 @@ pub fn vocabularies_markdown() -> String {
 }
 
 /// The figure table of a reported-tool id (empty for unknown ids).
-pub fn reported_map(tool: &str) -> &'static [Figure] {
-    if tool == tpsview::ID {
-        return tpsview::figures();
-    }
-    vocabulary(tool).map_or(&[], |v| v.figures)
+pub fn reported_map(tool: &str) -> impl Iterator<Item = &'static Figure> {
+    let groups: &'static [&'static [Figure]] = if tool == tpsview::ID {
+        tpsview::figure_groups()
+    } else {
+        vocabulary(tool).map_or(&[], |v| v.groups)
+    };
+    groups.iter().flat_map(|g| g.iter())
 }
 
 /// The tool's own figure for tpsview metric `canonical`, with the tool's name for it, converted to
@@ -456,7 +516,6 @@ pub fn reported_value(
     canonical: &str,
 ) -> Option<(&'static str, f64)> {
     reported_map(tool)
-        .iter()
         .filter(|f| f.canonical == canonical && f.def == Def::Same)
         .find_map(|f| figures.get(f.tool_key).map(|v| (f.tool_key, v * f.scale)))
 }

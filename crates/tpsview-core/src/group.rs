@@ -4,7 +4,7 @@
 //! LLMPerf's responses and summary) become one point. A label the user chose regroups a file.
 
 use crate::error::Diagnostic;
-use crate::formats::Parsed;
+use crate::formats::{Format, Parsed};
 use crate::model::{Point, Report, Run};
 
 /// Pairs each raw-data point with the one summary point of the same tool it belongs to: the same
@@ -92,8 +92,6 @@ fn pair(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
         p.report.runs.retain(|r| !r.points.is_empty());
     }
 }
-
-use crate::formats::Format;
 
 /// Merges the runs of several parsed files into one report, grouping by (engine, model, label)
 /// and sorting each run's points by concurrency, then request rate. Points that claim the same

@@ -345,7 +345,6 @@ pub fn compute_point(point: &Point, opts: &MetricOptions) -> (PointMetrics, Vec<
 fn from_reported(point: &Point, diags: &mut Vec<Diagnostic>) -> PointMetrics {
     let mut m = PointMetrics::empty(Basis::Reported, point);
     let same = crate::formats::reported_map(&point.reported.tool)
-        .iter()
         .filter(|f| f.def == crate::formats::Def::Same);
     for fig in same {
         if let Some(&v) = point.reported.figures.get(fig.tool_key) {
@@ -487,12 +486,7 @@ fn recompute(
 
     m.duration_s = duration(req);
     if m.duration_s.is_none() {
-        let reported = crate::formats::reported_value(
-            &point.reported.tool,
-            &point.reported.figures,
-            "duration_s",
-        );
-        if let Some((_, d)) = reported {
+        if let Some(d) = tool_figure(point, "duration_s") {
             m.duration_s = Some(d);
             m.duration_as_reported = true;
             diags.push(Diagnostic::info(
@@ -517,30 +511,24 @@ fn recompute(
             ));
             m.duration_s = None;
         }
-        None if ok > 0 => {
-            let tool = |name: &str| {
-                crate::formats::reported_value(&point.reported.tool, &point.reported.figures, name)
-                    .map(|(_, v)| v)
-            };
-            match tool("system_tps") {
-                Some(s) => {
-                    m.system_tps = Some(s);
-                    m.request_throughput = tool("request_throughput");
-                    m.duration_as_reported = true;
-                    diags.push(Diagnostic::info(
-                        &point.source_file,
-                        "start_times",
-                        "no send times and no duration in the files: system T/s is the tool's own",
-                    ));
-                }
-                None => diags.push(Diagnostic::warning(
+        None if ok > 0 => match tool_figure(point, "system_tps") {
+            Some(s) => {
+                m.system_tps = Some(s);
+                m.request_throughput = tool_figure(point, "request_throughput");
+                m.duration_as_reported = true;
+                diags.push(Diagnostic::info(
                     &point.source_file,
                     "start_times",
-                    None,
-                    "no send times and no reported duration: system T/s is not defined",
-                )),
+                    "no send times and no duration in the files: system T/s is the tool's own",
+                ));
             }
-        }
+            None => diags.push(Diagnostic::warning(
+                &point.source_file,
+                "start_times",
+                None,
+                "no send times and no reported duration: system T/s is not defined",
+            )),
+        },
         None => {}
     }
 
@@ -569,13 +557,16 @@ fn recompute(
     m
 }
 
+/// The tool's own figure for tpsview metric `name`, where the tool defines it the same way.
+fn tool_figure(point: &Point, name: &str) -> Option<f64> {
+    crate::formats::reported_value(&point.reported.tool, &point.reported.figures, name)
+        .map(|(_, v)| v)
+}
+
 /// For a point whose requests are a sample: every count and rate that needs all requests is the
 /// tool's own (defined the same way), or none.
 fn take_counts_from_tool(point: &Point, m: &mut PointMetrics) {
-    let tool = |name: &str| {
-        crate::formats::reported_value(&point.reported.tool, &point.reported.figures, name)
-            .map(|(_, v)| v)
-    };
+    let tool = |name: &str| tool_figure(point, name);
     let count = |v: Option<f64>| v.filter(|x| *x >= 0.0).map(|x| x.round() as u64);
     m.requests_ok = count(tool("requests_ok"));
     m.requests_failed = count(tool("requests_failed"));

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use tpsview_core::formats::{parse, parse_any, vocabularies, vocabulary, Def, Format, Parsed};
+use tpsview_core::formats::{parse, parse_any, vocabulary, Def, Format, Parsed, VOCABULARIES};
 use tpsview_core::metrics::Basis;
 use tpsview_core::summary::{summarize, Summary};
 use tpsview_core::MetricOptions;
@@ -434,9 +434,9 @@ fn a_chosen_run_label_regroups_files() {
 #[test]
 fn every_vocabulary_maps_to_known_metrics_and_says_how_it_differs() {
     let names = tpsview_core::metrics::METRIC_NAMES;
-    for v in vocabularies() {
+    for v in VOCABULARIES {
         assert!(!v.notes.is_empty(), "{}", v.name);
-        for f in v.figures {
+        for f in v.figures() {
             assert!(names.contains(&f.canonical), "{}: {}", v.name, f.canonical);
             assert!(!f.likely_cause.is_empty());
         }
@@ -445,15 +445,13 @@ fn every_vocabulary_maps_to_known_metrics_and_says_how_it_differs() {
     // The name collisions formats.md warns about are mapped, not matched by name.
     let g = vocabulary("genai-perf").unwrap();
     let itl = g
-        .figures
-        .iter()
+        .figures()
         .find(|f| f.tool_key == "inter_token_latency.avg")
         .unwrap();
     assert_eq!((itl.canonical, itl.def), ("tpot_mean_ms", Def::Same));
     let l = vocabulary("llmperf").unwrap();
     let itl = l
-        .figures
-        .iter()
+        .figures()
         .find(|f| f.tool_key == "results_inter_token_latency_s_mean")
         .unwrap();
     assert_ne!(itl.def, Def::Same, "LLMPerf's ITL includes TTFT");

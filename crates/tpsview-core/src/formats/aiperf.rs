@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::common::{self, at, num, read_values, records, summary_point, Row, Rows};
-use super::genai_perf::{stats, summary_figures};
+use super::genai_perf::summary_figures;
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
@@ -20,9 +20,9 @@ const TOKENS: &str = "token counts: AIPerf re-tokenizes the output with --tokeni
 const FIRST: &str = "first-token definition: AIPerf's first response with content";
 const WINDOW: &str = "duration window: AIPerf ends at the last byte of the last successful request ([DONE] included), tpsview at its last token";
 
-const TTFT: [Figure; 4] = stats!("time_to_first_token", "ttft", FIRST);
-const ITL: [Figure; 4] = stats!("inter_token_latency", "tpot", TOKENS);
-const E2E: [Figure; 4] = stats!("request_latency", "e2e", WINDOW);
+const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token", "ttft", FIRST);
+const ITL: [Figure; 4] = dotted_stats!("inter_token_latency", "tpot", TOKENS);
+const E2E: [Figure; 4] = dotted_stats!("request_latency", "e2e", WINDOW);
 
 const FIGURES: &[Figure] = &[
     Figure::same("benchmark_duration.avg", "duration_s", 1.0, WINDOW),
@@ -41,18 +41,6 @@ const FIGURES: &[Figure] = &[
         TOKENS,
         ToolDef::DecodeRateMean,
     ),
-    TTFT[0],
-    TTFT[1],
-    TTFT[2],
-    TTFT[3],
-    ITL[0],
-    ITL[1],
-    ITL[2],
-    ITL[3],
-    E2E[0],
-    E2E[1],
-    E2E[2],
-    E2E[3],
 ];
 
 const NOTES: &[&str] = &[
@@ -66,14 +54,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// AIPerf's vocabulary.
-pub fn vocabularies() -> [Vocabulary; 1] {
-    [Vocabulary {
-        tool: SUMMARY_ID,
-        name: "AIPerf",
-        figures: FIGURES,
-        notes: NOTES,
-    }]
-}
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: SUMMARY_ID,
+    name: "AIPerf",
+    groups: &[FIGURES, &TTFT, &ITL, &E2E],
+    notes: NOTES,
+};
 
 /// A metric's value in seconds, from `{value, unit}` (ms unless the unit says otherwise).
 fn seconds(v: &Value, metric: &str) -> Option<f64> {

@@ -24,22 +24,9 @@ const FIRST: &str = "first-token definition: GenAI-Perf drops role-only and empt
 const LAST: &str = "end time: the last content response";
 const WINDOW: &str = "duration window: last response − first request, as tpsview; failed requests may widen one of them";
 
-/// avg / p50 / p90 / p99 of a GenAI-Perf-style metric object.
-macro_rules! stats {
-    ($m:literal, $c:literal, $cause:expr) => {
-        [
-            Figure::same(concat!($m, ".avg"), concat!($c, "_mean_ms"), 1.0, $cause),
-            Figure::same(concat!($m, ".p50"), concat!($c, "_p50_ms"), 1.0, $cause),
-            Figure::same(concat!($m, ".p90"), concat!($c, "_p90_ms"), 1.0, $cause),
-            Figure::same(concat!($m, ".p99"), concat!($c, "_p99_ms"), 1.0, $cause),
-        ]
-    };
-}
-pub(crate) use stats;
-
-const TTFT: [Figure; 4] = stats!("time_to_first_token", "ttft", FIRST);
-const ITL: [Figure; 4] = stats!("inter_token_latency", "tpot", TOKENS);
-const E2E: [Figure; 4] = stats!("request_latency", "e2e", LAST);
+const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token", "ttft", FIRST);
+const ITL: [Figure; 4] = dotted_stats!("inter_token_latency", "tpot", TOKENS);
+const E2E: [Figure; 4] = dotted_stats!("request_latency", "e2e", LAST);
 
 const FIGURES: &[Figure] = &[
     Figure::same("output_token_throughput.avg", "system_tps", 1.0, WINDOW),
@@ -57,18 +44,6 @@ const FIGURES: &[Figure] = &[
         TOKENS,
         ToolDef::DecodeRateMean,
     ),
-    TTFT[0],
-    TTFT[1],
-    TTFT[2],
-    TTFT[3],
-    ITL[0],
-    ITL[1],
-    ITL[2],
-    ITL[3],
-    E2E[0],
-    E2E[1],
-    E2E[2],
-    E2E[3],
 ];
 
 const NOTES: &[&str] = &[
@@ -81,14 +56,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// GenAI-Perf's vocabulary (both summaries share it).
-pub fn vocabularies() -> [Vocabulary; 1] {
-    [Vocabulary {
-        tool: SUMMARY_ID,
-        name: "GenAI-Perf",
-        figures: FIGURES,
-        notes: NOTES,
-    }]
-}
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: SUMMARY_ID,
+    name: "GenAI-Perf",
+    groups: &[FIGURES, &TTFT, &ITL, &E2E],
+    notes: NOTES,
+};
 
 fn meta(model: Option<String>) -> Metadata {
     Metadata {
@@ -329,8 +302,10 @@ pub(crate) fn summary_figures(
                 }
             }
             other => {
-                if let Some(x) = num(&serde_json::json!({ "v": other }), "v") {
-                    figures.insert(k.clone(), x);
+                if let crate::lenient::Num::Value(x) = common::num_of(Some(other)) {
+                    if !x.is_nan() {
+                        figures.insert(k.clone(), x);
+                    }
                 }
             }
         }

@@ -24,89 +24,56 @@ const WEIGHTED: &str = "GuideLLM weights TPOT and ITL by tokens: a token-weighte
 const PCT: &str = "percentile method: GuideLLM's own, from its distribution";
 const END: &str = "end time: GuideLLM's request_latency ends when the response closes, tpsview's at the last token";
 
-macro_rules! common_figures {
-    () => {
-        [
-            Figure::same("duration", "duration_s", 1.0, SERIES),
-            Figure::same("output_tokens_per_second.mean", "system_tps", 1.0, SERIES),
-            Figure::same(
-                "requests_per_second.mean",
-                "request_throughput",
-                1.0,
-                SERIES,
-            ),
-            Figure::same(
-                "request_concurrency.mean",
-                "concurrency_achieved",
-                1.0,
-                SERIES,
-            ),
-            Figure::same("request_totals.successful", "requests_ok", 1.0, SERIES),
-            Figure::same("request_totals.errored", "requests_failed", 1.0, SERIES),
-            Figure::same("time_to_first_token_ms.mean", "ttft_mean_ms", 1.0, PCT),
-            Figure::same("time_to_first_token_ms.p50", "ttft_p50_ms", 1.0, PCT),
-            Figure::same("time_to_first_token_ms.p90", "ttft_p90_ms", 1.0, PCT),
-            Figure::same("time_to_first_token_ms.p99", "ttft_p99_ms", 1.0, PCT),
-            Figure::same("request_latency.mean", "e2e_mean_ms", 1e3, END),
-            Figure::same("request_latency.p50", "e2e_p50_ms", 1e3, END),
-            Figure::tool(
-                "inter_token_latency_ms.mean",
-                "tpot_mean_ms",
-                1.0,
-                WEIGHTED,
-                ToolDef::TokenWeightedTpot,
-            ),
-        ]
-    };
-}
-
-const C: [Figure; 13] = common_figures!();
-
-const FIGURES_V02: &[Figure] = &[
-    C[0],
-    C[1],
-    C[2],
-    C[3],
-    C[4],
-    C[5],
-    C[6],
-    C[7],
-    C[8],
-    C[9],
-    C[10],
-    C[11],
-    C[12],
+/// The figures both schemas share.
+const COMMON: &[Figure] = &[
+    Figure::same("duration", "duration_s", 1.0, SERIES),
+    Figure::same("output_tokens_per_second.mean", "system_tps", 1.0, SERIES),
+    Figure::same(
+        "requests_per_second.mean",
+        "request_throughput",
+        1.0,
+        SERIES,
+    ),
+    Figure::same(
+        "request_concurrency.mean",
+        "concurrency_achieved",
+        1.0,
+        SERIES,
+    ),
+    Figure::same("request_totals.successful", "requests_ok", 1.0, SERIES),
+    Figure::same("request_totals.errored", "requests_failed", 1.0, SERIES),
+    Figure::same("time_to_first_token_ms.mean", "ttft_mean_ms", 1.0, PCT),
+    Figure::same("time_to_first_token_ms.p50", "ttft_p50_ms", 1.0, PCT),
+    Figure::same("time_to_first_token_ms.p90", "ttft_p90_ms", 1.0, PCT),
+    Figure::same("time_to_first_token_ms.p99", "ttft_p99_ms", 1.0, PCT),
+    Figure::same("request_latency.mean", "e2e_mean_ms", 1e3, END),
+    Figure::same("request_latency.p50", "e2e_p50_ms", 1e3, END),
     Figure::tool(
-        "time_per_output_token_ms.mean",
+        "inter_token_latency_ms.mean",
         "tpot_mean_ms",
         1.0,
         WEIGHTED,
-        ToolDef::DecodePerToken,
+        ToolDef::TokenWeightedTpot,
     ),
 ];
 
-const FIGURES_V05: &[Figure] = &[
-    C[0],
-    C[1],
-    C[2],
-    C[3],
-    C[4],
-    C[5],
-    C[6],
-    C[7],
-    C[8],
-    C[9],
-    C[10],
-    C[11],
-    C[12],
-    Figure::tool(
-        "time_per_output_token_ms.mean",
-        "tpot_mean_ms",
-        1.0,
-        WEIGHTED,
-        ToolDef::E2ePerToken,
-    ),
-];
+/// v0.2–0.3: "TPOT" divides the decode time by N.
+const TPOT_V02: &[Figure] = &[Figure::tool(
+    "time_per_output_token_ms.mean",
+    "tpot_mean_ms",
+    1.0,
+    WEIGHTED,
+    ToolDef::DecodePerToken,
+)];
+
+/// v0.4+: "TPOT" is the whole request's time per output token.
+const TPOT_V05: &[Figure] = &[Figure::tool(
+    "time_per_output_token_ms.mean",
+    "tpot_mean_ms",
+    1.0,
+    WEIGHTED,
+    ToolDef::E2ePerToken,
+)];
 
 const NOTES_V02: &[&str] = &[
     "GuideLLM's \"ITL\" is tpsview's TPOT, (last − first token) / (N − 1), but its mean is token-weighted: Σ decode / Σ (N − 1)",
@@ -124,23 +91,21 @@ const NOTES_V05: &[&str] = &[
     "timings are epoch seconds under info.timings; strategy synchronous = 1 stream, concurrent = `streams`, constant/poisson = a request rate",
 ];
 
-/// GuideLLM's vocabularies (one per schema).
-pub fn vocabularies() -> [Vocabulary; 2] {
-    [
-        Vocabulary {
-            tool: V02,
-            name: "GuideLLM v0.2–0.3",
-            figures: FIGURES_V02,
-            notes: NOTES_V02,
-        },
-        Vocabulary {
-            tool: V05,
-            name: "GuideLLM v0.4+",
-            figures: FIGURES_V05,
-            notes: NOTES_V05,
-        },
-    ]
-}
+/// GuideLLM v0.2–0.3's vocabulary.
+pub const VOCABULARY_V02: Vocabulary = Vocabulary {
+    tool: V02,
+    name: "GuideLLM v0.2–0.3",
+    groups: &[COMMON, TPOT_V02],
+    notes: NOTES_V02,
+};
+
+/// GuideLLM v0.4+'s vocabulary.
+pub const VOCABULARY_V05: Vocabulary = Vocabulary {
+    tool: V05,
+    name: "GuideLLM v0.4+",
+    groups: &[COMMON, TPOT_V05],
+    notes: NOTES_V05,
+};
 
 /// Parses a GuideLLM benchmarks file.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {

@@ -15,20 +15,9 @@ const TOKENS: &str =
     "token counts: inference-benchmarker counts tokens by client-tokenizing each chunk";
 const WINDOW: &str = "duration window: end of the last response − start of the first";
 
-macro_rules! pct {
-    ($m:literal, $c:literal, $cause:expr) => {
-        [
-            Figure::same(concat!($m, ".avg"), concat!($c, "_mean_ms"), 1.0, $cause),
-            Figure::same(concat!($m, ".p50"), concat!($c, "_p50_ms"), 1.0, $cause),
-            Figure::same(concat!($m, ".p90"), concat!($c, "_p90_ms"), 1.0, $cause),
-            Figure::same(concat!($m, ".p99"), concat!($c, "_p99_ms"), 1.0, $cause),
-        ]
-    };
-}
-
-const TTFT: [Figure; 4] = pct!("time_to_first_token_ms", "ttft", WINDOW);
-const ITL: [Figure; 4] = pct!("inter_token_latency_ms", "tpot", TOKENS);
-const E2E: [Figure; 4] = pct!("e2e_latency_ms", "e2e", WINDOW);
+const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token_ms", "ttft", WINDOW);
+const ITL: [Figure; 4] = dotted_stats!("inter_token_latency_ms", "tpot", TOKENS);
+const E2E: [Figure; 4] = dotted_stats!("e2e_latency_ms", "e2e", WINDOW);
 
 const FIGURES: &[Figure] = &[
     Figure::same("token_throughput_secs", "system_tps", 1.0, WINDOW),
@@ -37,18 +26,6 @@ const FIGURES: &[Figure] = &[
     Figure::same("successful_requests", "requests_ok", 1.0, WINDOW),
     Figure::same("failed_requests", "requests_failed", 1.0, WINDOW),
     Figure::same("total_tokens", "output_tokens", 1.0, TOKENS),
-    TTFT[0],
-    TTFT[1],
-    TTFT[2],
-    TTFT[3],
-    ITL[0],
-    ITL[1],
-    ITL[2],
-    ITL[3],
-    E2E[0],
-    E2E[1],
-    E2E[2],
-    E2E[3],
 ];
 
 const NOTES: &[&str] = &[
@@ -59,14 +36,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// inference-benchmarker's vocabulary.
-pub fn vocabulary() -> Vocabulary {
-    Vocabulary {
-        tool: ID,
-        name: "HF inference-benchmarker",
-        figures: FIGURES,
-        notes: NOTES,
-    }
-}
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: ID,
+    name: "HF inference-benchmarker",
+    groups: &[FIGURES, &TTFT, &ITL, &E2E],
+    notes: NOTES,
+};
 
 /// Parses a results file: one point per non-warm-up step.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {

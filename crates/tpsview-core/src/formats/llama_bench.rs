@@ -45,14 +45,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// llama-bench's vocabulary.
-pub fn vocabulary() -> Vocabulary {
-    Vocabulary {
-        tool: ID,
-        name: "llama.cpp llama-bench",
-        figures: FIGURES,
-        notes: NOTES,
-    }
-}
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: ID,
+    name: "llama.cpp llama-bench",
+    groups: &[FIGURES],
+    notes: NOTES,
+};
 
 /// Parameters a sweep may vary, in the order tried as the level axis.
 const SWEPT: &[&str] = &[
@@ -206,8 +204,8 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
     let recomputed = at(r, "samples_ns").and_then(Value::as_array).and_then(|s| {
         let rates: Vec<f64> = s
             .iter()
-            .filter_map(|x| common::num_of(Some(x)).or_nan().into())
-            .filter(|ns: &f64| *ns > 0.0)
+            .map(|x| common::num_of(Some(x)).or_nan())
+            .filter(|ns| *ns > 0.0)
             .map(|ns| (np + ng) * 1e9 / ns)
             .collect();
         crate::stats::mean(&rates)

@@ -82,14 +82,6 @@ const FIGURES: &[Figure] = &[
         TOKENS,
         ToolDef::UserRateMean,
     ),
-    TTFT[0],
-    TTFT[1],
-    TTFT[2],
-    TTFT[3],
-    E2E[0],
-    E2E[1],
-    E2E[2],
-    E2E[3],
 ];
 
 const NOTES: &[&str] = &[
@@ -101,14 +93,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// LLMPerf's vocabulary.
-pub fn vocabularies() -> [Vocabulary; 1] {
-    [Vocabulary {
-        tool: SUMMARY_ID,
-        name: "LLMPerf",
-        figures: FIGURES,
-        notes: NOTES,
-    }]
-}
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: SUMMARY_ID,
+    name: "LLMPerf",
+    groups: &[FIGURES, &TTFT, &E2E],
+    notes: NOTES,
+};
 
 /// Parses `*_summary.json`.
 pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {

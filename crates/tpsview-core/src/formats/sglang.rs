@@ -20,41 +20,10 @@ const TOKENS: &str =
 const FIRST: &str = "first-token definition: SGLang counts the first chunk with non-empty text";
 const POOLED: &str = "chunk pooling: SGLang pools every chunk gap (or splits gaps per re-tokenized token with speculative decoding)";
 
-macro_rules! dist {
-    ($m:literal, $c:literal, $cause:expr) => {
-        [
-            Figure::same(
-                concat!("mean_", $m, "_ms"),
-                concat!($c, "_mean_ms"),
-                1.0,
-                $cause,
-            ),
-            Figure::same(
-                concat!("median_", $m, "_ms"),
-                concat!($c, "_p50_ms"),
-                1.0,
-                $cause,
-            ),
-            Figure::same(
-                concat!("p90_", $m, "_ms"),
-                concat!($c, "_p90_ms"),
-                1.0,
-                $cause,
-            ),
-            Figure::same(
-                concat!("p99_", $m, "_ms"),
-                concat!($c, "_p99_ms"),
-                1.0,
-                $cause,
-            ),
-        ]
-    };
-}
-
-const TPOT: [Figure; 4] = dist!("tpot", "tpot", LAST_LINE);
-const TTFT: [Figure; 4] = dist!("ttft", "ttft", FIRST);
-const ITL: [Figure; 4] = dist!("itl", "itl", POOLED);
-const E2E: [Figure; 4] = dist!("e2e_latency", "e2e", LAST_LINE);
+const TPOT: [Figure; 4] = underscore_stats!("tpot", "tpot", LAST_LINE);
+const TTFT: [Figure; 4] = underscore_stats!("ttft", "ttft", FIRST);
+const ITL: [Figure; 4] = underscore_stats!("itl", "itl", POOLED);
+const E2E: [Figure; 4] = underscore_stats!("e2e_latency", "e2e", LAST_LINE);
 
 const FIGURES: &[Figure] = &[
     Figure::same("duration", "duration_s", 1.0, WINDOW),
@@ -70,22 +39,6 @@ const FIGURES: &[Figure] = &[
     Figure::same("completed", "requests_ok", 1.0, TOKENS),
     Figure::same("total_output_tokens", "output_tokens", 1.0, TOKENS),
     Figure::same("concurrency", "concurrency_achieved", 1.0, LAST_LINE),
-    TPOT[0],
-    TPOT[1],
-    TPOT[2],
-    TPOT[3],
-    TTFT[0],
-    TTFT[1],
-    TTFT[2],
-    TTFT[3],
-    ITL[0],
-    ITL[1],
-    ITL[2],
-    ITL[3],
-    E2E[0],
-    E2E[1],
-    E2E[2],
-    E2E[3],
 ];
 
 const NOTES: &[&str] = &[
@@ -130,23 +83,21 @@ const ONE_BATCH_NOTES: &[&str] = &[
     "per-stream T/s = 1 / median_decode_latency: each sequence gets one token per step",
 ];
 
-/// SGLang's vocabularies.
-pub fn vocabularies() -> [Vocabulary; 2] {
-    [
-        Vocabulary {
-            tool: ID,
-            name: "SGLang bench_serving",
-            figures: FIGURES,
-            notes: NOTES,
-        },
-        Vocabulary {
-            tool: ONE_BATCH_ID,
-            name: "SGLang bench_one_batch",
-            figures: ONE_BATCH_FIGURES,
-            notes: ONE_BATCH_NOTES,
-        },
-    ]
-}
+/// SGLang bench_serving's vocabulary.
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: ID,
+    name: "SGLang bench_serving",
+    groups: &[FIGURES, &TPOT, &TTFT, &ITL, &E2E],
+    notes: NOTES,
+};
+
+/// SGLang bench_one_batch's vocabulary.
+pub const ONE_BATCH_VOCABULARY: Vocabulary = Vocabulary {
+    tool: ONE_BATCH_ID,
+    name: "SGLang bench_one_batch",
+    groups: &[ONE_BATCH_FIGURES],
+    notes: ONE_BATCH_NOTES,
+};
 
 /// Parses a `bench_serving` file.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {

@@ -33,6 +33,13 @@ pub fn figures() -> &'static [Figure] {
     &MAP
 }
 
+/// [`figures`] as the one group of a figure table.
+pub fn figure_groups() -> &'static [&'static [Figure]] {
+    static GROUPS: std::sync::LazyLock<[&'static [Figure]; 1]> =
+        std::sync::LazyLock::new(|| [figures()]);
+    &*GROUPS
+}
+
 #[derive(Deserialize)]
 struct Version {
     format: String,

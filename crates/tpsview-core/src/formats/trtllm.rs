@@ -144,14 +144,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// TensorRT-LLM's vocabulary.
-pub fn vocabularies() -> [Vocabulary; 1] {
-    [Vocabulary {
-        tool: REPORT_ID,
-        name: "TensorRT-LLM trtllm-bench",
-        figures: FIGURES,
-        notes: NOTES,
-    }]
-}
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: REPORT_ID,
+    name: "TensorRT-LLM trtllm-bench",
+    groups: &[FIGURES],
+    notes: NOTES,
+};
 
 /// Parses `--report_json`.
 pub fn parse_report(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {

@@ -26,90 +26,19 @@ const POOLED: &str =
 const LAST_CHUNK: &str =
     "end time: vLLM's latency is the last content chunk; the usage chunk may come later";
 
-macro_rules! dist_figures {
-    ($metric:literal, $canon:literal, $cause:expr) => {
-        [
-            Figure {
-                tool_key: concat!("mean_", $metric, "_ms"),
-                canonical: concat!($canon, "_mean_ms"),
-                scale: 1.0,
-                likely_cause: $cause,
-                def: super::Def::Same,
-            },
-            Figure {
-                tool_key: concat!("median_", $metric, "_ms"),
-                canonical: concat!($canon, "_p50_ms"),
-                scale: 1.0,
-                likely_cause: $cause,
-                def: super::Def::Same,
-            },
-            Figure {
-                tool_key: concat!("p90_", $metric, "_ms"),
-                canonical: concat!($canon, "_p90_ms"),
-                scale: 1.0,
-                likely_cause: $cause,
-                def: super::Def::Same,
-            },
-            Figure {
-                tool_key: concat!("p99_", $metric, "_ms"),
-                canonical: concat!($canon, "_p99_ms"),
-                scale: 1.0,
-                likely_cause: $cause,
-                def: super::Def::Same,
-            },
-        ]
-    };
-}
+const TPOT: [Figure; 4] = underscore_stats!("tpot", "tpot", TOKENS);
+const TTFT: [Figure; 4] = underscore_stats!("ttft", "ttft", FIRST_CHUNK);
+const ITL: [Figure; 4] = underscore_stats!("itl", "itl", POOLED);
+const E2E: [Figure; 4] = underscore_stats!("e2el", "e2e", LAST_CHUNK);
 
-const TPOT: [Figure; 4] = dist_figures!("tpot", "tpot", TOKENS);
-const TTFT: [Figure; 4] = dist_figures!("ttft", "ttft", FIRST_CHUNK);
-const ITL: [Figure; 4] = dist_figures!("itl", "itl", POOLED);
-const E2E: [Figure; 4] = dist_figures!("e2el", "e2e", LAST_CHUNK);
-
-/// vLLM's figures → tpsview's.
-pub const FIGURES: &[Figure] = &[
-    Figure {
-        tool_key: "duration",
-        canonical: "duration_s",
-        scale: 1.0,
-        likely_cause: WINDOW,
-        def: super::Def::Same,
-    },
-    Figure {
-        tool_key: "output_throughput",
-        canonical: "system_tps",
-        scale: 1.0,
-        likely_cause: WINDOW,
-        def: super::Def::Same,
-    },
-    Figure {
-        tool_key: "request_throughput",
-        canonical: "request_throughput",
-        scale: 1.0,
-        likely_cause: WINDOW,
-        def: super::Def::Same,
-    },
-    Figure {
-        tool_key: "completed",
-        canonical: "requests_ok",
-        scale: 1.0,
-        likely_cause: FAILED,
-        def: super::Def::Same,
-    },
-    Figure {
-        tool_key: "failed",
-        canonical: "requests_failed",
-        scale: 1.0,
-        likely_cause: FAILED,
-        def: super::Def::Same,
-    },
-    Figure {
-        tool_key: "total_output_tokens",
-        canonical: "output_tokens",
-        scale: 1.0,
-        likely_cause: FAILED,
-        def: super::Def::Same,
-    },
+/// vLLM's own figures → tpsview's (its distributions are in the groups below).
+const FIGURES: &[Figure] = &[
+    Figure::same("duration", "duration_s", 1.0, WINDOW),
+    Figure::same("output_throughput", "system_tps", 1.0, WINDOW),
+    Figure::same("request_throughput", "request_throughput", 1.0, WINDOW),
+    Figure::same("completed", "requests_ok", 1.0, FAILED),
+    Figure::same("failed", "requests_failed", 1.0, FAILED),
+    Figure::same("total_output_tokens", "output_tokens", 1.0, FAILED),
     Figure::tool(
         "total_token_throughput",
         "system_tps",
@@ -117,22 +46,6 @@ pub const FIGURES: &[Figure] = &[
         WINDOW,
         super::ToolDef::TotalTokenThroughput,
     ),
-    TPOT[0],
-    TPOT[1],
-    TPOT[2],
-    TPOT[3],
-    TTFT[0],
-    TTFT[1],
-    TTFT[2],
-    TTFT[3],
-    ITL[0],
-    ITL[1],
-    ITL[2],
-    ITL[3],
-    E2E[0],
-    E2E[1],
-    E2E[2],
-    E2E[3],
 ];
 
 const NOTES: &[&str] = &[
@@ -144,14 +57,12 @@ const NOTES: &[&str] = &[
 ];
 
 /// vLLM's vocabulary.
-pub fn vocabulary() -> super::Vocabulary {
-    super::Vocabulary {
-        tool: ID,
-        name: "vLLM bench serve",
-        figures: FIGURES,
-        notes: NOTES,
-    }
-}
+pub const VOCABULARY: super::Vocabulary = super::Vocabulary {
+    tool: ID,
+    name: "vLLM bench serve",
+    groups: &[FIGURES, &TPOT, &TTFT, &ITL, &E2E],
+    notes: NOTES,
+};
 
 /// One vLLM result object, read key by key so that the large per-request arrays go straight into
 /// columns and every other key is kept by name.

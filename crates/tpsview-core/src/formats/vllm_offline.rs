@@ -57,23 +57,21 @@ const THROUGHPUT_NOTES: &[&str] = &[
     "tokens_per_second = (prompt + output tokens) / elapsed_time: not output T/s; output lengths are not in the file",
 ];
 
-/// The vocabularies of vLLM's offline benchmarks.
-pub fn vocabularies() -> [Vocabulary; 2] {
-    [
-        Vocabulary {
-            tool: LATENCY_ID,
-            name: "vLLM bench latency",
-            figures: LATENCY_FIGURES,
-            notes: LATENCY_NOTES,
-        },
-        Vocabulary {
-            tool: THROUGHPUT_ID,
-            name: "vLLM bench throughput",
-            figures: THROUGHPUT_FIGURES,
-            notes: THROUGHPUT_NOTES,
-        },
-    ]
-}
+/// vLLM bench latency's vocabulary.
+pub const LATENCY_VOCABULARY: Vocabulary = Vocabulary {
+    tool: LATENCY_ID,
+    name: "vLLM bench latency",
+    groups: &[LATENCY_FIGURES],
+    notes: LATENCY_NOTES,
+};
+
+/// vLLM bench throughput's vocabulary.
+pub const THROUGHPUT_VOCABULARY: Vocabulary = Vocabulary {
+    tool: THROUGHPUT_ID,
+    name: "vLLM bench throughput",
+    groups: &[THROUGHPUT_FIGURES],
+    notes: THROUGHPUT_NOTES,
+};
 
 fn meta() -> Metadata {
     Metadata {
