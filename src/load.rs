@@ -42,32 +42,43 @@ pub fn read_as(
     };
     let keep = (bytes.len() <= KEEP_BYTES).then_some(bytes);
     match result {
-        Ok(parsed) => LoadedFile {
-            status: FileStatus {
-                name: name.to_owned(),
-                format: Some(parsed.format.name().to_owned()),
-                format_id: Some(parsed.format.id()),
-                run_label: parsed
-                    .report
-                    .runs
-                    .first()
-                    .map(|r| r.label.clone())
-                    .unwrap_or_default(),
-                can_reread: keep.is_some(),
-                error: None,
-                diagnostics: parsed.diagnostics.clone(),
-            },
-            parsed: Some(parsed),
-            is_sample,
-            bytes: keep,
-            source_url: None,
-        },
+        Ok(parsed) => {
+            let mut f = loaded(parsed, is_sample);
+            f.status.can_reread = keep.is_some();
+            f.bytes = keep;
+            f
+        }
         Err(e) => {
             let mut f = failed(name, messages::parse_error(&e));
             f.status.can_reread = keep.is_some();
             f.bytes = keep;
             f
         }
+    }
+}
+
+/// A file that parsed.
+pub fn loaded(parsed: tpsview_core::Parsed, is_sample: bool) -> LoadedFile {
+    LoadedFile {
+        status: FileStatus {
+            name: parsed.file.clone(),
+            format: Some(parsed.format.name().to_owned()),
+            format_id: Some(parsed.format.id()),
+            run_label: parsed
+                .report
+                .runs
+                .first()
+                .map(|r| r.label.clone())
+                .unwrap_or_default(),
+            can_reread: false,
+            error: None,
+            diagnostics: parsed.diagnostics.clone(),
+        },
+        parsed: Some(parsed),
+        is_sample,
+        bytes: None,
+        source_url: None,
+        origin: None,
     }
 }
 
@@ -87,6 +98,7 @@ pub fn failed(name: &str, error: String) -> LoadedFile {
         is_sample: false,
         bytes: None,
         source_url: None,
+        origin: None,
     }
 }
 
@@ -96,34 +108,26 @@ pub fn take_files(list: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
-/// Reads files chosen in the picker or dropped on the page.
-pub async fn read_files(list: Vec<web_sys::File>) -> Vec<LoadedFile> {
-    let mut out = Vec::new();
-    for file in list {
-        let file = gloo_file::File::from(file);
-        let name = file.name();
-        match gloo_file::futures::read_as_bytes(&file).await {
-            Ok(bytes) => out.push(from_bytes(&name, &bytes, false)),
-            Err(e) => out.push(failed(
-                &name,
-                format!("{name}: the browser could not read the file ({e})"),
-            )),
-        }
-    }
-    out
-}
-
-/// Fetches a URL the user asked for (or a built-in sample) and parses it.
-pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
-    let name = url
-        .rsplit('/')
+/// The name a URL's file is shown under: its last path segment.
+pub fn url_name(url: &str) -> String {
+    url.rsplit('/')
         .next()
         .filter(|s| !s.is_empty())
         .unwrap_or(url)
-        .to_owned();
+        .to_owned()
+}
+
+/// Only http(s) and relative addresses are fetched.
+pub fn scheme_ok(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
-    let relative = !lower.contains(':');
-    if !(relative || lower.starts_with("https://") || lower.starts_with("http://")) {
+    !lower.contains(':') || lower.starts_with("https://") || lower.starts_with("http://")
+}
+
+/// Fetches a URL the user asked for (or a built-in sample) and parses it, on the page's thread
+/// (the fallback where no loading worker starts).
+pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
+    let name = url_name(url);
+    if !scheme_ok(url) {
         return failed(&name, messages::fetch_error(url, &FetchFailure::Scheme));
     }
     let resp = match gloo_net::http::Request::get(url).send().await {

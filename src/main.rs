@@ -4,6 +4,8 @@
 #[cfg(target_arch = "wasm32")]
 mod load;
 #[cfg(target_arch = "wasm32")]
+mod loader;
+#[cfg(target_arch = "wasm32")]
 mod messages;
 #[cfg(target_arch = "wasm32")]
 mod pages;
@@ -17,9 +19,16 @@ mod shell;
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod view;
+#[cfg(target_arch = "wasm32")]
+mod worker;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    // The same module runs the loading worker (see loader.rs): there is no window there.
+    if web_sys::window().is_none() {
+        worker::run();
+        return;
+    }
     leptos::mount::mount_to_body(shell::AppShell);
 }
 

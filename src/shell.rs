@@ -7,6 +7,8 @@ use tpsview_components::DiagnosticsList;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 use crate::load;
+use crate::loader;
+use crate::messages;
 use crate::pages::{ClaimPage, GlossaryPage, LearnPage, ModelPage, ViewerPage};
 use crate::route::{current_hash, Route};
 use crate::share;
@@ -86,19 +88,54 @@ pub fn AppShell() -> impl IntoView {
         files.add(out);
     };
 
-    let load_urls = move |urls: Vec<(String, bool)>, then: Option<View>| {
+    // Files and URLs are read in a worker, one after another, with a progress bar and Cancel.
+    let progress = RwSignal::new(None::<loader::Progress>);
+    let finished = RwSignal::new(None::<loader::Finished>);
+    let (load_note, set_load_note) = signal(None::<String>);
+    let run_loads = move |jobs: Vec<(String, loader::Source, bool)>, then: Option<View>| {
         set_busy.set(true);
+        set_load_note.set(None);
         spawn_local(async move {
-            let mut out: Vec<LoadedFile> = Vec::new();
-            for (u, sample) in urls {
-                out.push(load::fetch(&u, sample).await);
+            let n = jobs.len();
+            for (k, (name, src, sample)) in jobs.into_iter().enumerate() {
+                match loader::load(&name, &src, None, sample, (k + 1, n), progress).await {
+                    loader::Outcome::Loaded(f, v, fin) => {
+                        if let Some(v) = v {
+                            view.0.set(v);
+                        }
+                        files.add(vec![*f]);
+                        if fin.is_some() {
+                            finished.set(fin);
+                        }
+                    }
+                    loader::Outcome::Cancelled => {
+                        set_load_note.set(Some(format!(
+                            "Cancelled loading {name}: nothing from it was added."
+                        )));
+                        break;
+                    }
+                }
             }
-            add_files(out);
             if let Some(v) = then {
                 view.0.set(v);
             }
             set_busy.set(false);
         });
+    };
+    let load_urls = move |urls: Vec<(String, bool)>, then: Option<View>| {
+        let mut jobs = Vec::new();
+        for (u, sample) in urls {
+            let name = load::url_name(&u);
+            if load::scheme_ok(&u) {
+                jobs.push((name, loader::Source::Url(u), sample));
+            } else {
+                files.add(vec![load::failed(
+                    &name,
+                    messages::fetch_error(&u, &messages::FetchFailure::Scheme),
+                )]);
+            }
+        }
+        run_loads(jobs, then);
     };
     // What opens first: an inline link's bundle, else the permalink's sources, else runs kept in
     // this browser, else the built-in example.
@@ -164,11 +201,12 @@ pub fn AppShell() -> impl IntoView {
         let Some(list) = list.map(|l| load::take_files(&l)) else {
             return;
         };
-        set_busy.set(true);
-        spawn_local(async move {
-            add_files(load::read_files(list).await);
-            set_busy.set(false);
-        });
+        run_loads(
+            list.into_iter()
+                .map(|f| (f.name(), loader::Source::File(f), false))
+                .collect(),
+            None,
+        );
     };
     let on_pick = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
@@ -223,6 +261,7 @@ pub fn AppShell() -> impl IntoView {
                     <button type="button" on:click=move |_| files.0.set(Vec::new())>"Clear"</button>
                     <span class="viewer-page-busy" aria-live="polite">{move || busy.get().then_some("loading…")}</span>
                 </div>
+                <LoadProgress progress=progress finished=finished note=load_note/>
                 <div class="viewer-page-keep">
                     <label>
                         <input type="checkbox" data-testid="keep-runs" prop:checked=move || keep.get() on:change=on_keep/>
@@ -247,8 +286,20 @@ pub fn AppShell() -> impl IntoView {
             </header>
             <DiagnosticsList files=statuses
                 on_read_as=Callback::new(move |(i, id): (usize, String)| {
-                    if let Some(f) = tpsview_core::Format::from_id(&id) {
-                        files.read_as(i, f);
+                    let Some(format) = tpsview_core::Format::from_id(&id) else { return };
+                    let Some((kept, source, name, sample)) = files.0.with_untracked(|f| {
+                        f.get(i).map(|x| (x.bytes.is_some(), loader::source_of(x), x.status.name.clone(), x.is_sample))
+                    }) else { return };
+                    if kept {
+                        files.read_as(i, format);
+                    } else if let Some(source) = source {
+                        spawn_local(async move {
+                            if let loader::Outcome::Loaded(f, _, _) =
+                                loader::load(&name, &source, Some(format), sample, (1, 1), progress).await
+                            {
+                                files.replace(i, *f);
+                            }
+                        });
                     }
                 })
                 on_run_label=Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label))/>
@@ -265,5 +316,45 @@ pub fn AppShell() -> impl IntoView {
                 <a href="#glossary">"Glossary"</a>
             </footer>
         </div>
+    }
+}
+
+/// The load in progress (bar, bytes, Cancel) and the figures of the last one.
+#[component]
+fn LoadProgress(
+    progress: RwSignal<Option<loader::Progress>>,
+    finished: RwSignal<Option<loader::Finished>>,
+    note: ReadSignal<Option<String>>,
+) -> impl IntoView {
+    let mb = |b: f64| format!("{:.1}", b / 1e6);
+    view! {
+        {move || progress.get().map(|p| {
+            let of = if p.position.1 > 1 { format!(" ({} of {})", p.position.0, p.position.1) } else { String::new() };
+            let text = match (p.phase.as_str(), p.total) {
+                ("parsing", _) => format!("Parsing {}{of}: {} MB read, computing in a worker…", p.name, mb(p.read)),
+                (_, Some(t)) => format!("Reading {}{of}: {} of {} MB", p.name, mb(p.read), mb(t)),
+                (_, None) => format!("Reading {}{of}: {} MB", p.name, mb(p.read)),
+            };
+            view! {
+                <div class="load-progress" data-testid="load-progress" data-read=p.read data-phase=p.phase.clone()>
+                    <progress max=p.total.unwrap_or(1.0) value=if p.phase == "parsing" { p.total.unwrap_or(1.0) } else { p.read }></progress>
+                    <span data-testid="load-status" aria-live="polite">{text}</span>
+                    <button type="button" data-testid="load-cancel" on:click=|_| loader::cancel()>"Cancel"</button>
+                </div>
+            }
+        })}
+        {move || note.get().map(|n| view! { <p class="load-note" data-testid="load-note">{n}</p> })}
+        {move || finished.get().map(|f| {
+            let secs = f.total_ms / 1e3;
+            view! {
+                <p class="load-figures" data-testid="load-figures" data-bytes=f.bytes data-ms=f.total_ms
+                    data-read-ms=f.read_ms data-parse-ms=f.parse_ms data-requests=f.requests data-memory=f.memory>
+                    {format!(
+                        "{}: {} MB read in a worker in {:.2} s ({:.0} MB/s), {} requests; worker memory {:.0} MB ({:.2} × the file)",
+                        f.name, mb(f.bytes), secs, f.bytes / 1e6 / secs.max(1e-9), f.requests, f.memory / 1e6, f.memory / f.bytes.max(1.0)
+                    )}
+                </p>
+            }
+        })}
     }
 }

@@ -20,6 +20,8 @@ pub struct LoadedFile {
     pub bytes: Option<std::sync::Arc<[u8]>>,
     /// Where it was fetched from (a sample's path or a `?src=` URL): what a permalink can hold.
     pub source_url: Option<String>,
+    /// The picked or dropped file it was read from (`loader::remember`), to read it again.
+    pub origin: Option<u32>,
 }
 
 /// Loaded files, provided as context by the shell.
@@ -53,6 +55,23 @@ impl Files {
                 p.run_label = Some(l);
             }
             new.source_url = source_url;
+            files[i] = new;
+        });
+    }
+
+    /// Puts `new` (file `i` read again) in file `i`'s place, keeping the user's run name.
+    pub fn replace(&self, i: usize, mut new: LoadedFile) {
+        self.0.update(|files| {
+            let Some(old) = files.get(i) else { return };
+            if old.status.name != new.status.name {
+                return;
+            }
+            let label = old.parsed.as_ref().and_then(|p| p.run_label.clone());
+            if let (Some(p), Some(l)) = (new.parsed.as_mut(), label) {
+                new.status.run_label.clone_from(&l);
+                p.run_label = Some(l);
+            }
+            new.is_sample = old.is_sample;
             files[i] = new;
         });
     }

@@ -178,7 +178,7 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
             ToolDef::AllRequestsThroughput => {}
             ToolDef::PrefillRate | ToolDef::MixedRate | ToolDef::NearestIndex(..) => return None,
             ToolDef::E2ePerChunk => {
-                let chunks = req.chunk_gaps.as_ref()?.row(i).len() + 1;
+                let chunks = req.chunk_gaps.as_ref()?.row_len(i) + 1;
                 sum += r.e2e / chunks as f64;
                 n_req += 1;
             }

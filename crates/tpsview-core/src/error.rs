@@ -113,7 +113,7 @@ fn strip_position(err: &serde_json::Error) -> String {
 }
 
 /// How serious a [`Diagnostic`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Something was skipped or could not be computed; the rest is sound.
@@ -124,7 +124,7 @@ pub enum Severity {
 
 /// A recoverable problem found while reading or computing: the value is still returned, and this
 /// says what was skipped and why.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// The file's name.
     pub file: String,

@@ -69,7 +69,7 @@ pub mod vllm;
 pub mod vllm_offline;
 
 /// The file formats tpsview reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     /// tpsview's own report format, `tpsview/1`.
     Tpsview,
@@ -270,7 +270,7 @@ impl Format {
 type ParseFn = fn(&str, &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError>;
 
 /// A parsed file: the report it holds and what was skipped or substituted while reading it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Parsed {
     /// The file's name.
     pub file: String,
@@ -279,6 +279,7 @@ pub struct Parsed {
     /// The data.
     pub report: Report,
     /// Recoverable problems, in file order.
+    #[serde(with = "crate::transfer::as_json")]
     pub diagnostics: Vec<Diagnostic>,
     /// A run label the user chose: every run of the file takes it, and runs are then grouped by
     /// label alone (see [`crate::group::group`]).

@@ -21,6 +21,7 @@ pub mod stats;
 pub mod summary;
 pub mod synthetic;
 pub mod text;
+pub mod transfer;
 
 pub use error::{Diagnostic, ParseError, ParseErrorKind};
 pub use formats::{detect, parse, parse_any, Format, Parsed};

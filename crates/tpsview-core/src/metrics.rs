@@ -5,7 +5,7 @@
 //! steady-state window. Failed and invalid requests are counted and listed, never averaged in.
 
 use crate::error::Diagnostic;
-use crate::model::{Outcome, Point, Requests};
+use crate::model::{Outcome, Point, Ragged, Report, Requests};
 use crate::stats::{Dist, Stat};
 
 /// Choices that change what is computed.
@@ -463,6 +463,10 @@ fn recompute(
     m.e2e_ms = Dist::of(&mut e2e).scaled(1e3);
     // When every request is usable, the pooled gaps are the report's own array: no copy.
     m.itl_ms = match &req.chunk_gaps {
+        // Folded by `fold_gaps` over these same usable requests.
+        Some(Ragged {
+            pooled: Some(d), ..
+        }) => *d,
         Some(g) if usable.len() == n => crate::stats::dist_in_place(&g.values),
         Some(g) => {
             let mut itl = Vec::new();
@@ -692,7 +696,7 @@ pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let mut mark = |i: usize, field: &'static str, msg: String, outcome: &mut Outcome| {
         diags.push(Diagnostic::warning(file, field, Some(i), msg));
-        *outcome = Outcome::Invalid(field);
+        *outcome = Outcome::Invalid(field.into());
     };
     for i in 0..req.len() {
         if !matches!(req.outcome[i], Outcome::Ok) {
@@ -738,6 +742,40 @@ pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
     diags
 }
 
+/// Reports with more chunk gaps than this (8 MB of `f64`) have them folded by [`fold_gaps`].
+pub const FOLD_GAPS_ABOVE: usize = 1 << 20;
+
+/// Folds the chunk gaps of every point whose report holds more than [`FOLD_GAPS_ABOVE`] gaps in
+/// all: each point keeps its chunk counts and the exact distribution (mean, p50, p90, p99) of the
+/// gaps of the requests [`compute_point`] averages in, so every figure stays the same while the
+/// report shrinks to a few numbers per request. Returns how many gaps were folded away.
+pub fn fold_gaps(report: &mut Report) -> usize {
+    let gaps = |r: &Report| -> usize {
+        r.runs
+            .iter()
+            .flat_map(|run| &run.points)
+            .filter_map(|p| p.requests.as_ref()?.chunk_gaps.as_ref())
+            .map(|g| g.values.len())
+            .sum()
+    };
+    let total = gaps(report);
+    if total <= FOLD_GAPS_ABOVE {
+        return 0;
+    }
+    for point in report.runs.iter_mut().flat_map(|run| &mut run.points) {
+        let Some(req) = point.requests.as_mut() else {
+            continue;
+        };
+        let usable: Vec<usize> = (0..req.len())
+            .filter(|&i| req.is_ok(i) && request_metrics(req, i).is_some())
+            .collect();
+        if let Some(g) = req.chunk_gaps.as_mut() {
+            g.fold(&usable);
+        }
+    }
+    total
+}
+
 /// Token counts from a column: non-negative integers that fit a `u32`. Any other entry (NaN from a
 /// missing or unreadable value, negative, fractional) marks its request invalid with a diagnostic on
 /// `field_path` and reads as 0. Every importer reads token counts through this.
@@ -757,7 +795,7 @@ pub(crate) fn token_counts(
                 v as u32
             } else {
                 if matches!(outcome[i], Outcome::Ok) {
-                    outcome[i] = Outcome::Invalid(field);
+                    outcome[i] = Outcome::Invalid(field.into());
                     diags.push(Diagnostic::warning(
                         file,
                         field_path,

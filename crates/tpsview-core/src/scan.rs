@@ -27,6 +27,11 @@ impl<'a> Scanner<'a> {
         Scanner { b, i: 0 }
     }
 
+    /// Bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.b.len().saturating_sub(self.i)
+    }
+
     /// True when only whitespace is left.
     pub fn at_end(&mut self) -> bool {
         self.ws();

@@ -132,7 +132,7 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
     let us = |v: f64| (v * 1e6).round() / 1e6;
     let mut ragged = Ragged {
         offsets: vec![0],
-        values: Vec::new(),
+        ..Ragged::default()
     };
     for g in &gaps {
         ragged.push_row(&g.iter().map(|&x| us(x)).collect::<Vec<_>>());

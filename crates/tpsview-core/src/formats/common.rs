@@ -280,7 +280,7 @@ impl Rows {
             .iter()
             .map(|r| match (&r.error, r.invalid) {
                 (Some(e), _) => Outcome::Failed(e.as_str().into()),
-                (None, Some(f)) => Outcome::Invalid(f),
+                (None, Some(f)) => Outcome::Invalid(f.into()),
                 (None, None) => Outcome::Ok,
             })
             .collect();

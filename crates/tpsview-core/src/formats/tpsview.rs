@@ -94,6 +94,9 @@ struct RawRequests {
     chunk_counts: Option<Column>,
     #[serde(default)]
     chunk_gaps_s: Option<Column>,
+    /// In place of `chunk_gaps_s` for huge reports: the gaps' distribution, in seconds.
+    #[serde(default)]
+    itl_pooled_s: Option<crate::stats::Dist>,
     #[serde(default)]
     errors: Vec<RawError>,
 }
@@ -293,7 +296,12 @@ fn into_requests(
             diags,
         )
     });
-    let chunk_gaps = match (raw.chunk_counts, raw.chunk_gaps_s) {
+    let gaps = match (raw.chunk_gaps_s, raw.itl_pooled_s) {
+        (Some(g), _) => Some(Ok(g)),
+        (None, Some(d)) => Some(Err(d)),
+        (None, None) => None,
+    };
+    let chunk_gaps = match (raw.chunk_counts, gaps) {
         (Some(counts), Some(gaps)) => {
             let mut offsets = Vec::with_capacity(n + 1);
             offsets.push(0u32);
@@ -311,20 +319,31 @@ fn into_requests(
                 total += c as u64;
                 offsets.push(u32::try_from(total).unwrap_or(u32::MAX));
             }
-            if total != gaps.values.len() as u64 {
-                return Err(ParseError::new(
-                    file,
-                    ParseErrorKind::Shape(format!(
-                        "chunk_counts add up to {total} but chunk_gaps_s has {} entries",
-                        gaps.values.len()
-                    )),
-                )
-                .at_field(format!("{path}.requests.chunk_gaps_s")));
+            match gaps {
+                // A huge report's gaps, folded: only their distribution was written.
+                Err(pooled) => Some(Ragged {
+                    offsets,
+                    values: Vec::new(),
+                    pooled: Some(pooled),
+                }),
+                Ok(gaps) => {
+                    if total != gaps.values.len() as u64 {
+                        return Err(ParseError::new(
+                            file,
+                            ParseErrorKind::Shape(format!(
+                                "chunk_counts add up to {total} but chunk_gaps_s has {} entries",
+                                gaps.values.len()
+                            )),
+                        )
+                        .at_field(format!("{path}.requests.chunk_gaps_s")));
+                    }
+                    Some(Ragged {
+                        offsets,
+                        values: gaps.values,
+                        pooled: None,
+                    })
+                }
             }
-            Some(Ragged {
-                offsets,
-                values: gaps.values,
-            })
         }
         (None, None) => None,
         (Some(_), None) | (None, Some(_)) => {
@@ -401,6 +420,8 @@ struct WRequests<'a> {
     chunk_counts: Option<Vec<u32>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     chunk_gaps_s: Option<&'a [f64]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    itl_pooled_s: Option<crate::stats::Dist>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     errors: Vec<RawError>,
 }
@@ -442,7 +463,12 @@ fn write_point(p: &Point) -> WPoint<'_> {
                 .chunk_gaps
                 .as_ref()
                 .map(|g| g.offsets.windows(2).map(|w| w[1] - w[0]).collect()),
-            chunk_gaps_s: r.chunk_gaps.as_ref().map(|g| g.values.as_slice()),
+            chunk_gaps_s: r
+                .chunk_gaps
+                .as_ref()
+                .filter(|g| g.pooled.is_none())
+                .map(|g| g.values.as_slice()),
+            itl_pooled_s: r.chunk_gaps.as_ref().and_then(|g| g.pooled),
             errors: r
                 .outcome
                 .iter()

@@ -361,6 +361,15 @@ fn fast_read(bytes: &[u8]) -> Option<Vec<RawVllm>> {
                     "start_times" => raw.start_times = Some(col(&mut s)?),
                     "itls" => {
                         let mut r = RaggedColumn::default();
+                        // vLLM writes output_lens first: with one token per chunk, the gaps number
+                        // Σ(output_lens − 1). Reserving that once spares the doubling reallocations
+                        // (old and new buffer alive together: the load's peak memory) on a big file.
+                        if let Some(o) = &raw.output_lens {
+                            let expect = o.values.iter().map(|n| n - 1.0).sum::<f64>().max(0.0);
+                            let most = s.remaining() / 2;
+                            r.data.values.reserve_exact((expect as usize).min(most));
+                            r.data.offsets.reserve_exact(o.values.len().min(most) + 1);
+                        }
                         s.ragged(&mut r.data)?;
                         raw.itls = Some(r);
                     }
@@ -601,7 +610,7 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
             continue;
         }
         if raw.latencies.is_none() {
-            outcome[i] = Outcome::Invalid("itls");
+            outcome[i] = Outcome::Invalid("itls".into());
             diags.push(Diagnostic::warning(
                 file,
                 "itls",

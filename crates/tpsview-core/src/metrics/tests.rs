@@ -6,7 +6,7 @@ use proptest::prelude::*;
 fn requests(rows: &[(f64, f64, f64, u32)]) -> Requests {
     let mut gaps = Ragged {
         offsets: vec![0],
-        values: Vec::new(),
+        ..Ragged::default()
     };
     for &(_, t, e, n) in rows {
         let k = n.saturating_sub(1) as usize;

@@ -1,0 +1,118 @@
+use super::{decode, encode};
+use crate::formats::{parse_any, tpsview};
+use crate::metrics::{fold_gaps, FOLD_GAPS_ABOVE};
+use crate::model::Outcome;
+use crate::summary::summarize;
+use crate::MetricOptions;
+
+fn summary_json(p: &crate::Parsed) -> String {
+    serde_json::to_string(&summarize(vec![p.clone()], &MetricOptions::default())).expect("json")
+}
+
+fn fixtures() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("fixtures").flatten() {
+        if !dir.path().is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(dir.path()).expect("dir").flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            out.push((name, std::fs::read(f.path()).expect("file")));
+        }
+    }
+    assert!(out.len() > 20, "found {} fixtures", out.len());
+    out
+}
+
+#[test]
+fn every_fixture_crosses_unchanged() {
+    let mut crossed = 0;
+    for (name, bytes) in fixtures() {
+        let Ok(p) = parse_any(&name, &bytes) else {
+            continue;
+        };
+        let wire = encode(&p);
+        let back = decode(&wire).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Bit-for-bit (NaN != NaN, so compare the encodings and the summaries).
+        assert_eq!(encode(&back), wire, "{name}");
+        assert_eq!(summary_json(&back), summary_json(&p), "{name}");
+        assert_eq!(back.diagnostics, p.diagnostics, "{name}");
+        assert_eq!(back.report.meta, p.report.meta, "{name}");
+        crossed += 1;
+    }
+    assert!(crossed > 20, "{crossed}");
+}
+
+#[test]
+fn garbage_does_not_decode_into_a_report() {
+    assert!(decode(b"").is_err());
+    assert!(decode(&[0xff; 64]).is_err());
+}
+
+/// A big vLLM file with one failed and one unusable request.
+fn big() -> crate::Parsed {
+    let text = crate::synthetic::vllm_detailed(1_100, 1_000, 7, false);
+    let mut p = parse_any("big.json", text.as_bytes()).expect("parses");
+    let req = p.report.runs[0].points[0]
+        .requests
+        .as_mut()
+        .expect("requests");
+    req.outcome[3] = Outcome::Failed("boom".into());
+    req.output_tokens[5] = 0;
+    p
+}
+
+#[test]
+fn folding_keeps_every_figure_and_shrinks_the_report() {
+    let mut p = big();
+    let before = summary_json(&p);
+    let size_before = encode(&p).len();
+    let folded = fold_gaps(&mut p.report);
+    assert!(folded > FOLD_GAPS_ABOVE, "{folded}");
+    let g = p.report.runs[0].points[0]
+        .requests
+        .as_ref()
+        .unwrap()
+        .chunk_gaps
+        .as_ref()
+        .unwrap();
+    assert!(g.values.is_empty() && g.pooled.is_some());
+    assert!(g.row_len(0) >= 1_000);
+    assert_eq!(summary_json(&p), before);
+    let size_after = encode(&p).len();
+    assert!(
+        size_after * 50 < size_before,
+        "{size_after} vs {size_before}"
+    );
+    // Folding twice changes nothing; a small report is left alone.
+    assert_eq!(fold_gaps(&mut p.report), 0);
+    assert_eq!(summary_json(&p), before);
+    let mut small = parse_any(
+        "s.json",
+        crate::synthetic::vllm_detailed(10, 20, 1, false).as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(fold_gaps(&mut small.report), 0);
+}
+
+#[test]
+fn a_folded_report_exports_and_reads_back_with_the_same_figures() {
+    let mut p = big();
+    fold_gaps(&mut p.report);
+    let text = tpsview::write(&p.report);
+    assert!(text.contains("itl_pooled_s") && !text.contains("chunk_gaps_s"));
+    let back = parse_any("export.json", text.as_bytes()).expect("reads back");
+    let s = |p: &crate::Parsed| {
+        let s = summarize(vec![p.clone()], &MetricOptions::default());
+        let m = &s.runs[0].points[0].metrics;
+        (
+            m.itl_ms,
+            m.tpot_ms,
+            m.system_tps,
+            m.requests_ok,
+            m.requests_failed,
+        )
+    };
+    assert_eq!(s(&back), s(&p));
+}

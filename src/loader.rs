@@ -1,0 +1,309 @@
+//! The page's side of loading: starts a worker running this same wasm module (`worker.rs`), hands
+//! it a `File` or a URL, shows its progress, and turns its answer into a [`LoadedFile`]. The
+//! page's thread only decodes the compact result; reading and parsing happen in the worker, so a
+//! big file never freezes the tab. Cancel terminates the worker, which frees its memory at once.
+//! Where no worker can start (no module preload link, old browser), the file is read here instead.
+
+use std::cell::RefCell;
+
+use js_sys::{Object, Promise, Reflect, Uint8Array};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::load;
+use crate::state::LoadedFile;
+use crate::view::View;
+use tpsview_core::Format;
+
+/// What the worker is doing, for the progress bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The file's name.
+    pub name: String,
+    /// `reading` or `parsing`.
+    pub phase: String,
+    /// Bytes read so far.
+    pub read: f64,
+    /// The file's size, when known.
+    pub total: Option<f64>,
+    /// Which file of how many (1-based).
+    pub position: (usize, usize),
+}
+
+/// Figures of the last finished load, shown beside the bar and read by the benchmark script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finished {
+    /// The file's name.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: f64,
+    /// Requests read.
+    pub requests: f64,
+    /// From handing the job over to the result in the page's state (ms).
+    pub total_ms: f64,
+    /// Reading the bytes, in the worker (ms).
+    pub read_ms: f64,
+    /// Parsing, folding and encoding, in the worker (ms).
+    pub parse_ms: f64,
+    /// The worker's wasm memory at the end: its peak (bytes).
+    pub memory: f64,
+}
+
+/// Where a file's bytes come from; kept so that it can be read again as another format.
+#[derive(Clone)]
+pub enum Source {
+    /// A file the user picked or dropped.
+    File(web_sys::File),
+    /// An absolute http(s) URL.
+    Url(String),
+}
+
+/// A load's end.
+pub enum Outcome {
+    /// The file, its view when it is a bundle, and the figures.
+    Loaded(Box<LoadedFile>, Option<View>, Option<Finished>),
+    /// The user cancelled it.
+    Cancelled,
+}
+
+thread_local! {
+    /// The running worker and the resolver of its load's promise (for cancel).
+    static CURRENT: RefCell<Option<(Worker, js_sys::Function)>> = const { RefCell::new(None) };
+    /// Files picked or dropped, by the id their `LoadedFile` keeps.
+    static SOURCES: RefCell<Vec<web_sys::File>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps a picked file for reading again; returns its id.
+pub fn remember(file: &web_sys::File) -> u32 {
+    SOURCES.with_borrow_mut(|s| {
+        s.push(file.clone());
+        (s.len() - 1) as u32
+    })
+}
+
+/// The source of a loaded file, if it can be read again.
+pub fn source_of(f: &LoadedFile) -> Option<Source> {
+    if let Some(id) = f.origin {
+        return SOURCES
+            .with_borrow(|s| s.get(id as usize).cloned())
+            .map(Source::File);
+    }
+    f.source_url.clone().map(Source::Url)
+}
+
+/// Stops the load in progress, if any.
+pub fn cancel() {
+    if let Some((worker, resolve)) = CURRENT.take() {
+        worker.terminate();
+        let m = Object::new();
+        let _ = Reflect::set(&m, &"type".into(), &"cancelled".into());
+        let _ = resolve.call1(&JsValue::NULL, &m);
+    }
+}
+
+/// An absolute URL for `url`, relative ones resolved against the page (the worker's own base is
+/// a `blob:` URL).
+fn absolute(url: &str) -> Option<String> {
+    let base = web_sys::window()?.document()?.base_uri().ok()??;
+    web_sys::Url::new_with_base(url, &base)
+        .ok()
+        .map(|u| u.href())
+}
+
+fn spawn() -> Option<Worker> {
+    let doc = web_sys::window()?.document()?;
+    let glue = doc
+        .query_selector("link[rel=modulepreload]")
+        .ok()??
+        .dyn_into::<web_sys::HtmlLinkElement>()
+        .ok()?
+        .href();
+    // public/loader-worker.js, beside the glue: it imports the glue and instantiates the module.
+    let boot = web_sys::Url::new_with_base("loader-worker.js", &glue)
+        .ok()?
+        .href();
+    let wopts = WorkerOptions::new();
+    wopts.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(&boot, &wopts).ok()?;
+    let boot = Object::new();
+    let _ = Reflect::set(&boot, &"glue".into(), &glue.into());
+    let _ = Reflect::set(&boot, &"module".into(), &wasm_bindgen::module());
+    worker.post_message(&boot).ok()?;
+    Some(worker)
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Loads one file in a worker, showing progress in `progress`.
+pub async fn load(
+    name: &str,
+    source: &Source,
+    format: Option<Format>,
+    is_sample: bool,
+    position: (usize, usize),
+    progress: RwSignal<Option<Progress>>,
+) -> Outcome {
+    cancel();
+    let started = js_sys::Date::now();
+    let Some(worker) = spawn() else {
+        return on_this_thread(name, source, format, is_sample).await;
+    };
+    let job = Object::new();
+    let _ = Reflect::set(&job, &"name".into(), &name.into());
+    if let Some(f) = format {
+        let _ = Reflect::set(&job, &"format".into(), &f.id().into());
+    }
+    match source {
+        Source::File(f) => {
+            let _ = Reflect::set(&job, &"file".into(), f);
+        }
+        Source::Url(u) => {
+            let url = absolute(u).unwrap_or_else(|| u.clone());
+            let _ = Reflect::set(&job, &"url".into(), &url.into());
+        }
+    }
+    let mut resolver = None;
+    let answer = Promise::new(&mut |resolve, _| resolver = Some(resolve));
+    let Some(resolve) = resolver else {
+        return on_this_thread(name, source, format, is_sample).await;
+    };
+    let w = worker.clone();
+    let done = resolve.clone();
+    let file_name = name.to_owned();
+    progress.set(Some(Progress {
+        name: file_name.clone(),
+        phase: "starting".into(),
+        read: 0.0,
+        total: match source {
+            Source::File(f) => Some(f.size()),
+            Source::Url(_) => None,
+        },
+        position,
+    }));
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let d = ev.data();
+        match get(&d, "type").as_string().as_deref() {
+            Some("ready") => {
+                let _ = w.post_message(&job);
+            }
+            Some("progress") => progress.set(Some(Progress {
+                name: file_name.clone(),
+                phase: get(&d, "phase").as_string().unwrap_or_default(),
+                read: get(&d, "read").as_f64().unwrap_or(0.0),
+                total: get(&d, "total").as_f64(),
+                position,
+            })),
+            _ => {
+                let _ = done.call1(&JsValue::NULL, &d);
+            }
+        }
+    });
+    let crashed = resolve.clone();
+    // An uncaught error in the worker (out of memory) or a worker script that did not load.
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        ev.prevent_default();
+        let m = Object::new();
+        let _ = Reflect::set(&m, &"type".into(), &"done".into());
+        let what = get(&ev, "message")
+            .as_string()
+            .unwrap_or_else(|| "the worker did not start".into());
+        let why = format!(
+            "the loader stopped ({what}); a file this big may need more memory than this tab can have"
+        );
+        let _ = Reflect::set(&m, &"error".into(), &why.into());
+        let _ = crashed.call1(&JsValue::NULL, &m);
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    CURRENT.set(Some((worker.clone(), resolve)));
+    let d = JsFuture::from(answer).await.unwrap_or(JsValue::UNDEFINED);
+    worker.terminate();
+    CURRENT.take();
+    drop((on_message, on_error));
+    progress.set(None);
+    if get(&d, "type").as_string().as_deref() == Some("cancelled") {
+        return Outcome::Cancelled;
+    }
+    let failed = |why: String| {
+        let mut f = load::failed(name, with_name(name, why));
+        keep_source(&mut f, source);
+        Outcome::Loaded(Box::new(f), None, None)
+    };
+    if let Some(e) = get(&d, "error").as_string() {
+        return failed(e);
+    }
+    let Some(wire) = get(&d, "parsed")
+        .dyn_ref::<Uint8Array>()
+        .map(Uint8Array::to_vec)
+    else {
+        return failed("the loader gave no answer".into());
+    };
+    let parsed = match tpsview_core::transfer::decode(&wire) {
+        Ok(p) => p,
+        Err(e) => return failed(e),
+    };
+    let mut f = load::loaded(parsed, is_sample);
+    keep_source(&mut f, source);
+    let view = get(&d, "view").as_string().map(|v| View::from_json(&v));
+    let num = |k: &str| get(&d, k).as_f64().unwrap_or(0.0);
+    let finished = Finished {
+        name: name.to_owned(),
+        bytes: num("bytes"),
+        requests: num("requests"),
+        total_ms: js_sys::Date::now() - started,
+        read_ms: num("read_ms"),
+        parse_ms: num("parse_ms"),
+        memory: num("memory"),
+    };
+    Outcome::Loaded(Box::new(f), view, Some(finished))
+}
+
+/// Messages name the file; the worker's own do, a crash's does not.
+fn with_name(name: &str, why: String) -> String {
+    if why.starts_with(name) {
+        why
+    } else {
+        format!("{name}: {why}")
+    }
+}
+
+fn keep_source(f: &mut LoadedFile, source: &Source) {
+    match source {
+        Source::File(file) => f.origin = Some(remember(file)),
+        Source::Url(u) => f.source_url = Some(u.clone()),
+    }
+    f.status.can_reread = true;
+}
+
+/// The fallback without a worker: reads and parses on the page's thread.
+async fn on_this_thread(
+    name: &str,
+    source: &Source,
+    format: Option<Format>,
+    is_sample: bool,
+) -> Outcome {
+    let mut f = match source {
+        Source::File(file) => {
+            match gloo_file::futures::read_as_bytes(&gloo_file::File::from(file.clone())).await {
+                Ok(bytes) => load::read_as(name, bytes.into(), format, is_sample),
+                Err(e) => load::failed(
+                    name,
+                    format!("{name}: the browser could not read the file ({e})"),
+                ),
+            }
+        }
+        Source::Url(u) => load::fetch(u, is_sample).await,
+    };
+    let view = f
+        .bytes
+        .as_deref()
+        .filter(|_| f.status.format_id == Some(tpsview_core::formats::tpsview::ID))
+        .and_then(crate::view::view_of_bundle);
+    keep_source(&mut f, source);
+    Outcome::Loaded(Box::new(f), view, None)
+}

@@ -1,0 +1,223 @@
+//! The loading worker. The page starts this same wasm module in a dedicated Web Worker (see
+//! `loader.rs`); there `main` finds no window and calls [`run`]. A job names a `File` (read with
+//! `File.stream()`) or an absolute URL (read with a streamed `fetch`); the worker reads it chunk by
+//! chunk into one buffer, reporting bytes read, then parses it, folds huge chunk-gap arrays into
+//! their distribution (`metrics::fold_gaps`) and posts the result back in binary
+//! (`tpsview_core::transfer`), its buffer transferred, not copied. The page's thread never parses.
+//!
+//! Messages to the page: `{type: "ready"}`, `{type: "progress", phase, read, total}`,
+//! `{type: "done", parsed?: Uint8Array, error?: string, view?: string, bytes, requests,
+//! read_ms, parse_ms, memory}`.
+
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, ReadableStream};
+
+use crate::messages::{self, FetchFailure};
+
+/// The largest file read in a browser tab. Reading keeps the file's bytes and the columns parsed
+/// from them (about 2× the file for a vLLM detailed file, more for formats read through generic
+/// JSON values) in one wasm memory, which cannot pass 4 GiB.
+pub const MAX_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
+
+/// Progress is posted at most this often (ms).
+const PROGRESS_EVERY_MS: f64 = 80.0;
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn message(kind: &str) -> Object {
+    let m = Object::new();
+    set(&m, "type", kind);
+    m
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Starts serving jobs; called by `main` when it runs inside a worker.
+pub fn run() {
+    let on_job = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+        wasm_bindgen_futures::spawn_local(job(ev.data()));
+    });
+    scope().set_onmessage(Some(on_job.as_ref().unchecked_ref()));
+    on_job.forget();
+    let _ = scope().post_message(&message("ready"));
+}
+
+/// Where a job's bytes come from.
+enum Input {
+    File(web_sys::File),
+    Url(String),
+}
+
+async fn job(data: JsValue) {
+    let name = get(&data, "name").as_string().unwrap_or_default();
+    let format = get(&data, "format")
+        .as_string()
+        .and_then(|id| tpsview_core::Format::from_id(&id));
+    let input = match get(&data, "file").dyn_into::<web_sys::File>() {
+        Ok(f) => Input::File(f),
+        Err(_) => Input::Url(get(&data, "url").as_string().unwrap_or_default()),
+    };
+    let started = now();
+    let done = message("done");
+    let bytes = match read(&name, input).await {
+        Ok(b) => b,
+        Err(e) => {
+            set(&done, "error", e);
+            let _ = scope().post_message(&done);
+            return;
+        }
+    };
+    let read_ms = now() - started;
+    let progress = message("progress");
+    set(&progress, "phase", "parsing");
+    set(&progress, "read", bytes.len() as f64);
+    set(&progress, "total", bytes.len() as f64);
+    let _ = scope().post_message(&progress);
+    set(&done, "bytes", bytes.len() as f64);
+    let result = match format {
+        Some(f) => tpsview_core::parse(f, &name, &bytes),
+        None => tpsview_core::parse_any(&name, &bytes),
+    };
+    let mut transfer = Array::new();
+    match result {
+        Ok(mut parsed) => {
+            if parsed.format.id() == tpsview_core::formats::tpsview::ID {
+                if let Some(v) = crate::view::view_of_bundle(&bytes) {
+                    set(&done, "view", v.to_json());
+                }
+            }
+            drop(bytes);
+            tpsview_core::metrics::fold_gaps(&mut parsed.report);
+            let requests: usize = parsed
+                .report
+                .runs
+                .iter()
+                .flat_map(|r| &r.points)
+                .filter_map(|p| p.requests.as_ref())
+                .map(tpsview_core::Requests::len)
+                .sum();
+            set(&done, "requests", requests as f64);
+            let wire = Uint8Array::from(tpsview_core::transfer::encode(&parsed).as_slice());
+            transfer = Array::of1(&wire.buffer());
+            set(&done, "parsed", wire);
+        }
+        Err(e) => set(&done, "error", messages::parse_error(&e)),
+    }
+    set(&done, "read_ms", read_ms);
+    set(&done, "parse_ms", now() - started - read_ms);
+    set(&done, "memory", memory_bytes());
+    let _ = scope().post_message_with_transfer(&done, &transfer);
+}
+
+/// The size of this worker's wasm memory: its peak, since wasm memory never shrinks.
+fn memory_bytes() -> f64 {
+    let buffer = get(&wasm_bindgen::memory(), "buffer");
+    get(&buffer, "byteLength").as_f64().unwrap_or(0.0)
+}
+
+fn too_big(name: &str, size: f64) -> String {
+    format!(
+        "{name}: {:.0} MB is more than this viewer reads in a browser tab ({:.0} MB). `tpsview summarize {name}` (the command-line tool) reads files of any size, and `tpsview convert` can write a smaller tpsview/1 report to open here.",
+        size / 1e6,
+        MAX_BYTES / 1e6
+    )
+}
+
+async fn read(name: &str, input: Input) -> Result<Vec<u8>, String> {
+    let (stream, total) = match input {
+        Input::File(f) => (Some(f.stream()), Some(f.size())),
+        Input::Url(url) => fetch(&url).await?,
+    };
+    let stream = stream.ok_or_else(|| format!("{name}: the browser gave no data to read"))?;
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut buf: Vec<u8> = Vec::new();
+    if let Some(t) = total {
+        if t > MAX_BYTES {
+            return Err(too_big(name, t));
+        }
+        buf.try_reserve_exact(t as usize).map_err(|_| {
+            format!(
+                "{name}: the browser could not give this tab the {:.0} MB of memory the file needs",
+                t / 1e6
+            )
+        })?;
+    }
+    let mut last = 0.0;
+    loop {
+        let r = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("{name}: reading stopped ({})", describe(&e)))?;
+        if get(&r, "done").as_bool().unwrap_or(true) {
+            break;
+        }
+        let chunk: Uint8Array = get(&r, "value").unchecked_into();
+        let n = chunk.length() as usize;
+        if (buf.len() + n) as f64 > MAX_BYTES {
+            let _ = reader.cancel();
+            return Err(too_big(name, (buf.len() + n) as f64));
+        }
+        buf.try_reserve(n).map_err(|_| {
+            format!(
+                "{name}: the browser could not give this tab more memory after {:.0} MB",
+                buf.len() as f64 / 1e6
+            )
+        })?;
+        let at = buf.len();
+        buf.resize(at + n, 0);
+        chunk.copy_to(&mut buf[at..]);
+        if now() - last >= PROGRESS_EVERY_MS {
+            last = now();
+            let p = message("progress");
+            set(&p, "phase", "reading");
+            set(&p, "read", buf.len() as f64);
+            set(&p, "total", total.map_or(JsValue::NULL, JsValue::from));
+            let _ = scope().post_message(&p);
+        }
+    }
+    Ok(buf)
+}
+
+/// A streamed fetch: the body and its length when the server says it.
+async fn fetch(url: &str) -> Result<(Option<ReadableStream>, Option<f64>), String> {
+    let resp = JsFuture::from(scope().fetch_with_str(url))
+        .await
+        .map_err(|e| messages::fetch_error(url, &FetchFailure::Network(describe(&e))))?;
+    let resp: web_sys::Response = resp.unchecked_into();
+    if !resp.ok() {
+        return Err(messages::fetch_error(
+            url,
+            &FetchFailure::Status(resp.status()),
+        ));
+    }
+    let header = |h: &str| resp.headers().get(h).ok().flatten();
+    if header("content-type").is_some_and(|t| t.contains("text/html")) {
+        return Err(messages::fetch_error(url, &FetchFailure::Html));
+    }
+    // A compressed answer's length is not the body's: use it only when the body is not encoded.
+    let total = header("content-length")
+        .filter(|_| header("content-encoding").is_none())
+        .and_then(|v| v.parse::<f64>().ok());
+    Ok((resp.body(), total))
+}
+
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
