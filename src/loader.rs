@@ -69,9 +69,64 @@ pub enum Outcome {
     Cancelled,
 }
 
+/// A file waiting its turn: loads run one at a time, in the order asked.
+pub struct Job {
+    /// The file's name.
+    pub name: String,
+    /// Where to read it.
+    pub source: Source,
+    /// A built-in sample (which the user's first own file replaces).
+    pub sample: bool,
+    /// Which of its batch (1-based), of how many.
+    pub position: (usize, usize),
+    /// The view to apply once this job is done (a permalink's, after its last file).
+    pub then: Option<View>,
+}
+
+/// Queues a batch of files; true when no loop is draining the queue (the caller starts one).
+pub fn enqueue(batch: Vec<(String, Source, bool)>, then: Option<View>) -> bool {
+    let n = batch.len();
+    QUEUE.with_borrow_mut(|q| {
+        for (k, (name, source, sample)) in batch.into_iter().enumerate() {
+            q.push_back(Job {
+                name,
+                source,
+                sample,
+                position: (k + 1, n),
+                then: None,
+            });
+        }
+        if let Some(last) = q.back_mut() {
+            last.then = then;
+        }
+    });
+    !DRAINING.replace(true)
+}
+
+/// The next queued file; `None` ends the draining loop.
+pub fn next_job() -> Option<Job> {
+    let job = QUEUE.with_borrow_mut(std::collections::VecDeque::pop_front);
+    if job.is_none() {
+        DRAINING.set(false);
+    }
+    job
+}
+
+/// Drops every queued file (after a cancel); returns how many.
+pub fn clear_queue() -> usize {
+    QUEUE.with_borrow_mut(|q| {
+        let n = q.len();
+        q.clear();
+        n
+    })
+}
+
 thread_local! {
-    /// The running worker and the resolver of its load's promise (for cancel).
-    static CURRENT: RefCell<Option<(Worker, js_sys::Function)>> = const { RefCell::new(None) };
+    static QUEUE: RefCell<std::collections::VecDeque<Job>> = const { RefCell::new(std::collections::VecDeque::new()) };
+    static DRAINING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The running workers (the queue's, and a file being read again as another format), with
+    /// the resolvers of their loads' promises, for Cancel.
+    static CURRENT: RefCell<Vec<(Worker, js_sys::Function)>> = const { RefCell::new(Vec::new()) };
     /// Files picked or dropped, by the id their `LoadedFile` keeps.
     static SOURCES: RefCell<Vec<web_sys::File>> = const { RefCell::new(Vec::new()) };
 }
@@ -96,7 +151,7 @@ pub fn source_of(f: &LoadedFile) -> Option<Source> {
 
 /// Stops the load in progress, if any.
 pub fn cancel() {
-    if let Some((worker, resolve)) = CURRENT.take() {
+    for (worker, resolve) in CURRENT.take() {
         worker.terminate();
         let m = Object::new();
         let _ = Reflect::set(&m, &"type".into(), &"cancelled".into());
@@ -148,7 +203,6 @@ pub async fn load(
     position: (usize, usize),
     progress: RwSignal<Option<Progress>>,
 ) -> Outcome {
-    cancel();
     let started = js_sys::Date::now();
     let Some(worker) = spawn() else {
         return on_this_thread(name, source, format, is_sample).await;
@@ -220,12 +274,15 @@ pub async fn load(
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    CURRENT.set(Some((worker.clone(), resolve)));
+    CURRENT.with_borrow_mut(|c| c.push((worker.clone(), resolve)));
     let d = JsFuture::from(answer).await.unwrap_or(JsValue::UNDEFINED);
     worker.terminate();
-    CURRENT.take();
+    CURRENT.with_borrow_mut(|c| c.retain(|(w, _)| w != &worker));
     drop((on_message, on_error));
     progress.set(None);
+    // The page's work after a load (decoding, then the new report's tables and charts) is split
+    // into tasks of its own, so that none of them holds the page's thread for long.
+    next_task().await;
     if get(&d, "type").as_string().as_deref() == Some("cancelled") {
         return Outcome::Cancelled;
     }
@@ -249,6 +306,7 @@ pub async fn load(
     };
     let mut f = load::loaded(parsed, is_sample);
     keep_source(&mut f, source);
+    next_task().await;
     let view = get(&d, "view").as_string().map(|v| View::from_json(&v));
     let num = |k: &str| get(&d, k).as_f64().unwrap_or(0.0);
     let finished = Finished {
@@ -261,6 +319,16 @@ pub async fn load(
         memory: num("memory"),
     };
     Outcome::Loaded(Box::new(f), view, Some(finished))
+}
+
+/// Resolves in a later task (a zero-delay timer): what runs after it is a task of its own.
+pub async fn next_task() {
+    let p = Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback(&resolve);
+        }
+    });
+    let _ = JsFuture::from(p).await;
 }
 
 /// Messages name the file; the worker's own do, a crash's does not.

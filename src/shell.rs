@@ -93,12 +93,15 @@ pub fn AppShell() -> impl IntoView {
     let finished = RwSignal::new(None::<loader::Finished>);
     let (load_note, set_load_note) = signal(None::<String>);
     let run_loads = move |jobs: Vec<(String, loader::Source, bool)>, then: Option<View>| {
-        set_busy.set(true);
         set_load_note.set(None);
+        if !loader::enqueue(jobs, then) {
+            return; // the loop already running takes these too
+        }
+        set_busy.set(true);
         spawn_local(async move {
-            let n = jobs.len();
-            for (k, (name, src, sample)) in jobs.into_iter().enumerate() {
-                match loader::load(&name, &src, None, sample, (k + 1, n), progress).await {
+            while let Some(job) = loader::next_job() {
+                let (name, position) = (job.name.clone(), job.position);
+                match loader::load(&name, &job.source, None, job.sample, position, progress).await {
                     loader::Outcome::Loaded(f, v, fin) => {
                         if let Some(v) = v {
                             view.0.set(v);
@@ -109,15 +112,17 @@ pub fn AppShell() -> impl IntoView {
                         }
                     }
                     loader::Outcome::Cancelled => {
-                        set_load_note.set(Some(format!(
-                            "Cancelled loading {name}: nothing from it was added."
-                        )));
-                        break;
+                        let dropped = loader::clear_queue();
+                        set_load_note.set(Some(if dropped > 0 {
+                            format!("Cancelled loading {name} and the {dropped} file(s) after it: nothing from them was added.")
+                        } else {
+                            format!("Cancelled loading {name}: nothing from it was added.")
+                        }));
                     }
                 }
-            }
-            if let Some(v) = then {
-                view.0.set(v);
+                if let Some(v) = job.then {
+                    view.0.set(v);
+                }
             }
             set_busy.set(false);
         });
@@ -350,9 +355,14 @@ fn LoadProgress(
                 <p class="load-figures" data-testid="load-figures" data-bytes=f.bytes data-ms=f.total_ms
                     data-read-ms=f.read_ms data-parse-ms=f.parse_ms data-requests=f.requests data-memory=f.memory>
                     {format!(
-                        "{}: {} MB read in a worker in {:.2} s ({:.0} MB/s), {} requests; worker memory {:.0} MB ({:.2} × the file)",
-                        f.name, mb(f.bytes), secs, f.bytes / 1e6 / secs.max(1e-9), f.requests, f.memory / 1e6, f.memory / f.bytes.max(1.0)
+                        "{}: {} MB read and computed in a worker in {:.2} s ({:.0} MB/s), {} requests",
+                        f.name, mb(f.bytes), secs, f.bytes / 1e6 / secs.max(1e-9), f.requests
                     )}
+                    // Below ~16 MB the module's own few MB dominate: the ratio would mislead.
+                    {(f.bytes >= 16e6).then(|| format!(
+                        "; worker memory at its peak {:.0} MB ({:.2} × the file)",
+                        f.memory / 1e6, f.memory / f.bytes
+                    ))}
                 </p>
             }
         })}

@@ -47,9 +47,30 @@ pub fn Chart(
             .max(1.0)
     };
 
-    // The chart: redrawn when its spec changes, never on hover.
-    Effect::new(move |_| {
-        let Some(el) = canvas.get() else { return };
+    // The chart: redrawn when its spec changes, never on hover, in a task of its own (a timer),
+    // so that the charts redrawn after one change never add up to one long task on the page's
+    // thread. Only the latest request draws.
+    let generation = StoredValue::new(0u64);
+    // Whether the mouse is over the chart: a redraw then re-reads the hover at the pointer.
+    let mouse_in = StoredValue::new(false);
+    let hover_at = move |x: f64, y: f64| {
+        let found = layout.with_value(|l| {
+            l.as_ref()
+                .and_then(|(l, ratio)| l.data_at(x * ratio, y * ratio))
+        });
+        let next =
+            found.and_then(|(panel, dx, dy)| spec.with_untracked(|s| s.hover(dx, Some(dy), panel)));
+        if next != hover.get_untracked() {
+            set_hover.set(next);
+        }
+    };
+    let draw = move || {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let Some(spec) = spec.try_with_untracked(|s| s.clone()) else {
+            return; // unmounted before the timer fired
+        };
         let t0 = now();
         let k = ratio();
         let (w, hgt) = (
@@ -71,14 +92,16 @@ pub fn Chart(
             return;
         };
         let area = backend.into_drawing_area();
-        match spec.with(|s| draw_chart(&area, s, Theme { scale: k, dark })) {
+        match draw_chart(&area, &spec, Theme { scale: k, dark }) {
             Ok(l) => layout.set_value(Some((l, k))),
-            Err(e) => on_error.run(format!(
-                "the {} chart could not be drawn: {e}",
-                spec.with_untracked(|s| s.id)
-            )),
+            Err(e) => on_error.run(format!("the {} chart could not be drawn: {e}", spec.id)),
         }
-        set_hover.set(None);
+        if mouse_in.get_value() {
+            let (x, y) = pointer.get_untracked();
+            hover_at(x, y);
+        } else {
+            set_hover.set(None);
+        }
         let _ = el.set_attribute("data-drawn", "true");
         let _ = el.set_attribute("data-draw-ms", &format!("{:.3}", now() - t0));
         // The budget script reads this mark: navigation → first chart drawn.
@@ -87,6 +110,22 @@ pub fn Chart(
                 let _ = perf.mark("tpsview-first-chart");
             }
         }
+    };
+    Effect::new(move |_| {
+        spec.track();
+        if canvas.get().is_none() {
+            return;
+        }
+        let g = generation.get_value() + 1;
+        generation.set_value(g);
+        set_timeout(
+            move || {
+                if generation.try_get_value() == Some(g) {
+                    draw();
+                }
+            },
+            std::time::Duration::ZERO,
+        );
     });
 
     // The hover layer: a crosshair and rings on a transparent canvas above the chart.
@@ -119,18 +158,8 @@ pub fn Chart(
         let _ = el.set_attribute("data-hover-ms", &format!("{:.3}", now() - t0));
     });
 
-    let hover_at = move |x: f64, y: f64| {
-        let found = layout.with_value(|l| {
-            l.as_ref()
-                .and_then(|(l, ratio)| l.data_at(x * ratio, y * ratio))
-        });
-        let next =
-            found.and_then(|(panel, dx, dy)| spec.with_untracked(|s| s.hover(dx, Some(dy), panel)));
-        if next != hover.get_untracked() {
-            set_hover.set(next);
-        }
-    };
     let on_move = move |ev: leptos::ev::MouseEvent| {
+        mouse_in.set_value(true);
         let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
         set_pointer.set((x, y));
         hover_at(x, y);
@@ -159,7 +188,7 @@ pub fn Chart(
                 <canvas node_ref=canvas class=move || format!("chart-canvas chart-canvas-{}", id())
                     data-testid=move || format!("chart-{}", id())
                     tabindex="0" role="img" aria-label=label
-                    on:mousemove=on_move on:mouseleave=move |_| set_hover.set(None) on:keydown=on_key></canvas>
+                    on:mousemove=on_move on:mouseleave=move |_| { mouse_in.set_value(false); set_hover.set(None) } on:keydown=on_key></canvas>
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>
                 {move || shown.get().map(|h| {
                     let (x, y) = pointer.get();

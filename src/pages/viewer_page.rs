@@ -98,9 +98,31 @@ pub fn ViewerPage() -> impl IntoView {
             .filter(|p| choices.iter().any(|c| c.0 == *p))
             .or_else(|| choices.last().map(|c| c.0))
     });
-    let timeline = Memo::new(move |_| {
-        let (ri, pi) = timeline_at.get()?;
-        report.with(|r| chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?))
+    // The timeline's spec (every request's spans, the steady window) is built in a task of its
+    // own after the report changes: with thousands of requests it is the page's biggest job.
+    let timeline = RwSignal::new(None::<ChartSpec>);
+    let timeline_generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let at = timeline_at.get();
+        report.track();
+        let g = timeline_generation.get_value() + 1;
+        timeline_generation.set_value(g);
+        set_timeout(
+            move || {
+                if timeline_generation.try_get_value() != Some(g) {
+                    return;
+                }
+                let spec = at.and_then(|(ri, pi)| {
+                    report
+                        .try_with_untracked(|r| {
+                            chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?)
+                        })
+                        .flatten()
+                });
+                timeline.try_set(spec);
+            },
+            std::time::Duration::ZERO,
+        );
     });
     let on_error = move |e: String| set_chart_error.set(Some(e));
     let on_error_cb = Callback::new(on_error);
@@ -256,11 +278,13 @@ pub fn ViewerPage() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
-                {move || match timeline.get() {
-                    Some(spec) => view! {
+                {move || match (timeline_at.get(), timeline.get()) {
+                    (Some(_), Some(spec)) => view! {
                         <Chart spec=Signal::stored(spec) label="each request's wait and prefill, then decode, in send order" on_error=on_error/>
                     }.into_any(),
-                    None => view! { <p class="viewer-page-note">"No level with send times: the timeline needs each request's send time (vLLM's start_times)."</p> }.into_any(),
+                    // Being built (see `timeline` above).
+                    (Some(_), None) => ().into_any(),
+                    (None, _) => view! { <p class="viewer-page-note">"No level with send times: the timeline needs each request's send time (vLLM's start_times)."</p> }.into_any(),
                 }}
             </section>
             <section aria-labelledby="h-table">

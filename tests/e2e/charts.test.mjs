@@ -92,7 +92,10 @@ test('series and axis toggles change what is drawn', async () => {
     return t;
   };
   const logTitle = await at();
+  const before = await page.$eval('[data-testid=chart-throughput]', (c) => c.toDataURL());
   await page.getByLabel('linear concurrency axis').check();
+  // Charts redraw in a task of their own: wait for the new axis.
+  await page.waitForFunction((b) => document.querySelector('[data-testid=chart-throughput]').toDataURL() !== b, before);
   const linTitle = await at();
   assert.notEqual(logTitle, linTitle);
   await page.close();

@@ -17,12 +17,14 @@ export const fixture = (p) => path.join(root, 'tests', 'fixtures', p);
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
-/** Serves dist/ on an ephemeral loopback port; `extra` maps paths to [status, type, body];
+/** Serves dist/ on an ephemeral loopback port; `extra` maps paths to [status, type, body] or to a
+ *  handler (req, res);
  *  with `cors`, every answer allows reading from other origins. */
 export async function serve(extra = {}, { cors = false } = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     if (cors) res.setHeader('access-control-allow-origin', '*');
+    if (typeof extra[url.pathname] === 'function') return extra[url.pathname](req, res);
     if (extra[url.pathname]) {
       const [status, type, body] = extra[url.pathname];
       res.writeHead(status, { 'content-type': type });

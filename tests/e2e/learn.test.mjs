@@ -57,6 +57,8 @@ test('explain this run: the walkthrough follows an uploaded file', async () => {
   const { page } = await open(context, server.origin + '/#learn/2');
   await page.waitForSelector('[data-testid=learn-step]');
   await page.setInputFiles('[data-testid=file-input]', path.join(process.cwd(), 'tests/fixtures/vllm/append-result.json'));
+  // Loads run in a worker: wait until the uploaded file has replaced the example.
+  await page.waitForFunction(() => [...document.querySelectorAll('.diagnostics-list-name')].map((e) => e.textContent).join() === 'append-result.json');
   await page.waitForFunction(() => /concurrency 1 and|1 stream in flight/.test(document.querySelector('[data-testid=learn-step]')?.textContent ?? ''));
   assert.deepEqual(await values(page), [1000 / 20, 50]);
   await page.close();

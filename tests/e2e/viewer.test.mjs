@@ -132,9 +132,10 @@ test('the page requests nothing but its own files', async () => {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
   const foreign = log.requests.filter((u) => !u.startsWith(server.origin + '/'));
   assert.deepEqual(foreign, []);
-  const paths = new Set(log.requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{16}/, '-HASH')));
+  const paths = new Set(log.requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{12,16}(?=[._])/, '-HASH')));
   const allowed = new Set(['/', '/app-HASH.css', '/favicon-HASH.svg', '/init-HASH.js',
-    '/samples/h100-llama70b-fp8.tpsview.json', '/tpsview-web-HASH.js', '/tpsview-web-HASH_bg.wasm']);
+    '/samples/h100-llama70b-fp8.tpsview.json', '/tpsview-web-HASH.js', '/tpsview-web-HASH_bg.wasm',
+    '/loader-worker.js']);
   assert.deepEqual([...paths].filter((p) => !allowed.has(p)), []);
   assert.ok(paths.has('/tpsview-web-HASH_bg.wasm') && paths.has('/samples/h100-llama70b-fp8.tpsview.json'));
   await page.close();

@@ -632,13 +632,15 @@ fn truncate(s: &str, n: usize) -> String {
 
 /// The field path of a type error, from where serde_json stopped.
 pub(crate) fn path_of_error(bytes: &[u8], err: &serde_json::Error) -> Option<String> {
-    if !err.is_data() || err.line() == 0 {
+    // A truncated file: the value it was cut inside.
+    let offset = if err.is_eof() {
+        bytes.len().saturating_sub(1)
+    } else if err.is_data() && err.line() > 0 {
+        crate::scan::offset_of(bytes, err.line(), err.column())
+    } else {
         return None;
-    }
-    let path = crate::scan::path_at(
-        bytes,
-        crate::scan::offset_of(bytes, err.line(), err.column()),
-    );
+    };
+    let path = crate::scan::path_at(bytes, offset);
     (!path.is_empty()).then_some(path)
 }
 

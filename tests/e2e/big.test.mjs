@@ -1,0 +1,159 @@
+// Big reports (issue 7): a ~105 MB vLLM --save-detailed file made by the test (never in git) loads
+// in the worker with a progress bar and the right totals while the page's thread stays free
+// (Long Tasks API, plus a timer probe for tasks under the API's 50 ms floor); Cancel stops a slow
+// streamed fetch; a truncated file and one over the size limit each get a clear message.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, openSync, closeSync, ftruncateSync, copyFileSync, existsSync, createReadStream, statSync } from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, tableRows, root, shots } from './harness.mjs';
+import { writeBigVllm } from './bigfile.mjs';
+
+const dir = path.join(root, 'target', 'e2e-big');
+const big = path.join(dir, 'vllm-detailed-big.json');
+let expected;
+let server, context;
+
+/** Streams `file` at about `mbPerS`, with its length announced (a slow network). */
+function slowly(file, mbPerS) {
+  return (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': statSync(file).size });
+    const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+    stream.on('data', (chunk) => {
+      stream.pause();
+      res.write(chunk);
+      setTimeout(() => stream.resume(), (chunk.length / (mbPerS * 1e6)) * 1e3);
+    });
+    stream.on('end', () => res.end());
+    req.on('close', () => stream.destroy());
+  };
+}
+
+before(async () => {
+  mkdirSync(dir, { recursive: true });
+  expected = writeBigVllm(big, 10_000, 1_000);
+  server = await serve({ '/slow/big.json': slowly(big, 20) });
+  context = await launch();
+});
+after(async () => {
+  await context?.close();
+  await server?.close();
+});
+
+/** Records long tasks (the Long Tasks API: every task of 50 ms or more). */
+async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); })
+      .observe({ type: 'longtask' });
+  });
+}
+
+/** Starts a Chromium trace; the returned function stops it and gives the durations (ms) of every
+ *  task the page's main thread ran meanwhile (what the Long Tasks API sees only from 50 ms up). */
+async function traceMainThread(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline', transferMode: 'ReportEvents' });
+  return async () => {
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await done;
+    const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`));
+    return events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).map((e) => e.dur / 1e3);
+  };
+}
+
+test('a 105 MB vLLM detailed file loads in the worker with progress, the right totals, and a free main thread', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
+  await watchLongTasks(page);
+  const stopTrace = await traceMainThread(page);
+  // Every state the progress bar passes through.
+  await page.evaluate(() => {
+    window.__progress = [];
+    new MutationObserver(() => {
+      const p = document.querySelector('[data-testid=load-progress]');
+      if (p) window.__progress.push({ phase: p.dataset.phase, read: Number(p.dataset.read), text: p.textContent, max: Number(p.querySelector('progress').max) });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await page.setInputFiles('[data-testid=file-input]', big);
+  await page.waitForFunction(() => document.querySelector('[data-testid=load-figures]')?.textContent.startsWith('vllm-detailed-big.json'), null, { timeout: 120_000 });
+  await page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
+  await page.waitForTimeout(300);
+  const seen = await page.evaluate(() => window.__progress);
+  const mb = (expected.bytes / 1e6).toFixed(1);
+  assert.ok(seen.some((p) => p.text.includes(`of ${mb} MB`) && p.max === expected.bytes), JSON.stringify(seen.slice(0, 3)));
+  assert.ok(seen.some((p) => p.phase === 'parsing' && p.read === expected.bytes), 'the parsing phase was shown');
+  const fig = await page.$eval('[data-testid=load-figures]', (e) => ({ ...e.dataset }));
+  assert.equal(Number(fig.bytes), expected.bytes);
+  assert.equal(Number(fig.requests), expected.requests);
+  // Totals: the table's figures equal the ones computed from the numbers written.
+  const [row] = await tableRows(page);
+  const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-6 * Math.abs(b), `${what}: ${a} vs ${b}`);
+  assert.equal(row.requests_ok, expected.requests);
+  close(row.system_tps, expected.systemTps, 'system T/s');
+  close(row.ttft_mean_ms, expected.ttftMeanMs, 'TTFT mean');
+  close(row.itl_mean_ms, expected.itlMeanMs, 'ITL mean');
+  // The report's HTML is text.
+  assert.equal(await page.locator('b').count(), 0);
+  const long = await page.evaluate(() => window.__long);
+  const tasks = await stopTrace();
+  const longest = Math.max(...tasks);
+  const memory = Number(fig.memory) / expected.bytes;
+  console.log(`# big file: ${mb} MB in ${(Number(fig.ms) / 1e3).toFixed(2)} s (${(expected.bytes / 1e3 / Number(fig.ms)).toFixed(0)} MB/s); worker memory ${memory.toFixed(2)} × the file; long tasks ${JSON.stringify(long)}; longest main-thread task ${longest.toFixed(1)} ms of ${tasks.length}`);
+  // The issue's limit is 50 ms: none reaches it, with margin.
+  assert.deepEqual(long, [], 'no long task (50 ms or more) on the page\'s thread');
+  assert.ok(tasks.length > 10 && longest < 40, `longest main-thread task ${longest} ms`);
+  assert.ok(memory < 3, `worker memory ${memory} × the file`);
+  await page.screenshot({ path: path.join(shots, 'big-file.png') });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('Cancel stops a slow streamed fetch: the worker ends, nothing is added, the page goes on', async () => {
+  const { page, log } = await open(context, `${server.origin}/?src=${encodeURIComponent('slow/big.json')}`);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=load-progress]')?.dataset.read) > 5e6);
+  assert.match(await page.textContent('[data-testid=load-status]'), /Reading big\.json: [\d.]+ of [\d.]+ MB/);
+  await page.click('[data-testid=load-cancel]');
+  await page.waitForSelector('[data-testid=load-note]');
+  assert.match(await page.textContent('[data-testid=load-note]'), /Cancelled loading big\.json/);
+  assert.equal(await page.locator('[data-testid=load-progress]').count(), 0);
+  const names = await page.$$eval('.diagnostics-list-name', (e) => e.map((x) => x.textContent));
+  assert.ok(!names.includes('big.json'), names.join());
+  // The page still loads files.
+  await page.setInputFiles('[data-testid=file-input]', path.join(root, 'tests/fixtures/vllm/append-result.json'));
+  await page.waitForFunction(() => [...document.querySelectorAll('.diagnostics-list-name')].some((e) => e.textContent === 'append-result.json'));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a truncated 100 MB file and a file over the limit each get a clear message naming the file', async () => {
+  const cut = path.join(dir, 'truncated-big.json');
+  copyFileSync(big, cut);
+  let fd = openSync(cut, 'r+');
+  ftruncateSync(fd, 100_000_000);
+  closeSync(fd);
+  // Sparse: 1.2 GB on paper, nothing on disk.
+  const huge = path.join(dir, 'huge.json');
+  if (!existsSync(huge)) {
+    fd = openSync(huge, 'w');
+    ftruncateSync(fd, 1_200_000_000);
+    closeSync(fd);
+  }
+  const { page, log } = await open(context, server.origin + '/');
+  await page.waitForSelector('[data-testid=summary-row]');
+  await page.setInputFiles('[data-testid=file-input]', [cut, huge]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=load-error]').length === 2, null, { timeout: 120_000 });
+  const errors = await page.$$eval('[data-testid=load-error]', (e) => e.map((x) => x.textContent));
+  assert.match(errors[0], /^truncated-big\.json: .*(end|EOF|complete)/i, errors[0]);
+  assert.match(errors[0], /field `itls\[\d+\]\[\d+\]`/, 'names the field it was cut in');
+  assert.match(errors[0], /is the file complete\?/);
+  assert.match(errors[1], /^huge\.json: 1200 MB is more than this viewer reads in a browser tab \(1074 MB\)/, errors[1]);
+  assert.match(errors[1], /tpsview summarize/);
+  await page.screenshot({ path: path.join(shots, 'big-file-errors.png') });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
