@@ -122,6 +122,16 @@ async fn diagnostics_list_shows_errors_as_text() {
     assert!(el.query_selector("b").expect("query").is_none());
 }
 
+/// Resolves after a 10 ms timer, once the tasks queued before it have run.
+async fn after_a_timer() {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+    });
+    wasm_bindgen_futures::JsFuture::from(p).await.expect("timer");
+}
+
 #[wasm_bindgen_test]
 async fn chart_draws_its_spec_on_a_named_canvas() {
     let el = host();
@@ -132,6 +142,8 @@ async fn chart_draws_its_spec_on_a_named_canvas() {
         view! { <Chart spec=Signal::stored(spec.clone()) label="t" on_error=move |e| set_errors.update(|v| v.push(e))/> }
     });
     leptos::task::tick().await;
+    // The chart draws in a task of its own (a zero-delay timer).
+    after_a_timer().await;
     let canvas = el
         .query_selector("[data-testid=chart-throughput]")
         .expect("query")
