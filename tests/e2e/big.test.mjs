@@ -14,18 +14,26 @@ const big = path.join(dir, 'vllm-detailed-big.json');
 let expected;
 let server, context;
 
+/** What the slow server saw: bytes sent, and whether the client hung up before the end. */
+const slow = { sent: 0, hungUp: false };
+
 /** Streams `file` at about `mbPerS`, with its length announced (a slow network). */
 function slowly(file, mbPerS) {
   return (req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': statSync(file).size });
+    const size = statSync(file).size;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': size });
     const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
     stream.on('data', (chunk) => {
       stream.pause();
+      slow.sent += chunk.length;
       res.write(chunk);
       setTimeout(() => stream.resume(), (chunk.length / (mbPerS * 1e6)) * 1e3);
     });
     stream.on('end', () => res.end());
-    req.on('close', () => stream.destroy());
+    res.on('close', () => {
+      if (slow.sent < size) slow.hungUp = true;
+      stream.destroy();
+    });
   };
 }
 
@@ -121,6 +129,12 @@ test('Cancel stops a slow streamed fetch: the worker ends, nothing is added, the
   await page.waitForSelector('[data-testid=load-note]');
   assert.match(await page.textContent('[data-testid=load-note]'), /Cancelled loading big\.json/);
   assert.equal(await page.locator('[data-testid=load-progress]').count(), 0);
+  // The worker is gone, and with it the fetch: the server sees the connection closed early.
+  for (let i = 0; i < 50 && !slow.hungUp; i++) await page.waitForTimeout(100);
+  assert.ok(slow.hungUp, `the server sent ${slow.sent} bytes and was never hung up on`);
+  const sentAtCancel = slow.sent;
+  await page.waitForTimeout(300);
+  assert.equal(slow.sent, sentAtCancel, 'nothing more was sent');
   const names = await page.$$eval('.diagnostics-list-name', (e) => e.map((x) => x.textContent));
   assert.ok(!names.includes('big.json'), names.join());
   // The page still loads files.
