@@ -129,7 +129,9 @@ async fn after_a_timer() {
             .expect("window")
             .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
     });
-    wasm_bindgen_futures::JsFuture::from(p).await.expect("timer");
+    wasm_bindgen_futures::JsFuture::from(p)
+        .await
+        .expect("timer");
 }
 
 #[wasm_bindgen_test]
