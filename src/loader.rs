@@ -29,6 +29,8 @@ pub struct Progress {
     pub read: f64,
     /// The file's size, when known.
     pub total: Option<f64>,
+    /// Requests read so far (while parsing).
+    pub requests: Option<f64>,
     /// Which file of how many (1-based).
     pub position: (usize, usize),
 }
@@ -237,6 +239,7 @@ pub async fn load(
             Source::File(f) => Some(f.size()),
             Source::Url(_) => None,
         },
+        requests: None,
         position,
     }));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
@@ -250,6 +253,7 @@ pub async fn load(
                 phase: get(&d, "phase").as_string().unwrap_or_default(),
                 read: get(&d, "read").as_f64().unwrap_or(0.0),
                 total: get(&d, "total").as_f64(),
+                requests: get(&d, "requests").as_f64(),
                 position,
             })),
             _ => {

@@ -336,13 +336,17 @@ fn LoadProgress(
         {move || progress.get().map(|p| {
             let of = if p.position.1 > 1 { format!(" ({} of {})", p.position.0, p.position.1) } else { String::new() };
             let text = match (p.phase.as_str(), p.total) {
-                ("parsing", _) => format!("Parsing {}{of}: {} MB read, computing in a worker…", p.name, mb(p.read)),
+                ("parsing", Some(t)) if p.requests.is_some() => format!(
+                    "Parsing {}{of} in a worker: {} requests so far, {} of {} MB",
+                    p.name, p.requests.unwrap_or(0.0), mb(p.read), mb(t)
+                ),
+                ("parsing", _) => format!("Parsing {}{of} in a worker…", p.name),
                 (_, Some(t)) => format!("Reading {}{of}: {} of {} MB", p.name, mb(p.read), mb(t)),
                 (_, None) => format!("Reading {}{of}: {} MB", p.name, mb(p.read)),
             };
             view! {
-                <div class="load-progress" data-testid="load-progress" data-read=p.read data-phase=p.phase.clone()>
-                    <progress max=p.total.unwrap_or(1.0) value=if p.phase == "parsing" { p.total.unwrap_or(1.0) } else { p.read }></progress>
+                <div class="load-progress" data-testid="load-progress" data-read=p.read data-phase=p.phase.clone() data-requests=p.requests>
+                    <progress max=p.total.unwrap_or(1.0) value=p.read></progress>
                     <span data-testid="load-status" aria-live="polite">{text}</span>
                     <button type="button" data-testid="load-cancel" on:click=|_| loader::cancel()>"Cancel"</button>
                 </div>

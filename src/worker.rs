@@ -5,7 +5,7 @@
 //! their distribution (`metrics::fold_gaps`) and posts the result back in binary
 //! (`tpsview_core::transfer`), its buffer transferred, not copied. The page's thread never parses.
 //!
-//! Messages to the page: `{type: "ready"}`, `{type: "progress", phase, read, total}`,
+//! Messages to the page: `{type: "ready"}`, `{type: "progress", phase, read, total, requests?}`,
 //! `{type: "done", parsed?: Uint8Array, error?: string, view?: string, bytes, requests,
 //! read_ms, parse_ms, memory}`.
 
@@ -85,14 +85,29 @@ async fn job(data: JsValue) {
     let read_ms = now() - started;
     let progress = message("progress");
     set(&progress, "phase", "parsing");
-    set(&progress, "read", bytes.len() as f64);
+    set(&progress, "read", 0.0);
     set(&progress, "total", bytes.len() as f64);
     let _ = scope().post_message(&progress);
     set(&done, "bytes", bytes.len() as f64);
+    // Requests seen while parsing (the byte scanner reports every 1,024), at most every 80 ms.
+    let total = bytes.len() as f64;
+    let mut last = 0.0;
+    tpsview_core::progress::set_hook(Some(Box::new(move |requests, at| {
+        if now() - last >= PROGRESS_EVERY_MS {
+            last = now();
+            let p = message("progress");
+            set(&p, "phase", "parsing");
+            set(&p, "read", at as f64);
+            set(&p, "total", total);
+            set(&p, "requests", requests as f64);
+            let _ = scope().post_message(&p);
+        }
+    })));
     let result = match format {
         Some(f) => tpsview_core::parse(f, &name, &bytes),
         None => tpsview_core::parse_any(&name, &bytes),
     };
+    tpsview_core::progress::set_hook(None);
     let mut transfer = Array::new();
     match result {
         Ok(mut parsed) => {

@@ -84,7 +84,7 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
     window.__progress = [];
     new MutationObserver(() => {
       const p = document.querySelector('[data-testid=load-progress]');
-      if (p) window.__progress.push({ phase: p.dataset.phase, read: Number(p.dataset.read), text: p.textContent, max: Number(p.querySelector('progress').max) });
+      if (p) window.__progress.push({ phase: p.dataset.phase, read: Number(p.dataset.read), requests: Number(p.dataset.requests ?? 0), text: p.textContent, max: Number(p.querySelector('progress').max) });
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await page.setInputFiles('[data-testid=file-input]', big);
@@ -94,7 +94,10 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   const seen = await page.evaluate(() => window.__progress);
   const mb = (expected.bytes / 1e6).toFixed(1);
   assert.ok(seen.some((p) => p.text.includes(`of ${mb} MB`) && p.max === expected.bytes), JSON.stringify(seen.slice(0, 3)));
-  assert.ok(seen.some((p) => p.phase === 'parsing' && p.read === expected.bytes), 'the parsing phase was shown');
+  // While parsing: requests seen so far (reported every 1,024), and how far into the file.
+  const parsing = seen.filter((p) => p.phase === 'parsing' && p.requests > 0);
+  assert.ok(parsing.length > 0 && parsing.every((p) => p.requests < expected.requests && p.read < expected.bytes), JSON.stringify(parsing));
+  assert.match(parsing[0].text, /Parsing vllm-detailed-big\.json in a worker: \d+ requests so far, [\d.]+ of [\d.]+ MB/);
   const fig = await page.$eval('[data-testid=load-figures]', (e) => ({ ...e.dataset }));
   assert.equal(Number(fig.bytes), expected.bytes);
   assert.equal(Number(fig.requests), expected.requests);

@@ -14,6 +14,7 @@ pub mod learn;
 pub mod lenient;
 pub mod metrics;
 pub mod model;
+pub mod progress;
 pub mod roofline;
 pub mod scan;
 pub mod simulate;

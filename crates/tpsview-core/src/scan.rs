@@ -246,6 +246,10 @@ impl<'a> Scanner<'a> {
         loop {
             self.f64_array(&mut out.values)?;
             out.offsets.push(u32::try_from(out.values.len()).ok()?);
+            let rows = out.offsets.len() - 1;
+            if rows % 1024 == 0 {
+                crate::progress::report(rows as u64, self.i as u64);
+            }
             if self.eat(b',') {
                 continue;
             }
