@@ -338,7 +338,7 @@ fn LoadProgress(
             let text = match (p.phase.as_str(), p.total) {
                 ("parsing", Some(t)) if p.requests.is_some() => format!(
                     "Parsing {}{of} in a worker: {} requests so far, {} of {} MB",
-                    p.name, p.requests.unwrap_or(0.0), mb(p.read), mb(t)
+                    p.name, tpsview_components::fmt_num(p.requests, 0), mb(p.read), mb(t)
                 ),
                 ("parsing", _) => format!("Parsing {}{of} in a worker…", p.name),
                 (_, Some(t)) => format!("Reading {}{of}: {} of {} MB", p.name, mb(p.read), mb(t)),
@@ -360,7 +360,7 @@ fn LoadProgress(
                     data-read-ms=f.read_ms data-parse-ms=f.parse_ms data-requests=f.requests data-memory=f.memory>
                     {format!(
                         "{}: {} MB read and computed in a worker in {:.2} s ({:.0} MB/s), {} requests",
-                        f.name, mb(f.bytes), secs, f.bytes / 1e6 / secs.max(1e-9), f.requests
+                        f.name, mb(f.bytes), secs, f.bytes / 1e6 / secs.max(1e-9), tpsview_components::fmt_num(Some(f.requests), 0)
                     )}
                     // Below ~16 MB the module's own few MB dominate: the ratio would mislead.
                     {(f.bytes >= 16e6).then(|| format!(

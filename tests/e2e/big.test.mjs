@@ -97,7 +97,7 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   // While parsing: requests seen so far (reported every 1,024), and how far into the file.
   const parsing = seen.filter((p) => p.phase === 'parsing' && p.requests > 0);
   assert.ok(parsing.length > 0 && parsing.every((p) => p.requests < expected.requests && p.read < expected.bytes), JSON.stringify(parsing));
-  assert.match(parsing[0].text, /Parsing vllm-detailed-big\.json in a worker: \d+ requests so far, [\d.]+ of [\d.]+ MB/);
+  assert.match(parsing[0].text, /Parsing vllm-detailed-big\.json in a worker: [\d,]+ requests so far, [\d.]+ of [\d.]+ MB/);
   const fig = await page.$eval('[data-testid=load-figures]', (e) => ({ ...e.dataset }));
   assert.equal(Number(fig.bytes), expected.bytes);
   assert.equal(Number(fig.requests), expected.requests);
