@@ -70,8 +70,67 @@ fn meta(model: Option<String>) -> Metadata {
     }
 }
 
-/// Parses `profile_export.json`: one point per experiment.
+/// One experiment of an export: its small keys, and each request already reduced to a row.
+pub(super) struct Experiment {
+    /// Every key but `requests` (`experiment.mode`, `experiment.value`, …).
+    header: Value,
+    /// `None` when the experiment has no `requests` list.
+    requests: Option<Vec<ReadRequest>>,
+    /// What reading its requests said, in request order.
+    diags: Vec<Diagnostic>,
+}
+
+/// A request of the export as a row; its start time waits for the experiment's first send.
+pub(super) struct ReadRequest {
+    row: Row,
+    from_usage: bool,
+    sent: Option<i64>,
+}
+
+/// Reduces each request of an experiment to a row, noting the first request's model.
+fn read_requests<'a>(
+    file: &str,
+    path: &str,
+    first_index: usize,
+    reqs: impl Iterator<Item = std::borrow::Cow<'a, Value>>,
+    model: &mut Option<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ReadRequest> {
+    reqs.zip(first_index..)
+        .map(|(r, i)| {
+            if model.is_none() {
+                *model = payload_model(&r);
+            }
+            let (row, from_usage, sent) =
+                export_row(file, &format!("{path}.requests[{i}]"), &r, diags);
+            ReadRequest {
+                row,
+                from_usage,
+                sent,
+            }
+        })
+        .collect()
+}
+
+/// Parses `profile_export.json`: one point per experiment. Streamed: each request is read, reduced
+/// to a row and dropped before the next (an export is mostly response texts; holding them all as
+/// JSON values took ~9× the file). Anything unusual (broken JSON, bare NaN, an odd shape) is read
+/// again through the tree path, which names every problem.
 pub fn parse_export(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut de = serde_json::Deserializer::from_slice(super::strip_bom(bytes));
+    let streamed = serde::de::DeserializeSeed::deserialize(stream::Export { file }, &mut de)
+        .and_then(|v| de.end().map(|()| v));
+    match streamed {
+        Ok((Some(experiments), model)) => build_export(file, experiments, model, Vec::new()),
+        _ => parse_export_tree(file, bytes),
+    }
+}
+
+/// The tree path: the whole file as JSON values (lenient: NaN, JSON lines).
+pub(crate) fn parse_export_tree(
+    file: &str,
+    bytes: &[u8],
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
     let values = read_values(file, bytes, &mut diags)?;
     let root = &values[0];
@@ -79,12 +138,201 @@ pub fn parse_export(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
         return Err(common::no_data(file, "no `experiments` list"));
     };
     let mut model = None;
+    let experiments = experiments
+        .iter()
+        .enumerate()
+        .map(|(e, exp)| {
+            let mut header = exp.clone();
+            if let Value::Object(m) = &mut header {
+                m.remove("requests");
+            }
+            let mut rd = Vec::new();
+            let requests = at(exp, "requests").and_then(Value::as_array).map(|reqs| {
+                read_requests(
+                    file,
+                    &format!("experiments[{e}]"),
+                    0,
+                    reqs.iter().map(std::borrow::Cow::Borrowed),
+                    &mut model,
+                    &mut rd,
+                )
+            });
+            Experiment {
+                header,
+                requests,
+                diags: rd,
+            }
+        })
+        .collect();
+    build_export(file, experiments, model, diags)
+}
+
+/// Serde seeds that read an export with one request's JSON value in memory at a time.
+mod stream {
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::Value;
+
+    use super::{read_requests, Experiment};
+
+    /// The root object: its `experiments` (else `None`), and the first request's model.
+    pub(super) struct Export<'a> {
+        pub(super) file: &'a str,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Export<'_> {
+        type Value = (Option<Vec<Experiment>>, Option<String>);
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Export<'_> {
+        type Value = (Option<Vec<Experiment>>, Option<String>);
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a GenAI-Perf export object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut model = None;
+            let mut experiments = None;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "experiments" {
+                    experiments = Some(map.next_value_seed(Experiments {
+                        file: self.file,
+                        model: &mut model,
+                    })?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok((experiments, model))
+        }
+    }
+
+    struct Experiments<'a> {
+        file: &'a str,
+        model: &'a mut Option<String>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Experiments<'_> {
+        type Value = Vec<Experiment>;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Experiments<'_> {
+        type Value = Vec<Experiment>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of experiments")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(e) = seq.next_element_seed(One {
+                file: self.file,
+                index: out.len(),
+                model: &mut *self.model,
+            })? {
+                out.push(e);
+            }
+            Ok(out)
+        }
+    }
+
+    struct One<'a> {
+        file: &'a str,
+        index: usize,
+        model: &'a mut Option<String>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for One<'_> {
+        type Value = Experiment;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for One<'_> {
+        type Value = Experiment;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an experiment object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut header = serde_json::Map::new();
+            let mut requests = None;
+            let mut diags = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "requests" {
+                    requests = Some(map.next_value_seed(Requests {
+                        file: self.file,
+                        path: format!("experiments[{}]", self.index),
+                        model: &mut *self.model,
+                        diags: &mut diags,
+                    })?);
+                } else {
+                    header.insert(key, map.next_value::<Value>()?);
+                }
+            }
+            Ok(Experiment {
+                header: Value::Object(header),
+                requests,
+                diags,
+            })
+        }
+    }
+
+    struct Requests<'a> {
+        file: &'a str,
+        path: String,
+        model: &'a mut Option<String>,
+        diags: &'a mut Vec<crate::error::Diagnostic>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Requests<'_> {
+        type Value = Vec<super::ReadRequest>;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Requests<'_> {
+        type Value = Vec<super::ReadRequest>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of requests")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            // One request's value at a time: read, reduced to a row, dropped.
+            while let Some(r) = seq.next_element::<Value>()? {
+                out.extend(read_requests(
+                    self.file,
+                    &self.path,
+                    out.len(),
+                    std::iter::once(std::borrow::Cow::Owned(r)),
+                    self.model,
+                    self.diags,
+                ));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Points from the experiments read either way.
+fn build_export(
+    file: &str,
+    experiments: Vec<Experiment>,
+    model: Option<String>,
+    mut diags: Vec<Diagnostic>,
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let n = experiments.len();
     let mut points = Vec::new();
     let mut chunk_counted = 0usize;
-    for (e, exp) in experiments.iter().enumerate() {
+    for (e, exp) in experiments.into_iter().enumerate() {
         let path = format!("experiments[{e}]");
-        let mode = common::text(exp, "experiment.mode").unwrap_or_default();
-        let value = num(exp, "experiment.value");
+        let mode = common::text(&exp.header, "experiment.mode").unwrap_or_default();
+        let value = num(&exp.header, "experiment.value");
         let (mut concurrency, mut rate) = (None, None);
         if mode == "request_rate" {
             rate = value.filter(|r| *r > 0.0);
@@ -93,7 +341,7 @@ pub fn parse_export(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
                 common::level(file, &format!("{path}.experiment.value"), value, &mut diags);
         }
         concurrency = concurrency.or_else(|| common::concurrency_from_name(file));
-        let Some(reqs) = at(exp, "requests").and_then(Value::as_array) else {
+        let Some(reqs) = exp.requests else {
             diags.push(Diagnostic::warning(
                 file,
                 &format!("{path}.requests"),
@@ -102,26 +350,21 @@ pub fn parse_export(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
             ));
             continue;
         };
-        let t0 = reqs
-            .iter()
-            .filter_map(|r| at(r, "timestamp").and_then(Value::as_i64))
-            .min()
-            .unwrap_or(0);
+        diags.extend(exp.diags);
+        let t0 = reqs.iter().filter_map(|r| r.sent).min().unwrap_or(0);
         let mut rows = Rows::default();
-        for (i, r) in reqs.iter().enumerate() {
-            if model.is_none() {
-                model = payload_model(r);
-            }
-            let (row, from_usage) =
-                export_row(file, &format!("{path}.requests[{i}]"), r, t0, &mut diags);
-            if row.error.is_none() && !from_usage {
+        for mut r in reqs {
+            if r.row.error.is_none() && !r.from_usage {
                 chunk_counted += 1;
             }
-            rows.push(row);
+            if let Some(sent) = r.sent {
+                r.row.start_s = Some((sent - t0) as f64 * 1e-9);
+            }
+            rows.push(r.row);
         }
         let requests = rows.finish(file, &format!("{path}.requests"), &mut diags);
         points.push(Point {
-            source_file: if experiments.len() > 1 {
+            source_file: if n > 1 {
                 format!("{file}#{}", e + 1)
             } else {
                 file.to_owned()
@@ -219,9 +462,8 @@ fn export_row(
     file: &str,
     path: &str,
     r: &Value,
-    t0: i64,
     diags: &mut Vec<Diagnostic>,
-) -> (Row, bool) {
+) -> (Row, bool, Option<i64>) {
     let Some(sent) = at(r, "timestamp").and_then(Value::as_i64) else {
         diags.push(Diagnostic::warning(
             file,
@@ -229,7 +471,7 @@ fn export_row(
             None,
             "no integer timestamp: request left out",
         ));
-        return (Row::failed("no send timestamp".into()), true);
+        return (Row::failed("no send timestamp".into()), true, None);
     };
     let stamps: Vec<i64> = at(r, "response_timestamps")
         .and_then(Value::as_array)
@@ -255,12 +497,17 @@ fn export_row(
         }
     };
     let (Some(&first), Some(&last)) = (content.first(), content.last()) else {
-        return (Row::failed("no content in any response".into()), true);
+        return (
+            Row::failed("no content in any response".into()),
+            true,
+            Some(sent),
+        );
     };
     let s = |ns: i64| ns as f64 * 1e-9;
     let output_tokens = usage.unwrap_or(content.len() as f64);
+    // The start time is set once the experiment's first send is known (`build_export`).
     let row = Row {
-        start_s: Some(s(sent - t0)),
+        start_s: None,
         ttft_s: s(first - sent),
         e2e_s: s(last - sent),
         input_tokens: None,
@@ -269,7 +516,7 @@ fn export_row(
         error: None,
         invalid: None,
     };
-    (row, usage.is_some())
+    (row, usage.is_some(), Some(sent))
 }
 
 /// Figures of a GenAI-Perf / AIPerf summary object, nanosecond metrics converted to ms.

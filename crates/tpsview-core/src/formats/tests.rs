@@ -32,3 +32,42 @@ fn a_utf8_bom_is_accepted() {
     let p = parse_any("bom.json", &b).unwrap();
     assert_eq!(p.format, Format::Tpsview);
 }
+
+#[test]
+fn a_genai_perf_export_reads_the_same_streamed_or_as_a_tree() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/genai-perf");
+    let mut compared = 0;
+    for name in ["profile_export.json", "bad-records_profile_export.json"] {
+        let bytes = std::fs::read(dir.join(name)).expect("fixture");
+        let streamed = genai_perf::parse_export(name, &bytes).expect("streamed");
+        let tree = genai_perf::parse_export_tree(name, &bytes).expect("tree");
+        let wire = |(report, diagnostics): (crate::model::Report, Vec<crate::Diagnostic>)| {
+            crate::transfer::encode(&Parsed {
+                file: name.into(),
+                format: Format::GenaiPerfExport,
+                report,
+                diagnostics,
+                run_label: None,
+            })
+        };
+        assert_eq!(wire(streamed), wire(tree), "{name}");
+        compared += 1;
+    }
+    // Bad records keep their own index in the streamed path's diagnostics.
+    let bytes = std::fs::read(dir.join("bad-records_profile_export.json")).expect("fixture");
+    let (_, diags) = genai_perf::parse_export("b.json", &bytes).expect("reads");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.field.contains("requests[") && !d.field.contains("requests[0]")),
+        "{diags:?}"
+    );
+    assert_eq!(compared, 2);
+}
+
+#[test]
+fn a_broken_genai_perf_export_falls_back_to_the_tree_path_and_names_the_problem() {
+    let e = genai_perf::parse_export("cut.json", br#"{"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": [{"timestamp": 1"#).unwrap_err();
+    assert!(e.to_string().contains("cut.json"), "{e}");
+}
