@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::common::{self, at, num, read_values, records, summary_point, Row, Rows};
+use super::common::{self, at, map_records, num, read_values, summary_point, Row, Rows};
 use super::genai_perf::summary_figures;
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
@@ -77,70 +77,71 @@ fn unit_scale(unit: Option<&Value>) -> f64 {
     }
 }
 
+/// One profiling record as a row (its start time is set by the caller).
+fn record_row(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Row {
+    let path = format!("[{i}]");
+    if let Some(err) = at(r, "error").filter(|e| !e.is_null()) {
+        let msg =
+            common::first_text(err, &["message", "type", "code"]).unwrap_or_else(|| "error".into());
+        return Row::failed(msg);
+    }
+    if at(r, "metadata.was_cancelled").and_then(Value::as_bool) == Some(true) {
+        return Row::failed("cancelled".into());
+    }
+    let (Some(ttft), Some(e2e)) = (
+        seconds(r, "time_to_first_token"),
+        seconds(r, "request_latency"),
+    ) else {
+        diags.push(Diagnostic::warning(
+            file,
+            &format!("{path}.metrics"),
+            Some(i),
+            "no time_to_first_token or request_latency: left out",
+        ));
+        return Row::invalid("metrics");
+    };
+    let n = num(r, "metrics.output_sequence_length.value")
+        .or_else(|| num(r, "metrics.output_token_count.value"))
+        .unwrap_or(f64::NAN);
+    let gaps = at(r, "metrics.inter_chunk_latency.value")
+        .and_then(Value::as_array)
+        .map(|a| {
+            let scale = unit_scale(at(r, "metrics.inter_chunk_latency.unit"));
+            a.iter()
+                .map(|x| common::num_of(Some(x)).or_nan() * scale)
+                .collect()
+        });
+    Row {
+        start_s: None,
+        ttft_s: ttft,
+        e2e_s: e2e,
+        input_tokens: num(r, "metrics.input_sequence_length.value"),
+        output_tokens: n,
+        gaps_s: gaps,
+        error: None,
+        invalid: None,
+    }
+}
+
 /// Parses `profile_export.jsonl`.
 pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    let recs = records(read_values(file, bytes, &mut diags)?);
-    let t0 = recs
-        .iter()
-        .filter_map(|r| at(r, "metadata.request_start_ns").and_then(Value::as_i64))
-        .min()
-        .unwrap_or(0);
+    // Each record becomes a row as it is read (send time kept in ns until the first is known).
+    // Warm-up records have no row, but their send times count for the clock's origin.
+    let recs = map_records(file, bytes, &mut diags, |i, r, diags| {
+        let sent = at(r, "metadata.request_start_ns").and_then(Value::as_i64);
+        let warmup = common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup");
+        (sent, (!warmup).then(|| record_row(file, i, r, diags)))
+    })?;
+    let warmup = recs.iter().filter(|r| r.1.is_none()).count();
+    let t0 = recs.iter().filter_map(|r| r.0).min().unwrap_or(0);
     let mut rows = Rows::default();
-    let mut warmup = 0usize;
-    for (i, r) in recs.iter().enumerate() {
-        let path = format!("[{i}]");
-        if common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup") {
-            warmup += 1;
-            continue;
+    for (sent, row) in recs {
+        let Some(mut row) = row else { continue };
+        if row.error.is_none() && row.invalid.is_none() {
+            row.start_s = sent.map(|ns| (ns - t0) as f64 * 1e-9);
         }
-        if let Some(err) = at(r, "error").filter(|e| !e.is_null()) {
-            let msg = common::first_text(err, &["message", "type", "code"])
-                .unwrap_or_else(|| "error".into());
-            rows.push(Row::failed(msg));
-            continue;
-        }
-        if at(r, "metadata.was_cancelled").and_then(Value::as_bool) == Some(true) {
-            rows.push(Row::failed("cancelled".into()));
-            continue;
-        }
-        let start = at(r, "metadata.request_start_ns")
-            .and_then(Value::as_i64)
-            .map(|ns| (ns - t0) as f64 * 1e-9);
-        let (Some(ttft), Some(e2e)) = (
-            seconds(r, "time_to_first_token"),
-            seconds(r, "request_latency"),
-        ) else {
-            diags.push(Diagnostic::warning(
-                file,
-                &format!("{path}.metrics"),
-                Some(i),
-                "no time_to_first_token or request_latency: left out",
-            ));
-            rows.push(Row::invalid("metrics"));
-            continue;
-        };
-        let n = num(r, "metrics.output_sequence_length.value")
-            .or_else(|| num(r, "metrics.output_token_count.value"))
-            .unwrap_or(f64::NAN);
-        let gaps = at(r, "metrics.inter_chunk_latency.value")
-            .and_then(Value::as_array)
-            .map(|a| {
-                let scale = unit_scale(at(r, "metrics.inter_chunk_latency.unit"));
-                a.iter()
-                    .map(|x| common::num_of(Some(x)).or_nan() * scale)
-                    .collect()
-            });
-        rows.push(Row {
-            start_s: start,
-            ttft_s: ttft,
-            e2e_s: e2e,
-            input_tokens: num(r, "metrics.input_sequence_length.value"),
-            output_tokens: n,
-            gaps_s: gaps,
-            error: None,
-            invalid: None,
-        });
+        rows.push(row);
     }
     if warmup > 0 {
         diags.push(Diagnostic::info(

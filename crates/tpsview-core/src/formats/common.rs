@@ -92,6 +92,86 @@ fn non_empty(file: &str, v: Vec<Value>) -> Result<Vec<Value>, ParseError> {
     }
 }
 
+/// `f` of each record of a file that holds either one JSON array of records or one record per
+/// line, with one record's JSON value in memory at a time (big raw-data files are mostly text the
+/// importers only count). Anything unusual (a broken line, bare NaN, trailing data) is read again
+/// through [`read_values`], which keeps what it can and names the rest; what `f` said on the first
+/// attempt is then dropped.
+pub(crate) fn map_records<T>(
+    file: &str,
+    bytes: &[u8],
+    diags: &mut Vec<Diagnostic>,
+    mut f: impl FnMut(usize, &Value, &mut Vec<Diagnostic>) -> T,
+) -> Result<Vec<T>, ParseError> {
+    let bytes = super::strip_bom(bytes);
+    let mut out = Vec::new();
+    let mut said = Vec::new();
+    let streamed = if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        serde::de::DeserializeSeed::deserialize(
+            EachElement {
+                f: &mut f,
+                out: &mut out,
+                diags: &mut said,
+            },
+            &mut de,
+        )
+        .and_then(|()| de.end())
+    } else {
+        serde_json::Deserializer::from_slice(bytes)
+            .into_iter::<Value>()
+            .try_for_each(|v| {
+                let v = v?;
+                out.push(f(out.len(), &v, &mut said));
+                Ok(())
+            })
+    };
+    if streamed.is_ok() && !out.is_empty() {
+        diags.append(&mut said);
+        return Ok(out);
+    }
+    let values = records(read_values(file, bytes, diags)?);
+    Ok(values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| f(i, v, diags))
+        .collect())
+}
+
+/// A seed that hands each element of a JSON array to `f` and drops it.
+struct EachElement<'a, F, T> {
+    f: &'a mut F,
+    out: &'a mut Vec<T>,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl<'de, F, T> serde::de::DeserializeSeed<'de> for EachElement<'_, F, T>
+where
+    F: FnMut(usize, &Value, &mut Vec<Diagnostic>) -> T,
+{
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, F, T> serde::de::Visitor<'de> for EachElement<'_, F, T>
+where
+    F: FnMut(usize, &Value, &mut Vec<Diagnostic>) -> T,
+{
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of records")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(v) = seq.next_element::<Value>()? {
+            let i = self.out.len();
+            self.out.push((self.f)(i, &v, self.diags));
+        }
+        Ok(())
+    }
+}
+
 /// The values of a file that holds either one JSON array of records or one record per line.
 pub(crate) fn records(values: Vec<Value>) -> Vec<Value> {
     if values.len() == 1 && values[0].is_array() {

@@ -1,0 +1,15 @@
+import { serve, launch, open } from './harness.mjs';
+const srv = await serve();
+const ctx = await launch();
+const { page, log } = await open(ctx, srv.origin + '/#viewer');
+await page.waitForSelector('[data-testid=summary-row]', { timeout: 30000 });
+console.log('sample loaded', await page.textContent('[data-testid=load-figures]').catch(()=>null));
+const t = Date.now();
+await page.setInputFiles('[data-testid=file-input]', process.argv[2]);
+await page.waitForSelector('[data-testid=load-progress]', { timeout: 10000 }).then(async () => console.log('progress:', await page.textContent('[data-testid=load-status]'))).catch(e => console.log('no progress seen'));
+await page.waitForFunction((n) => document.querySelector('[data-testid=load-figures]')?.textContent.startsWith(n), process.argv[2].split('/').pop(), { timeout: 120000 });
+console.log(Date.now() - t, 'ms', await page.textContent('[data-testid=load-figures]'));
+console.log(await page.$$eval('[data-testid=summary-row]', r => r.length), 'rows');
+console.log('errors', log.errors);
+await page.screenshot({ path: '/tmp/probe.png' });
+await ctx.close(); await srv.close();
