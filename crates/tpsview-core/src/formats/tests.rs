@@ -71,3 +71,25 @@ fn a_broken_genai_perf_export_falls_back_to_the_tree_path_and_names_the_problem(
     let e = genai_perf::parse_export("cut.json", br#"{"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": [{"timestamp": 1"#).unwrap_err();
     assert!(e.to_string().contains("cut.json"), "{e}");
 }
+
+#[test]
+fn records_are_read_one_at_a_time_from_an_array_or_lines_and_broken_lines_fall_back() {
+    let ids = |bytes: &[u8]| {
+        let mut diags = Vec::new();
+        let out = common::map_records("r.json", bytes, &mut diags, |i, v, _| {
+            (i, v.get("id").and_then(serde_json::Value::as_i64))
+        })
+        .expect("reads");
+        (out, diags.len())
+    };
+    let want = vec![(0, Some(1)), (1, Some(2)), (2, Some(3))];
+    assert_eq!(
+        ids(br#"[{"id": 1}, {"id": 2}, {"id": 3}]"#),
+        (want.clone(), 0)
+    );
+    assert_eq!(ids(b"{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3}\n"), (want, 0));
+    // A broken line: the tree path keeps the good lines and names the bad one.
+    let (out, said) = ids(b"{\"id\": 1}\n{\"id\": \n{\"id\": 3}\n");
+    assert_eq!(out, vec![(0, Some(1)), (1, Some(3))]);
+    assert_eq!(said, 1);
+}
