@@ -12,3 +12,11 @@ self.onmessage = async (e) => {
     self.postMessage({ type: 'done', error: `the loading worker could not start (${err})` });
   }
 };
+// A job that dies inside the module (out of memory traps as "unreachable") rejects a promise
+// rather than raising an error event: answer the page, which then ends this worker.
+self.addEventListener('unhandledrejection', (e) => {
+  self.postMessage({
+    type: 'done',
+    error: `the loader stopped (${e.reason}); a file this big may need more memory than this tab can have`,
+  });
+});

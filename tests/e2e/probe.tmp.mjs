@@ -7,7 +7,8 @@ console.log('sample loaded', await page.textContent('[data-testid=load-figures]'
 const t = Date.now();
 await page.setInputFiles('[data-testid=file-input]', process.argv[2]);
 await page.waitForSelector('[data-testid=load-progress]', { timeout: 10000 }).then(async () => console.log('progress:', await page.textContent('[data-testid=load-status]'))).catch(e => console.log('no progress seen'));
-await page.waitForFunction((n) => document.querySelector('[data-testid=load-figures]')?.textContent.startsWith(n), process.argv[2].split('/').pop(), { timeout: 120000 });
+await page.waitForFunction((n) => document.querySelector('[data-testid=load-figures]')?.textContent.startsWith(n) || document.querySelector('[data-testid=load-error]'), process.argv[2].split('/').pop(), { timeout: 280000 });
+console.log('error:', await page.textContent('[data-testid=load-error]').catch(() => null));
 console.log(Date.now() - t, 'ms', await page.textContent('[data-testid=load-figures]'));
 console.log(await page.$$eval('[data-testid=summary-row]', r => r.length), 'rows');
 console.log('errors', log.errors);

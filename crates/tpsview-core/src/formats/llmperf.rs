@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::common::{self, num, read_values, records, summary_point, Row, Rows};
+use super::common::{self, map_records, num, read_values, summary_point, Row, Rows};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
@@ -139,10 +139,8 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
 /// Parses `*_individual_responses.json`.
 pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    let recs = records(read_values(file, bytes, &mut diags)?);
-    let mut rows = Rows::default();
-    let mut itl = Vec::new();
-    for (i, r) in recs.iter().enumerate() {
+    // One response at a time: (its row, its mean ITL); `None` for a record that is not an object.
+    let recs = map_records(file, bytes, &mut diags, |i, r, diags| {
         if !r.is_object() {
             diags.push(Diagnostic::warning(
                 file,
@@ -153,22 +151,19 @@ pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
                     common::kind_of(r)
                 ),
             ));
-            continue;
+            return None;
         }
         let code = common::at(r, "error_code").filter(|c| !c.is_null());
         if let Some(code) = code {
             let msg = common::text(r, "error_msg").unwrap_or_default();
-            rows.push(Row::failed(
+            let row = Row::failed(
                 format!("error {code}: {msg}")
                     .trim_end_matches(": ")
                     .to_owned(),
-            ));
-            continue;
+            );
+            return Some((row, None));
         }
-        if let Some(v) = num(r, "inter_token_latency_s") {
-            itl.push(v);
-        }
-        rows.push(Row {
+        let row = Row {
             start_s: None,
             ttft_s: num(r, "ttft_s").unwrap_or(f64::NAN),
             e2e_s: num(r, "end_to_end_latency_s").unwrap_or(f64::NAN),
@@ -177,7 +172,14 @@ pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
             gaps_s: None,
             error: None,
             invalid: None,
-        });
+        };
+        Some((row, num(r, "inter_token_latency_s")))
+    })?;
+    let mut rows = Rows::default();
+    let mut itl = Vec::new();
+    for (row, i) in recs.into_iter().flatten() {
+        itl.extend(i);
+        rows.push(row);
     }
     if rows.len() == 0 {
         return Err(common::no_data(file, "no response records"));

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::common::{self, at, first_num, num, read_values, records, summary_point, Row, Rows};
+use super::common::{self, at, first_num, map_records, num, read_values, summary_point, Row, Rows};
 use super::{Figure, Series, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
@@ -200,15 +200,9 @@ pub fn parse_report(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
 /// Parses `--request_json`.
 pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    let recs = records(read_values(file, bytes, &mut diags)?);
     let ns = |r: &Value, k: &str| at(r, k).and_then(Value::as_i64);
-    let t0 = recs
-        .iter()
-        .filter_map(|r| ns(r, "start_timestamp"))
-        .min()
-        .unwrap_or(0);
-    let mut rows = Rows::default();
-    for (i, r) in recs.iter().enumerate() {
+    // One record at a time: its send time (ns, until the first is known) and its row.
+    let recs = map_records(file, bytes, &mut diags, |i, r, diags| {
         let (Some(s), Some(f), Some(e)) = (
             ns(r, "start_timestamp"),
             ns(r, "first_token_timestamp"),
@@ -220,12 +214,11 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
                 Some(i),
                 "needs integer start_timestamp, first_token_timestamp and end_timestamp: left out",
             ));
-            rows.push(Row::invalid("timestamps"));
-            continue;
+            return (ns(r, "start_timestamp"), Row::invalid("timestamps"));
         };
         let sec = |x: i64| x as f64 * 1e-9;
-        rows.push(Row {
-            start_s: Some(sec(s - t0)),
+        let row = Row {
+            start_s: None,
             ttft_s: sec(f - s),
             e2e_s: sec(e - s),
             input_tokens: num(r, "num_input_tokens"),
@@ -241,7 +234,16 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
             gaps_s: None,
             error: None,
             invalid: None,
-        });
+        };
+        (Some(s), row)
+    })?;
+    let t0 = recs.iter().filter_map(|r| r.0).min().unwrap_or(0);
+    let mut rows = Rows::default();
+    for (sent, mut row) in recs {
+        if row.invalid.is_none() {
+            row.start_s = sent.map(|s| (s - t0) as f64 * 1e-9);
+        }
+        rows.push(row);
     }
     if rows.len() == 0 {
         return Err(common::no_data(file, "no request records"));
