@@ -83,14 +83,14 @@ async fn job(data: JsValue) {
         }
     };
     let read_ms = now() - started;
+    let total = bytes.len() as f64;
     let progress = message("progress");
     set(&progress, "phase", "parsing");
     set(&progress, "read", 0.0);
-    set(&progress, "total", bytes.len() as f64);
+    set(&progress, "total", total);
     let _ = scope().post_message(&progress);
-    set(&done, "bytes", bytes.len() as f64);
+    set(&done, "bytes", total);
     // Requests seen while parsing (the byte scanner reports every 1,024), at most every 80 ms.
-    let total = bytes.len() as f64;
     let mut last = 0.0;
     tpsview_core::progress::set_hook(Some(Box::new(move |requests, at| {
         if now() - last >= PROGRESS_EVERY_MS {
