@@ -138,8 +138,10 @@ impl std::ops::Deref for Grouped {
 pub struct Analysis {
     /// Files grouped into runs.
     pub report: Memo<Grouped>,
-    /// Every figure of every run.
-    pub summary: Memo<Summary>,
+    /// Every figure of every run; computed in a task of its own after the report changes, and
+    /// set in another, so that neither the arithmetic nor the redraw it causes holds the page's
+    /// thread long after a big file arrives.
+    pub summary: ReadSignal<Summary>,
 }
 
 /// The view (baseline, hidden runs, chart choices), provided as context by the shell.
@@ -160,15 +162,46 @@ pub fn provide_state() -> (Files, Analysis, ViewSig) {
             }
         })
     });
-    let summary = Memo::new(move |_| {
-        report.with(|g| {
-            let (runs, more) = summarize_report(g, &MetricOptions::default());
-            let mut diagnostics = g.diagnostics.clone();
-            diagnostics.extend(more);
-            Summary { runs, diagnostics }
-        })
+    let summary = RwSignal::new(Summary {
+        runs: Vec::new(),
+        diagnostics: Vec::new(),
     });
-    let analysis = Analysis { report, summary };
+    // Only the latest report's summary is set.
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        report.track();
+        let g = generation.get_value() + 1;
+        generation.set_value(g);
+        let latest = move || generation.try_get_value() == Some(g);
+        set_timeout(
+            move || {
+                if !latest() {
+                    return;
+                }
+                let Some(s) = report.try_with_untracked(|g| {
+                    let (runs, more) = summarize_report(g, &MetricOptions::default());
+                    let mut diagnostics = g.diagnostics.clone();
+                    diagnostics.extend(more);
+                    Summary { runs, diagnostics }
+                }) else {
+                    return;
+                };
+                set_timeout(
+                    move || {
+                        if latest() {
+                            summary.try_set(s);
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+    let analysis = Analysis {
+        report,
+        summary: summary.read_only(),
+    };
     provide_context(files);
     provide_context(analysis);
     provide_context(view);

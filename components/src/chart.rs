@@ -7,6 +7,8 @@ use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use tpsview_core::chart_spec::{ChartSpec, Hover};
 use tpsview_plot::{draw_chart, draw_hover, Layout, Theme};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 use crate::format::fmt_num;
 
@@ -111,8 +113,34 @@ pub fn Chart(
             }
         }
     };
+    // The canvas' CSS size: a chart drawn while hidden (no runs yet) or before a window resize is
+    // drawn again at its new size.
+    let (size, set_size) = signal((0i32, 0i32));
+    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let target = el.clone();
+        let on_resize = Closure::<dyn FnMut()>::new(move || {
+            let now = (target.client_width(), target.client_height());
+            if size.get_untracked() != now {
+                set_size.set(now);
+            }
+        });
+        if let Ok(o) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            o.observe(&el);
+            observer.set_value(Some((o, on_resize)));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|o| {
+            if let Some((o, _)) = o.take() {
+                o.disconnect();
+            }
+        });
+    });
     Effect::new(move |_| {
         spec.track();
+        size.track();
         if canvas.get().is_none() {
             return;
         }

@@ -39,6 +39,19 @@ test('all four charts are drawn, sharp on a high-DPI screen', async () => {
   await page.close();
 });
 
+test('charts are drawn again at their new size when the window is resized', async () => {
+  const { page } = await sample();
+  const sizes = () => page.$$eval('canvas.chart-canvas', (cs) => cs.map((c) => [c.width, c.clientWidth]));
+  const before = await sizes();
+  await page.setViewportSize({ width: 900, height: 900 });
+  await page.waitForFunction(() => [...document.querySelectorAll('canvas.chart-canvas')]
+    .every((c) => c.width === Math.round(c.clientWidth * devicePixelRatio)));
+  const after = await sizes();
+  assert.equal(after.length, 4);
+  assert.ok(after.every(([w], i) => w < before[i][0]), JSON.stringify({ before, after }));
+  await page.close();
+});
+
 test('hovering a chart shows a tooltip with the exact values of every series', async () => {
   const { page, log } = await sample();
   const canvas = page.locator('[data-testid=chart-throughput]');
