@@ -57,6 +57,14 @@ pub fn read_as(
     }
 }
 
+/// The view a loaded `tpsview/1` bundle carries (read from its kept bytes), if any.
+pub fn bundle_view(f: &LoadedFile) -> Option<crate::view::View> {
+    f.bytes
+        .as_deref()
+        .filter(|_| f.status.format_id == Some(tpsview_core::formats::tpsview::ID))
+        .and_then(crate::view::view_of_bundle)
+}
+
 /// A file that parsed.
 pub fn loaded(parsed: tpsview_core::Parsed, is_sample: bool) -> LoadedFile {
     LoadedFile {

@@ -35,6 +35,34 @@ pub struct Progress {
     pub position: (usize, usize),
 }
 
+impl Progress {
+    /// What the bar says: `Reading x.json (2 of 3): 45.2 of 104.7 MB`, then while parsing the
+    /// requests seen so far.
+    pub fn describe(&self) -> String {
+        let of = if self.position.1 > 1 {
+            format!(" ({} of {})", self.position.0, self.position.1)
+        } else {
+            String::new()
+        };
+        let name = &self.name;
+        match (self.phase.as_str(), self.total) {
+            ("parsing", Some(t)) if self.requests.is_some() => format!(
+                "Parsing {name}{of} in a worker: {} requests so far, {} of {} MB",
+                tpsview_components::fmt_num(self.requests, 0),
+                mb(self.read),
+                mb(t)
+            ),
+            ("parsing", _) => format!("Parsing {name}{of} in a worker…"),
+            (_, Some(t)) => format!("Reading {name}{of}: {} of {} MB", mb(self.read), mb(t)),
+            (_, None) => format!("Reading {name}{of}: {} MB", mb(self.read)),
+        }
+    }
+}
+
+fn mb(bytes: f64) -> String {
+    format!("{:.1}", bytes / 1e6)
+}
+
 /// Figures of the last finished load, shown beside the bar and read by the benchmark script.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finished {
@@ -52,6 +80,30 @@ pub struct Finished {
     pub parse_ms: f64,
     /// The worker's wasm memory at the end: its peak (bytes).
     pub memory: f64,
+}
+
+impl Finished {
+    /// `x.json: 104.7 MB read and computed in a worker in 0.82 s (127 MB/s), 10,000 requests`,
+    /// and for files of 16 MB or more the worker's peak memory (below that the module's own few
+    /// MB dominate and the ratio would mislead).
+    pub fn describe(&self) -> String {
+        let secs = self.total_ms / 1e3;
+        let mut text = format!(
+            "{}: {} MB read and computed in a worker in {secs:.2} s ({:.0} MB/s), {} requests",
+            self.name,
+            mb(self.bytes),
+            self.bytes / 1e6 / secs.max(1e-9),
+            tpsview_components::fmt_num(Some(self.requests), 0)
+        );
+        if self.bytes >= 16e6 {
+            text.push_str(&format!(
+                "; worker memory at its peak {:.0} MB ({:.2} × the file)",
+                self.memory / 1e6,
+                self.memory / self.bytes
+            ));
+        }
+        text
+    }
 }
 
 /// Where a file's bytes come from; kept so that it can be read again as another format.
@@ -371,11 +423,7 @@ async fn on_this_thread(
         }
         Source::Url(u) => load::fetch(u, is_sample).await,
     };
-    let view = f
-        .bytes
-        .as_deref()
-        .filter(|_| f.status.format_id == Some(tpsview_core::formats::tpsview::ID))
-        .and_then(crate::view::view_of_bundle);
+    let view = load::bundle_view(&f);
     keep_source(&mut f, source);
     Outcome::Loaded(Box::new(f), view, None)
 }

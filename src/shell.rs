@@ -13,7 +13,7 @@ use crate::pages::{ClaimPage, GlossaryPage, LearnPage, ModelPage, ViewerPage};
 use crate::route::{current_hash, Route};
 use crate::share;
 use crate::state::{provide_state, LoadedFile};
-use crate::view::{bundle, view_of_bundle, View};
+use crate::view::{bundle, View};
 
 /// The `?src=` URLs (several allowed) and the `view` of the page's URL.
 fn url_params() -> (Vec<String>, Option<View>) {
@@ -78,12 +78,8 @@ pub fn AppShell() -> impl IntoView {
     // Files join the page; a bundle among them (a tpsview/1 file exported with its view) restores
     // that view.
     let add_files = move |out: Vec<LoadedFile>| {
-        for f in &out {
-            if f.status.format_id == Some(tpsview_core::formats::tpsview::ID) {
-                if let Some(v) = f.bytes.as_deref().and_then(view_of_bundle) {
-                    view.0.set(v);
-                }
-            }
+        for v in out.iter().filter_map(load::bundle_view) {
+            view.0.set(v);
         }
         files.add(out);
     };
@@ -331,44 +327,20 @@ fn LoadProgress(
     finished: RwSignal<Option<loader::Finished>>,
     note: ReadSignal<Option<String>>,
 ) -> impl IntoView {
-    let mb = |b: f64| format!("{:.1}", b / 1e6);
     view! {
-        {move || progress.get().map(|p| {
-            let of = if p.position.1 > 1 { format!(" ({} of {})", p.position.0, p.position.1) } else { String::new() };
-            let text = match (p.phase.as_str(), p.total) {
-                ("parsing", Some(t)) if p.requests.is_some() => format!(
-                    "Parsing {}{of} in a worker: {} requests so far, {} of {} MB",
-                    p.name, tpsview_components::fmt_num(p.requests, 0), mb(p.read), mb(t)
-                ),
-                ("parsing", _) => format!("Parsing {}{of} in a worker…", p.name),
-                (_, Some(t)) => format!("Reading {}{of}: {} of {} MB", p.name, mb(p.read), mb(t)),
-                (_, None) => format!("Reading {}{of}: {} MB", p.name, mb(p.read)),
-            };
-            view! {
-                <div class="load-progress" data-testid="load-progress" data-read=p.read data-phase=p.phase.clone() data-requests=p.requests>
-                    <progress max=p.total.unwrap_or(1.0) value=p.read></progress>
-                    <span data-testid="load-status" aria-live="polite">{text}</span>
-                    <button type="button" data-testid="load-cancel" on:click=|_| loader::cancel()>"Cancel"</button>
-                </div>
-            }
+        {move || progress.get().map(|p| view! {
+            <div class="load-progress" data-testid="load-progress" data-read=p.read data-phase=p.phase.clone() data-requests=p.requests>
+                <progress max=p.total.unwrap_or(1.0) value=p.read></progress>
+                <span data-testid="load-status" aria-live="polite">{p.describe()}</span>
+                <button type="button" data-testid="load-cancel" on:click=|_| loader::cancel()>"Cancel"</button>
+            </div>
         })}
         {move || note.get().map(|n| view! { <p class="load-note" data-testid="load-note">{n}</p> })}
-        {move || finished.get().map(|f| {
-            let secs = f.total_ms / 1e3;
-            view! {
-                <p class="load-figures" data-testid="load-figures" data-bytes=f.bytes data-ms=f.total_ms
-                    data-read-ms=f.read_ms data-parse-ms=f.parse_ms data-requests=f.requests data-memory=f.memory>
-                    {format!(
-                        "{}: {} MB read and computed in a worker in {:.2} s ({:.0} MB/s), {} requests",
-                        f.name, mb(f.bytes), secs, f.bytes / 1e6 / secs.max(1e-9), tpsview_components::fmt_num(Some(f.requests), 0)
-                    )}
-                    // Below ~16 MB the module's own few MB dominate: the ratio would mislead.
-                    {(f.bytes >= 16e6).then(|| format!(
-                        "; worker memory at its peak {:.0} MB ({:.2} × the file)",
-                        f.memory / 1e6, f.memory / f.bytes
-                    ))}
-                </p>
-            }
+        {move || finished.get().map(|f| view! {
+            <p class="load-figures" data-testid="load-figures" data-bytes=f.bytes data-ms=f.total_ms
+                data-read-ms=f.read_ms data-parse-ms=f.parse_ms data-requests=f.requests data-memory=f.memory>
+                {f.describe()}
+            </p>
         })}
     }
 }

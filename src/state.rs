@@ -41,22 +41,16 @@ impl Files {
 
     /// Reads file `i` again as `format` (its bytes were kept), keeping the user's run name.
     pub fn read_as(&self, i: usize, format: tpsview_core::Format) {
-        self.0.update(|files| {
-            let Some(old) = files.get(i) else { return };
-            let Some(bytes) = old.bytes.clone() else {
-                return;
-            };
-            let label = old.parsed.as_ref().and_then(|p| p.run_label.clone());
-            let source_url = old.source_url.clone();
-            let mut new =
-                crate::load::read_as(&old.status.name, bytes, Some(format), old.is_sample);
-            if let (Some(p), Some(l)) = (new.parsed.as_mut(), label) {
-                new.status.run_label.clone_from(&l);
-                p.run_label = Some(l);
-            }
-            new.source_url = source_url;
-            files[i] = new;
-        });
+        let Some(new) = self.0.with_untracked(|files| {
+            let old = files.get(i)?;
+            let bytes = old.bytes.clone()?;
+            let mut new = crate::load::read_as(&old.status.name, bytes, Some(format), false);
+            new.source_url.clone_from(&old.source_url);
+            Some(new)
+        }) else {
+            return;
+        };
+        self.replace(i, new);
     }
 
     /// Puts `new` (file `i` read again) in file `i`'s place, keeping the user's run name.
@@ -166,37 +160,23 @@ pub fn provide_state() -> (Files, Analysis, ViewSig) {
         runs: Vec::new(),
         diagnostics: Vec::new(),
     });
-    // Only the latest report's summary is set.
-    let generation = StoredValue::new(0u64);
+    // Computed in one task, set in the next; only the latest report's summary is set.
+    let summaries = tpsview_components::Latest::new();
     Effect::new(move |_| {
         report.track();
-        let g = generation.get_value() + 1;
-        generation.set_value(g);
-        let latest = move || generation.try_get_value() == Some(g);
-        set_timeout(
-            move || {
-                if !latest() {
-                    return;
-                }
-                let Some(s) = report.try_with_untracked(|g| {
-                    let (runs, more) = summarize_report(g, &MetricOptions::default());
-                    let mut diagnostics = g.diagnostics.clone();
-                    diagnostics.extend(more);
-                    Summary { runs, diagnostics }
-                }) else {
-                    return;
-                };
-                set_timeout(
-                    move || {
-                        if latest() {
-                            summary.try_set(s);
-                        }
-                    },
-                    std::time::Duration::ZERO,
-                );
-            },
-            std::time::Duration::ZERO,
-        );
+        summaries.run_later(move || {
+            let Some(s) = report.try_with_untracked(|g| {
+                let (runs, more) = summarize_report(g, &MetricOptions::default());
+                let mut diagnostics = g.diagnostics.clone();
+                diagnostics.extend(more);
+                Summary { runs, diagnostics }
+            }) else {
+                return;
+            };
+            summaries.run_later(move || {
+                summary.try_set(s);
+            });
+        });
     });
     let analysis = Analysis {
         report,

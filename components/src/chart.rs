@@ -52,7 +52,7 @@ pub fn Chart(
     // The chart: redrawn when its spec changes, never on hover, in a task of its own (a timer),
     // so that the charts redrawn after one change never add up to one long task on the page's
     // thread. Only the latest request draws.
-    let generation = StoredValue::new(0u64);
+    let redraws = crate::Latest::new();
     // Whether the mouse is over the chart: a redraw then re-reads the hover at the pointer.
     let mouse_in = StoredValue::new(false);
     let hover_at = move |x: f64, y: f64| {
@@ -70,9 +70,9 @@ pub fn Chart(
         let Some(el) = canvas.get_untracked() else {
             return;
         };
-        let Some(spec) = spec.try_with_untracked(|s| s.clone()) else {
+        if spec.try_with_untracked(|_| ()).is_none() {
             return; // unmounted before the timer fired
-        };
+        }
         let t0 = now();
         let k = ratio();
         let (w, hgt) = (
@@ -94,9 +94,13 @@ pub fn Chart(
             return;
         };
         let area = backend.into_drawing_area();
-        match draw_chart(&area, &spec, Theme { scale: k, dark }) {
+        // Drawn from the spec in place: a timeline's spec holds every request's bar.
+        match spec.with_untracked(|s| {
+            draw_chart(&area, s, Theme { scale: k, dark })
+                .map_err(|e| format!("the {} chart could not be drawn: {e}", s.id))
+        }) {
             Ok(l) => layout.set_value(Some((l, k))),
-            Err(e) => on_error.run(format!("the {} chart could not be drawn: {e}", spec.id)),
+            Err(e) => on_error.run(e),
         }
         if mouse_in.get_value() {
             let (x, y) = pointer.get_untracked();
@@ -144,16 +148,7 @@ pub fn Chart(
         if canvas.get().is_none() {
             return;
         }
-        let g = generation.get_value() + 1;
-        generation.set_value(g);
-        set_timeout(
-            move || {
-                if generation.try_get_value() == Some(g) {
-                    draw();
-                }
-            },
-            std::time::Duration::ZERO,
-        );
+        redraws.run_later(draw);
     });
 
     // The hover layer: a crosshair and rings on a transparent canvas above the chart.

@@ -101,28 +101,18 @@ pub fn ViewerPage() -> impl IntoView {
     // The timeline's spec (every request's spans, the steady window) is built in a task of its
     // own after the report changes: with thousands of requests it is the page's biggest job.
     let timeline = RwSignal::new(None::<ChartSpec>);
-    let timeline_generation = StoredValue::new(0u64);
+    let timeline_builds = tpsview_components::Latest::new();
     Effect::new(move |_| {
         let at = timeline_at.get();
         report.track();
-        let g = timeline_generation.get_value() + 1;
-        timeline_generation.set_value(g);
-        set_timeout(
-            move || {
-                if timeline_generation.try_get_value() != Some(g) {
-                    return;
-                }
-                let spec = at.and_then(|(ri, pi)| {
-                    report
-                        .try_with_untracked(|r| {
-                            chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?)
-                        })
-                        .flatten()
-                });
-                timeline.try_set(spec);
-            },
-            std::time::Duration::ZERO,
-        );
+        timeline_builds.run_later(move || {
+            let spec = at.and_then(|(ri, pi)| {
+                report
+                    .try_with_untracked(|r| chart_spec::timeline(r.runs.get(ri)?.points.get(pi)?))
+                    .flatten()
+            });
+            timeline.try_set(spec);
+        });
     });
     let on_error = move |e: String| set_chart_error.set(Some(e));
     let on_error_cb = Callback::new(on_error);

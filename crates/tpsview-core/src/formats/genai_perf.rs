@@ -87,29 +87,24 @@ pub(super) struct ReadRequest {
     sent: Option<i64>,
 }
 
-/// Reduces each request of an experiment to a row, noting the first request's model.
-fn read_requests<'a>(
+/// Reduces request `i` of experiment `path` to a row, noting the first request's model.
+fn read_request(
     file: &str,
     path: &str,
-    first_index: usize,
-    reqs: impl Iterator<Item = std::borrow::Cow<'a, Value>>,
+    i: usize,
+    r: &Value,
     model: &mut Option<String>,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<ReadRequest> {
-    reqs.zip(first_index..)
-        .map(|(r, i)| {
-            if model.is_none() {
-                *model = payload_model(&r);
-            }
-            let (row, from_usage, sent) =
-                export_row(file, &format!("{path}.requests[{i}]"), &r, diags);
-            ReadRequest {
-                row,
-                from_usage,
-                sent,
-            }
-        })
-        .collect()
+) -> ReadRequest {
+    if model.is_none() {
+        *model = payload_model(r);
+    }
+    let (row, from_usage, sent) = export_row(file, &format!("{path}.requests[{i}]"), r, diags);
+    ReadRequest {
+        row,
+        from_usage,
+        sent,
+    }
 }
 
 /// Parses `profile_export.json`: one point per experiment. Streamed: each request is read, reduced
@@ -147,15 +142,12 @@ pub(crate) fn parse_export_tree(
                 m.remove("requests");
             }
             let mut rd = Vec::new();
+            let path = format!("experiments[{e}]");
             let requests = at(exp, "requests").and_then(Value::as_array).map(|reqs| {
-                read_requests(
-                    file,
-                    &format!("experiments[{e}]"),
-                    0,
-                    reqs.iter().map(std::borrow::Cow::Borrowed),
-                    &mut model,
-                    &mut rd,
-                )
+                reqs.iter()
+                    .enumerate()
+                    .map(|(i, r)| read_request(file, &path, i, r, &mut model, &mut rd))
+                    .collect()
             });
             Experiment {
                 header,
@@ -174,7 +166,7 @@ mod stream {
     use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use serde_json::Value;
 
-    use super::{read_requests, Experiment};
+    use super::{read_request, Experiment};
 
     /// The root object: its `experiments` (else `None`), and the first request's model.
     pub(super) struct Export<'a> {
@@ -305,11 +297,11 @@ mod stream {
             let mut out = Vec::new();
             // One request's value at a time: read, reduced to a row, dropped.
             while let Some(r) = seq.next_element::<Value>()? {
-                out.extend(read_requests(
+                out.push(read_request(
                     self.file,
                     &self.path,
                     out.len(),
-                    std::iter::once(std::borrow::Cow::Owned(r)),
+                    &r,
                     self.model,
                     self.diags,
                 ));

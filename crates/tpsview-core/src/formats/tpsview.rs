@@ -296,9 +296,14 @@ fn into_requests(
             diags,
         )
     });
+    /// What stands beside `chunk_counts`: the gaps, or (a folded report) their distribution.
+    enum Gaps {
+        Values(Column),
+        Pooled(crate::stats::Dist),
+    }
     let gaps = match (raw.chunk_gaps_s, raw.itl_pooled_s) {
-        (Some(g), _) => Some(Ok(g)),
-        (None, Some(d)) => Some(Err(d)),
+        (Some(g), _) => Some(Gaps::Values(g)),
+        (None, Some(d)) => Some(Gaps::Pooled(d)),
         (None, None) => None,
     };
     let chunk_gaps = match (raw.chunk_counts, gaps) {
@@ -321,12 +326,12 @@ fn into_requests(
             }
             match gaps {
                 // A huge report's gaps, folded: only their distribution was written.
-                Err(pooled) => Some(Ragged {
+                Gaps::Pooled(pooled) => Some(Ragged {
                     offsets,
                     values: Vec::new(),
                     pooled: Some(pooled),
                 }),
-                Ok(gaps) => {
+                Gaps::Values(gaps) => {
                     if total != gaps.values.len() as u64 {
                         return Err(ParseError::new(
                             file,
