@@ -35,7 +35,8 @@ try {
   }
   const page = await context.newPage();
   await page.goto(server.origin + '/');
-  await page.waitForSelector('[data-testid=chart-timeline][data-drawn=true]');
+  await page.waitForFunction(() => document.documentElement.dataset.busy === '0'
+    && document.querySelector('[data-testid=chart-timeline][data-drawn=true]'));
   const drawMs = (id) => page.$eval(`[data-testid=chart-${id}]`, (c) => Number(c.dataset.drawMs));
   const hoverMs = (id) => page.$eval(`[data-testid=chart-${id}-hover]`, (c) => Number(c.dataset.hoverMs));
   const hovers = {};
@@ -53,8 +54,11 @@ try {
   }
   const toggles = [];
   for (let k = 0; k < 6; k++) {
+    const draws = await page.$eval('[data-testid=chart-throughput]', (c) => Number(c.dataset.draws));
     await page.click('[data-testid=chart-controls] input[data-series="per-stream T/s"]');
-    await page.waitForTimeout(50);
+    // The redraw runs in a task of its own: wait for it (the chart counts its draws).
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=chart-throughput]').dataset.draws) > n
+      && document.documentElement.dataset.busy === '0', draws);
     toggles.push(await drawMs('throughput'));
   }
   const timelineDraws = [];

@@ -94,7 +94,9 @@ pub fn AppShell() -> impl IntoView {
             return; // the loop already running takes these too
         }
         set_busy.set(true);
+        let pending = tpsview_components::Pending::hold();
         spawn_local(async move {
+            let _pending = pending;
             while let Some(job) = loader::next_job() {
                 let (name, position) = (job.name.clone(), job.position);
                 match loader::load(&name, &job.source, None, job.sample, position, progress).await {
@@ -144,7 +146,9 @@ pub fn AppShell() -> impl IntoView {
     let hash_now = current_hash();
     if let Some(data) = hash_now.strip_prefix("#bundle=").map(str::to_owned) {
         set_busy.set(true);
+        let pending = tpsview_components::Pending::hold();
         spawn_local(async move {
+            let _pending = pending;
             match share::read_inline(&data).await {
                 Ok(bytes) => add_files(vec![load::from_bytes("shared link", &bytes, false)]),
                 Err(e) => files.add(vec![load::failed(
@@ -294,7 +298,9 @@ pub fn AppShell() -> impl IntoView {
                     if kept {
                         files.read_as(i, format);
                     } else if let Some(source) = source {
+                        let pending = tpsview_components::Pending::hold();
                         spawn_local(async move {
+                            let _pending = pending;
                             if let loader::Outcome::Loaded(f, _, _) =
                                 loader::load(&name, &source, Some(format), sample, (1, 1), progress).await
                             {

@@ -136,6 +136,9 @@ pub struct Analysis {
     /// set in another, so that neither the arithmetic nor the redraw it causes holds the page's
     /// thread long after a big file arrives.
     pub summary: ReadSignal<Summary>,
+    /// True once `summary` is the summary of the current `report` (false from a change of the
+    /// files until its summary is set): the viewer shows it as `data-ready`.
+    pub ready: ReadSignal<bool>,
 }
 
 /// The view (baseline, hidden runs, chart choices), provided as context by the shell.
@@ -162,8 +165,10 @@ pub fn provide_state() -> (Files, Analysis, ViewSig) {
     });
     // Computed in one task, set in the next; only the latest report's summary is set.
     let summaries = tpsview_components::Latest::new();
+    let ready = RwSignal::new(false);
     Effect::new(move |_| {
         report.track();
+        ready.set(false);
         summaries.run_later(move || {
             let Some(s) = report.try_with_untracked(|g| {
                 let (runs, more) = summarize_report(g, &MetricOptions::default());
@@ -175,12 +180,14 @@ pub fn provide_state() -> (Files, Analysis, ViewSig) {
             };
             summaries.run_later(move || {
                 summary.try_set(s);
+                ready.try_set(true);
             });
         });
     });
     let analysis = Analysis {
         report,
         summary: summary.read_only(),
+        ready: ready.read_only(),
     };
     provide_context(files);
     provide_context(analysis);

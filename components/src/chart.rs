@@ -13,8 +13,12 @@ use wasm_bindgen::JsCast;
 use crate::format::fmt_num;
 
 /// Draws `spec`; drawing errors go to `on_error`. The canvas carries `data-testid="chart-<id>"`,
-/// `data-drawn` once drawn and `data-draw-ms` (the last draw's duration, for the budget script);
-/// the hover layer above it carries `data-hover-ms`.
+/// `data-drawn` once drawn, `data-draws` (how many times it has been drawn: a test waits for it to
+/// grow after a change), `aria-busy="true"` while a redraw is pending, and `data-draw-ms` (the
+/// last draw's duration, for the budget script); the hover layer above it carries `data-hover-ms`.
+///
+/// A tooltip opened with the arrow keys survives a redraw (a toggle, a new stat): it is taken
+/// again at the same level of the new spec, so keys pressed right after a change still answer.
 #[component]
 pub fn Chart(
     /// What to draw.
@@ -32,6 +36,8 @@ pub fn Chart(
     let canvas = NodeRef::<Canvas>::new();
     let (hover, set_hover) = signal(None::<Hover>);
     let (pointer, set_pointer) = signal((0.0f64, 0.0f64));
+    // Bumped after each draw: the hover layer redraws against the new layout.
+    let (draws, set_draws) = signal(0u64);
     let layout = StoredValue::new(None::<(Layout, f64)>);
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
@@ -105,10 +111,15 @@ pub fn Chart(
         if mouse_in.get_value() {
             let (x, y) = pointer.get_untracked();
             hover_at(x, y);
-        } else {
-            set_hover.set(None);
+        } else if let Some(h) = hover.get_untracked() {
+            // Opened with the keys: the same level in the new spec, if it is still there.
+            set_hover.set(spec.with_untracked(|s| s.pin(h.x)));
         }
+        let n = draws.get_untracked() + 1;
+        set_draws.set(n);
         let _ = el.set_attribute("data-drawn", "true");
+        let _ = el.set_attribute("data-draws", &n.to_string());
+        let _ = el.remove_attribute("aria-busy");
         let _ = el.set_attribute("data-draw-ms", &format!("{:.3}", now() - t0));
         // The budget script reads this mark: navigation → first chart drawn.
         if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
@@ -145,9 +156,10 @@ pub fn Chart(
     Effect::new(move |_| {
         spec.track();
         size.track();
-        if canvas.get().is_none() {
+        let Some(el) = canvas.get() else {
             return;
-        }
+        };
+        let _ = el.set_attribute("aria-busy", "true");
         redraws.run_later(draw);
     });
 
@@ -162,6 +174,7 @@ pub fn Chart(
 
     Effect::new(move |_| {
         let h = shown.get();
+        draws.track();
         let Some(el) = overlay.get() else { return };
         let t0 = now();
         let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else {

@@ -1,6 +1,7 @@
 //! tpsview's Leptos components. Each takes signals as props and reports through callbacks; none
-//! holds global state or does arithmetic: numbers come from `tpsview-core`, drawing from
-//! `tpsview-plot`.
+//! holds app state or does arithmetic: numbers come from `tpsview-core`, drawing from
+//! `tpsview-plot`. The one page-wide value is the count of pending work (`later.rs`), published
+//! on the document for tests and scripts to wait on.
 #![warn(missing_docs)]
 
 mod chart;
@@ -27,7 +28,7 @@ pub use diff_table::DiffTable;
 pub use format::{fmt_num, fmt_value};
 pub use gap_notes::GapNotes;
 pub use glossary::{Glossary, TERMS};
-pub use later::Latest;
+pub use later::{pending, Latest, Pending};
 pub use learn_panel::LearnPanel;
 pub use run_legend::RunLegend;
 pub use summary_table::SummaryTable;

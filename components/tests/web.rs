@@ -122,16 +122,23 @@ async fn diagnostics_list_shows_errors_as_text() {
     assert!(el.query_selector("b").expect("query").is_none());
 }
 
-/// Resolves after a 10 ms timer, once the tasks queued before it have run.
-async fn after_a_timer() {
-    let p = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
-    });
-    wasm_bindgen_futures::JsFuture::from(p)
-        .await
-        .expect("timer");
+/// Resolves once no deferred work is pending (`tpsview_components::pending()`, the count the page
+/// publishes as `data-busy`): every draw asked for so far has run. Yields a task at a time.
+async fn settled() {
+    loop {
+        leptos::task::tick().await;
+        if tpsview_components::pending() == 0 {
+            return;
+        }
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = web_sys::window()
+                .expect("window")
+                .set_timeout_with_callback(&resolve);
+        });
+        wasm_bindgen_futures::JsFuture::from(p)
+            .await
+            .expect("timer");
+    }
 }
 
 #[wasm_bindgen_test]
@@ -145,7 +152,7 @@ async fn chart_draws_its_spec_on_a_named_canvas() {
     });
     leptos::task::tick().await;
     // The chart draws in a task of its own (a zero-delay timer).
-    after_a_timer().await;
+    settled().await;
     let canvas = el
         .query_selector("[data-testid=chart-throughput]")
         .expect("query")
@@ -211,4 +218,82 @@ async fn tool_definitions_mark_each_audited_figure() {
         .text_content()
         .unwrap_or_default()
         .contains("first-token wait included"));
+}
+
+fn key(el: &web_sys::Element, key: &str) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    let ev =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).expect("event");
+    el.dispatch_event(&ev).expect("dispatch");
+}
+
+fn tooltip_rows(el: &web_sys::HtmlElement) -> Option<Vec<String>> {
+    el.query_selector("[data-testid=chart-tooltip]")
+        .expect("query")?;
+    let rows = el
+        .query_selector_all("[data-testid=chart-tooltip] th")
+        .expect("query");
+    Some(
+        (0..rows.length())
+            .filter_map(|i| rows.item(i)?.text_content())
+            .collect(),
+    )
+}
+
+#[wasm_bindgen_test]
+async fn a_key_pressed_while_a_redraw_is_pending_keeps_its_tooltip() {
+    let el = host();
+    el.set_attribute("style", "width: 800px").expect("style");
+    let summary = seed_summary();
+    let all = chart_spec::throughput(&summary, &ChartOptions::default());
+    let names = all.series_names();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let spec = RwSignal::new(all);
+    let _h = leptos::mount::mount_to(el.clone(), move || {
+        view! { <Chart spec=Signal::from(spec) label="t" on_error=|_| ()/> }
+    });
+    settled().await;
+    let canvas = el
+        .query_selector("[data-testid=chart-throughput]")
+        .expect("query")
+        .expect("canvas");
+    let draws = |c: &web_sys::Element| -> u64 {
+        c.get_attribute("data-draws")
+            .and_then(|d| d.parse().ok())
+            .expect("data-draws")
+    };
+    let first = draws(&canvas);
+    // One series hidden: the redraw is now pending, and a key arrives before it runs.
+    let mut hidden = ChartOptions::default();
+    hidden.hidden.push(names[1].clone());
+    spec.set(chart_spec::throughput(&summary, &hidden));
+    leptos::task::tick().await;
+    assert_eq!(canvas.get_attribute("aria-busy").as_deref(), Some("true"));
+    assert!(tpsview_components::pending() > 0);
+    key(&canvas, "ArrowRight");
+    leptos::task::tick().await;
+    let only_first = |rows: Option<Vec<String>>| {
+        rows.is_some_and(|r| r.len() == 1 && r[0].ends_with(names[0].as_str()))
+    };
+    assert!(only_first(tooltip_rows(&el)), "{:?}", tooltip_rows(&el));
+    settled().await;
+    assert!(draws(&canvas) > first, "drawn again");
+    assert_eq!(canvas.get_attribute("aria-busy"), None);
+    // The redraw kept the tooltip, at the same level, with the series left.
+    assert!(
+        only_first(tooltip_rows(&el)),
+        "the tooltip survives the redraw: {:?}",
+        tooltip_rows(&el)
+    );
+    let title = el
+        .query_selector(".chart-tooltip-title")
+        .expect("query")
+        .and_then(|t| t.text_content());
+    assert_eq!(title.as_deref(), Some("concurrency 1"));
+    // Escape closes it.
+    key(&canvas, "Escape");
+    leptos::task::tick().await;
+    assert_eq!(tooltip_rows(&el), None);
 }

@@ -47,7 +47,11 @@ fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView
 /// The viewer.
 #[component]
 pub fn ViewerPage() -> impl IntoView {
-    let Analysis { report, summary } = use_analysis();
+    let Analysis {
+        report,
+        summary,
+        ready,
+    } = use_analysis();
     let view = use_view();
     let files = use_files();
     let (chart_error, set_chart_error) = signal(None::<String>);
@@ -222,7 +226,8 @@ pub fn ViewerPage() -> impl IntoView {
 
     view! {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
-        <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()>
+        <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()
+            data-testid="viewer" data-ready=move || ready.get().to_string()>
             <RunLegend runs=run_labels hidden=hidden_runs
                 on_toggle=move |l: String| view.0.update(|v| v.toggle_run(&l))
                 on_remove=move |l: String| {

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, open, tableRows, shots } from './harness.mjs';
+import { serve, launch, open, tableRows, shots, settled } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
@@ -20,9 +20,9 @@ const colours = (page, id) => page.$eval(`[data-testid=chart-${id}]`, (c) => {
 
 async function sample() {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   for (const id of ['throughput', 'latency', 'interactivity', 'timeline']) {
-    await page.waitForSelector(`[data-testid=chart-${id}][data-drawn=true]`);
+    assert.equal(await page.getAttribute(`[data-testid=chart-${id}]`, 'data-drawn'), 'true', id);
   }
   return { page, log };
 }
@@ -90,12 +90,21 @@ test('arrow keys step the tooltip through the levels', async () => {
 
 test('series and axis toggles change what is drawn', async () => {
   const { page } = await sample();
+  const draws = async () => Number(await page.getAttribute('[data-testid=chart-throughput]', 'data-draws'));
+  const drawsBefore = await draws();
+  // Keys pressed right after a toggle, while the chart's redraw is still pending, are kept: the
+  // tooltip they open survives the redraw and shows only the series left.
   await page.uncheck('[data-testid=chart-controls] input[data-series="per-stream T/s"]');
   await page.focus('[data-testid=chart-throughput]');
   await page.keyboard.press('ArrowRight');
+  await settled(page);
+  assert.ok(await draws() > drawsBefore, 'the chart was drawn again after the toggle');
   const tip = page.locator('[data-testid=chart-tooltip]');
+  assert.equal(await tip.count(), 1, 'the tooltip opened by the key survives the redraw');
   assert.equal(await tip.locator('td').count(), 1, 'only system T/s is left');
+  assert.match(await tip.locator('th').textContent(), /system T\/s$/);
   await page.keyboard.press('Escape');
+  await tip.waitFor({ state: 'detached' });
   // Linear axis: the same pixel now lies at a different concurrency.
   const box = await page.locator('[data-testid=chart-throughput]').boundingBox();
   const at = async () => {
@@ -107,8 +116,9 @@ test('series and axis toggles change what is drawn', async () => {
   const logTitle = await at();
   const before = await page.$eval('[data-testid=chart-throughput]', (c) => c.toDataURL());
   await page.getByLabel('linear concurrency axis').check();
-  // Charts redraw in a task of their own: wait for the new axis.
-  await page.waitForFunction((b) => document.querySelector('[data-testid=chart-throughput]').toDataURL() !== b, before);
+  // Charts redraw in a task of their own: wait for the page to have drawn the new axis.
+  await settled(page);
+  assert.notEqual(await page.$eval('[data-testid=chart-throughput]', (c) => c.toDataURL()), before);
   const linTitle = await at();
   assert.notEqual(logTitle, linTitle);
   await page.close();
@@ -121,7 +131,8 @@ test('the timeline shows the chosen level with its steady window', async () => {
   assert.match(await select.locator('option:checked').textContent(), /concurrency 128$/);
   const before = await page.$eval('[data-testid=chart-timeline]', (c) => c.toDataURL());
   await select.selectOption({ label: 'H100 SXM · Llama 3.1 70B FP8 (simulated) — concurrency 16' });
-  await page.waitForFunction((b) => document.querySelector('[data-testid=chart-timeline]').toDataURL() !== b, before);
+  await settled(page);
+  assert.notEqual(await page.$eval('[data-testid=chart-timeline]', (c) => c.toDataURL()), before);
   await page.locator('[data-testid=chart-timeline]').scrollIntoViewIfNeeded();
   const box = await page.locator('[data-testid=chart-timeline]').boundingBox();
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);

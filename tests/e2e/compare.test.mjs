@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, open, cliSummary, cliCompare, cliValue, tableRows, fixture, shots } from './harness.mjs';
+import { serve, launch, open, cliSummary, cliCompare, cliValue, tableRows, fixture, shots, settled } from './harness.mjs';
 
 const BEFORE = fixture('compare/before.tpsview.json');
 const AFTER = fixture('compare/after.tpsview.json');
@@ -23,10 +23,11 @@ before(async () => {
 after(async () => { await context?.close(); await server?.close(); });
 
 async function loadTwo(page) {
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   await page.setInputFiles('[data-testid=file-input]', [BEFORE, AFTER]);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
   await page.waitForSelector('[data-testid=diff-table]');
+  await settled(page);
 }
 
 /** Every diff cell, keyed `run|concurrency|metric`. */
@@ -76,12 +77,11 @@ test('two runs: two series on the charts, a diff table equal to tpsview compare 
   // The second run's colour is on the throughput chart; hiding it from the legend removes it.
   const swatch = await page.$$eval('.run-legend-swatch', (s) => s.map((x) => getComputedStyle(x).backgroundColor));
   const rgb = swatch[1].match(/\d+/g).slice(0, 3).map(Number);
-  await page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
   const shown = await pixelsOf(page, 'chart-throughput', rgb);
   assert.ok(shown > 200, `only ${shown} pixels of the second run`);
   await page.click(`[data-testid=legend-run][data-run="${AFTER_LABEL}"]`);
   await page.waitForFunction((l) => document.querySelector(`[data-testid=legend-run][data-run="${l}"]`).getAttribute('aria-pressed') === 'false', AFTER_LABEL);
-  await page.waitForTimeout(200);
+  await settled(page);
   const hidden = await pixelsOf(page, 'chart-throughput', rgb);
   assert.ok(hidden < shown / 10, `${hidden} pixels left of ${shown}`);
   await page.screenshot({ path: path.join(shots, 'compare.png'), fullPage: true });
@@ -115,6 +115,7 @@ test('per GPU: a missing GPU count is asked for, and the diff follows', async ()
 test('a permalink opened in a fresh page restores the runs and the view', async () => {
   const { page, log } = await open(context, `${server.origin}/?src=/fx/before.json&src=/fx/after.json`);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  await settled(page);
   await page.selectOption('[data-testid=baseline]', AFTER_LABEL);
   await page.selectOption('[data-testid=stat]', 'p99');
   await page.click('[data-testid=legend-run][data-run="before: vLLM 0.11 defaults"]');
@@ -127,6 +128,7 @@ test('a permalink opened in a fresh page restores the runs and the view', async 
   await fresh.goto(link);
   await fresh.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
   await fresh.waitForSelector('[data-testid=diff-table]');
+  await settled(fresh);
   assert.equal(await fresh.inputValue('[data-testid=baseline]'), AFTER_LABEL);
   assert.equal(await fresh.inputValue('[data-testid=stat]'), 'p99');
   assert.equal(await fresh.getAttribute('[data-testid=legend-run][data-run="before: vLLM 0.11 defaults"]', 'aria-pressed'), 'false');
@@ -153,9 +155,10 @@ test('an exported bundle re-opens as it was; the inline link too', async () => {
   // The bundle in a fresh page: same rows, same baseline, same toggles, same diff.
   const fresh = await context.newPage();
   await fresh.goto(server.origin + '/');
-  await fresh.waitForSelector('[data-testid=summary-row]');
+  await settled(fresh);
   await fresh.setInputFiles('[data-testid=file-input]', { name: 'bundle.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   await fresh.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  await settled(fresh);
   assert.deepEqual(await tableRows(fresh), rows);
   assert.equal(await fresh.inputValue('[data-testid=baseline]'), AFTER_LABEL);
   assert.equal(await fresh.isChecked('[data-testid=per-gpu]'), true);
@@ -174,6 +177,7 @@ test('an exported bundle re-opens as it was; the inline link too', async () => {
   const viaLink = await context.newPage();
   await viaLink.goto(link);
   await viaLink.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  await settled(viaLink);
   assert.deepEqual(await tableRows(viaLink), rows);
   assert.equal(await viaLink.inputValue('[data-testid=baseline]'), AFTER_LABEL);
   assert.equal(await viaLink.evaluate(() => location.hash), '#viewer');
@@ -181,6 +185,7 @@ test('an exported bundle re-opens as it was; the inline link too', async () => {
   // The big sample does not fit in a link: said so.
   await page.selectOption('select[aria-label="load a sample report"]', { index: 1 });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 3);
+  await settled(page);
   await page.click('[data-testid=make-inline-link]');
   await page.waitForSelector('[data-testid=inline-link-message]');
   assert.match(await page.textContent('[data-testid=inline-link-message]'), /too large for a link \(over 32 KB compressed\)/);
@@ -191,7 +196,6 @@ test('an exported bundle re-opens as it was; the inline link too', async () => {
 test('PNG, SVG and CSV downloads hold the charts and the figures', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await loadTwo(page);
-  await page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
   const grab = async (testid) => {
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${testid}]`)]);
     return { name: dl.suggestedFilename(), bytes: await readFile(await dl.path()) };
@@ -236,12 +240,14 @@ test('runs are kept in the browser only when asked, and Forget all forgets them'
   assert.equal(await page.evaluate(() => localStorage.length), 0);
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 1);
+  await settled(page);
   await loadTwo(page);
   await page.check('[data-testid=keep-runs]');
   assert.match(await page.textContent('[data-testid=keep-status]'), /kept in this browser's storage/);
   await page.selectOption('[data-testid=baseline]', AFTER_LABEL);
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  await settled(page);
   assert.equal(await page.isChecked('[data-testid=keep-runs]'), true);
   assert.match(await page.textContent('[data-testid=keep-status]'), /Restored/);
   assert.equal(await page.inputValue('[data-testid=baseline]'), AFTER_LABEL);
@@ -249,6 +255,7 @@ test('runs are kept in the browser only when asked, and Forget all forgets them'
   assert.equal(await page.evaluate(() => localStorage.length), 0);
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 1);
+  await settled(page);
   assert.match(await page.textContent('[data-testid=legend-run]'), /H100 SXM/);
   assert.deepEqual(log.errors, []);
   await page.close();
@@ -256,12 +263,13 @@ test('runs are kept in the browser only when asked, and Forget all forgets them'
 
 test('the CPU sample measured with tpsview bench opens beside the simulated H100 example', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   const options = await page.$$eval('select[aria-label="load a sample report"] option', (o) => o.map((x) => x.textContent));
   assert.ok(options.some((o) => /simulated, the brief's shape/.test(o)));
   assert.ok(options.some((o) => /measured with tpsview bench/.test(o)));
   await page.selectOption('select[aria-label="load a sample report"]', 'samples/cpu-llamacpp-sweep.tpsview.json');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  await settled(page);
   const label = 'llama.cpp on 2 CPU cores · random 8×768 Llama (measured)';
   const rows = await tableRows(page, label);
   assert.deepEqual(rows.map((r) => r.concurrency), ['1', '2', '4', '8']);

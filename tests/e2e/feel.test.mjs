@@ -4,13 +4,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, open, tableRows, fixture, shots } from './harness.mjs';
+import { serve, launch, open, tableRows, fixture, shots, settled, drawnAtSize } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
 after(async () => { await context?.close(); await server?.close(); });
 
-const ready = (page) => page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
+/** Everything loaded, computed and drawn at the page's current size. */
+const ready = (page) => drawnAtSize(page);
 
 test('dropping a file anywhere on the page loads it', async () => {
   const { page, log } = await open(context, server.origin + '/');
@@ -22,6 +23,7 @@ test('dropping a file anywhere on the page loads it', async () => {
     document.querySelector('.viewer-page').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, text);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
+  await settled(page);
   assert.match(await page.textContent('.diagnostics-list'), /dropped\.json — vLLM bench serve result/);
   assert.deepEqual(log.errors, []);
   await page.close();
@@ -34,6 +36,7 @@ test('pasted JSON loads like a file', async () => {
   await page.fill('textarea[aria-label="benchmark JSON"]', await readFile(fixture('vllm/summary-only-c16.json'), 'utf8'));
   await page.click('text=Load pasted JSON');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
+  await settled(page);
   const [row] = await tableRows(page);
   assert.equal(row.system_tps, 720);
   assert.match(await page.getAttribute('[data-metric=system_tps]', 'title'), /as reported/);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, shots } from './harness.mjs';
+import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, shots, settled } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
@@ -15,10 +15,11 @@ after(async () => { await context?.close(); await server?.close(); });
 const METRICS = ['system_tps', 'per_stream_tps', 'tpot_mean_ms', 'tpot_p99_ms', 'ttft_mean_ms', 'e2e_mean_ms', 'requests_ok'];
 
 async function upload(page, files, rows) {
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   await page.setInputFiles('[data-testid=file-input]', files);
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=summary-row]').length === n
     && !document.querySelector('.viewer-page-busy')?.textContent, rows);
+  await settled(page);
 }
 
 test('a GenAI-Perf export and its summary pair into one point, with the tool\'s definitions beside it', async () => {
@@ -150,6 +151,7 @@ test('a file can be read as another format, and files renamed alike form one run
     await page.waitForFunction((k) => document.querySelectorAll('[data-testid=run-label]')[k].value === 'before', i);
   }
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=summary-row]')].every((r) => r.dataset.run === 'before'));
+  await settled(page);
   const rows = await tableRows(page);
   assert.equal(rows.length, 4);
   assert.deepEqual(rows.map((r) => r.concurrency), ['1', '4', '4', '8']);
@@ -159,7 +161,7 @@ test('a file can be read as another format, and files renamed alike form one run
 
 test('an unknown file lists the supported formats, and can be read as one of them', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   const dir = await mkdtemp(path.join(tmpdir(), 'tpsview-fmt-'));
   const csv = path.join(dir, 'concurrency2-export.csv');
   // A GenAI-Perf CSV whose first line was edited away: detection fails.

@@ -99,3 +99,18 @@ export function cliCompare(files, extra = []) {
   const bin = path.join(root, 'target', 'debug', 'tpsview');
   return JSON.parse(execFileSync(bin, ['compare', '--json', ...extra, ...files], { encoding: 'utf8' }));
 }
+
+/** Waits until the page has done all the work asked of it so far — loads in the worker, the
+ *  summary, the timeline's spec, every chart's draw — as the page itself counts it (`data-busy`
+ *  on the document element: pieces of work pending). State, never a length of time. */
+export async function settled(page, options = {}) {
+  await page.waitForFunction(() => document.documentElement.dataset.busy === '0', null, options);
+}
+
+/** Waits until every chart canvas is drawn at its current CSS size (after a resize, the charts
+ *  redraw once their ResizeObserver has seen the new size) and nothing else is pending. */
+export async function drawnAtSize(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.busy === '0'
+    && [...document.querySelectorAll('canvas.chart-canvas')].every((c) => c.dataset.drawn === 'true'
+      && c.width === Math.round(c.clientWidth * devicePixelRatio)));
+}

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, open, tableRows, shots } from './harness.mjs';
+import { serve, launch, open, tableRows, shots, settled } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
@@ -14,7 +14,7 @@ const values = (page) => page.$$eval('[data-testid=learn-values] dd', (dds) => d
 
 test('the walkthrough walks every step with the run\'s own numbers', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   const rows = await tableRows(page);
   const at = (c) => rows.find((r) => r.concurrency === String(c));
   await page.click('a:text("Learn")');
@@ -31,14 +31,16 @@ test('the walkthrough walks every step with the run\'s own numbers', async () =>
     const [slug, text, vals] = expected[i];
     const step = page.locator('[data-testid=learn-step]');
     await page.waitForFunction((s) => document.querySelector('[data-testid=learn-step]')?.dataset.slug === s, slug);
+    // The step's chart is drawn for this step (not the last one) before anything is read off it.
+    await settled(page);
     assert.match(await step.textContent(), text, slug);
     assert.deepEqual(await values(page), vals, slug);
     assert.equal(new URL(page.url()).hash, `#learn/${i + 1}`);
-    const canvas = page.locator('.learn-panel canvas[data-drawn=true]').first();
-    await canvas.waitFor();
+    assert.equal(await page.locator('.learn-panel canvas.chart-canvas').first().getAttribute('data-drawn'), 'true');
+    const tips = page.locator('.learn-panel [data-testid=chart-tooltip]');
     if (vals.length) {
       // The discussed level is highlighted: the chart's tooltip is pinned on it.
-      await page.waitForSelector('.learn-panel [data-testid=chart-tooltip]');
+      assert.equal(await tips.count(), 1, slug);
     }
     await page.screenshot({ path: path.join(shots, `learn-${i + 1}-${slug}.png`) });
     if (i + 1 < expected.length) await page.click('text=Next →');
@@ -60,6 +62,7 @@ test('explain this run: the walkthrough follows an uploaded file', async () => {
   // Loads run in a worker: wait until the uploaded file has replaced the example.
   await page.waitForFunction(() => [...document.querySelectorAll('.diagnostics-list-name')].map((e) => e.textContent).join() === 'append-result.json');
   await page.waitForFunction(() => /concurrency 1 and|1 stream in flight/.test(document.querySelector('[data-testid=learn-step]')?.textContent ?? ''));
+  await settled(page);
   assert.deepEqual(await values(page), [1000 / 20, 50]);
   await page.close();
 });
@@ -68,6 +71,7 @@ test('the decode model computes the bound and rates the loaded run', async () =>
   const { page, log } = await open(context, server.origin + '/#model');
   await page.waitForSelector('[data-testid=decode-model]');
   await page.waitForSelector('[data-testid=efficiency] tbody tr');
+  await settled(page);
   // Defaults: H100 SXM, Llama 3.1 70B, FP8; batch 64 with 2,048 tokens of context each.
   const perStream = Number(await page.getAttribute('[data-testid=bound-per-stream]', 'data-value'));
   const bytes = 70.6e9 + 64 * 2048 * 2 * 80 * 8 * 128 * 2;
@@ -87,7 +91,8 @@ test('the decode model computes the bound and rates the loaded run', async () =>
   await page.selectOption('select[aria-label="weight precision"]', { index: 0 });
   await page.waitForFunction(() => Math.abs(Number(document.querySelector('[data-testid=bound-per-stream]').dataset.value) - 300) < 1e-6);
   assert.equal(await page.locator('[data-testid=efficiency] tbody tr').count(), 4);
-  await page.waitForSelector('[data-testid=chart-roofline][data-drawn=true]');
+  await settled(page);
+  assert.equal(await page.getAttribute('[data-testid=chart-roofline]', 'data-drawn'), 'true');
   await page.screenshot({ path: path.join(shots, 'decode-model.png'), fullPage: true });
   assert.deepEqual(log.errors, []);
   await page.close();
@@ -118,6 +123,7 @@ test('the claim reader classifies a table of claims', async () => {
   await page.selectOption('[data-testid=claim-precision]', { label: 'FP8' });
   await page.selectOption('[data-testid=claim-gpu]', { label: 'H100 SXM' });
   await page.fill('[data-testid=claim-gpus]', '1');
+  await page.waitForFunction(() => document.querySelector('[data-testid=claim-verdict]').dataset.verdict === 'system');
   assert.match(await page.textContent('[data-testid=claim-reader]'), /3\.35 TB\/s ÷ 70\.6 GB = 47\.5 tokens\/s/);
   await page.screenshot({ path: path.join(shots, 'claim.png') });
   await page.close();
@@ -125,7 +131,7 @@ test('the claim reader classifies a table of claims', async () => {
 
 test('every metric label links to the glossary, which has each tool\'s definition', async () => {
   const { page } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   const links = await page.$$eval('[data-testid=summary-table] thead a', (as) => as.map((a) => a.getAttribute('href')));
   assert.ok(links.length >= 9 && links.every((h) => h.startsWith('#glossary-')), links.join(' '));
   // Each chart section names its metrics with links too, and every link has a term to land on.
@@ -136,7 +142,7 @@ test('every metric label links to the glossary, which has each tool\'s definitio
   await page.waitForSelector('[data-testid=glossary]');
   for (const id of ids) assert.equal(await page.locator(`#${id}`).count(), 1, id);
   await page.goto(server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   await page.click('[data-testid=summary-table] thead a[href="#glossary-tpot"]');
   const term = page.locator('#glossary-tpot');
   await term.waitFor();

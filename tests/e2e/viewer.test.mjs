@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, root, shots } from './harness.mjs';
+import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, root, shots, settled } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
@@ -13,8 +13,9 @@ const METRICS = ['system_tps', 'per_stream_tps', 'tpot_mean_ms', 'tpot_p99_ms', 
 
 test('the sample opens with its table equal to the CLI and its chart drawn', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
-  await page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
+  await settled(page);
+  assert.equal(await page.getAttribute('[data-testid=viewer]', 'data-ready'), 'true');
+  assert.equal(await page.getAttribute('[data-testid=chart-throughput]', 'data-drawn'), 'true');
   const rows = await tableRows(page);
   assert.deepEqual(rows.map((r) => r.concurrency), ['1', '16', '64', '128']);
   const cli = cliSummary(path.join(root, 'public/samples/h100-llama70b-fp8.tpsview.json'));
@@ -40,10 +41,11 @@ test('the sample opens with its table equal to the CLI and its chart drawn', asy
 
 test('an uploaded vLLM file shows the same figures as tpsview summarize --json', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   const file = fixture('vllm/detailed-discrepant.json');
   await page.setInputFiles('[data-testid=file-input]', file);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
+  await settled(page);
   const [row] = await tableRows(page);
   const [p] = cliSummary(file).runs[0].points;
   for (const m of METRICS) assert.equal(row[m], cliValue(p, m), m);
@@ -60,7 +62,7 @@ test('an uploaded vLLM file shows the same figures as tpsview summarize --json',
 
 test('a broken file gets a clear load error and the page keeps working', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   await page.setInputFiles('[data-testid=file-input]', fixture('vllm/truncated.json'));
   const err = page.locator('[data-testid=load-error]');
   await err.waitFor();
@@ -68,6 +70,7 @@ test('a broken file gets a clear load error and the page keeps working', async (
   await page.screenshot({ path: path.join(shots, 'load-error.png'), fullPage: true });
   await page.setInputFiles('[data-testid=file-input]', fixture('vllm/detailed-small.json'));
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
+  await settled(page);
   assert.equal(await err.count(), 1, 'the error stays listed beside the good file');
   assert.deepEqual(log.errors, []);
   await page.close();
@@ -75,9 +78,10 @@ test('a broken file gets a clear load error and the page keeps working', async (
 
 test('HTML inside report strings is shown as text, never run', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   await page.setInputFiles('[data-testid=file-input]', fixture('vllm/html-in-strings.json'));
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
+  await settled(page);
   const th = page.locator('[data-testid=summary-row] th');
   assert.equal(await th.textContent(), '<script>alert(2)</script>');
   assert.equal(await page.getAttribute('[data-testid=summary-row]', 'data-run'), '<script>alert(2)</script>');
@@ -90,7 +94,7 @@ test('HTML inside report strings is shown as text, never run', async () => {
 
 test('?src= loads the named report, and a javascript: URL is refused in words', async () => {
   let { page, log } = await open(context, server.origin + '/?src=samples/h100-llama70b-fp8.tpsview.json');
-  await page.waitForSelector('[data-testid=summary-row]');
+  await settled(page);
   assert.equal((await tableRows(page)).length, 4);
   await page.close();
   ({ page, log } = await open(context, server.origin + '/?src=' + encodeURIComponent('javascript:alert(1)')));
@@ -127,9 +131,10 @@ test('?src= failures each get a plain, distinct message', async () => {
 
 test('the page requests nothing but its own files', async () => {
   const { page, log } = await open(context, server.origin + '/');
-  await page.waitForSelector('[data-testid=chart-throughput][data-drawn=true]');
+  await settled(page);
   await page.setInputFiles('[data-testid=file-input]', fixture('vllm/detailed-small.json'));
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
+  await settled(page);
   const foreign = log.requests.filter((u) => !u.startsWith(server.origin + '/'));
   assert.deepEqual(foreign, []);
   const paths = new Set(log.requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{12,16}(?=[._])/, '-HASH')));
