@@ -421,9 +421,44 @@ fn compare_json_gives_ratios_marks_interpolation_and_normalises_per_gpu() {
     let c = &v["runs"][0]["rows"][2]["cells"][0];
     assert_eq!(c["metric"], "system_tps");
     assert!((c["value"].as_f64().unwrap() - 625.0).abs() < 1e-9);
-    // The same file twice: two runs, not one merged run.
-    let v = json(&tpsview(&["compare", "--json", &before, &before]));
+    // The same file twice is one run, as `summarize` and the viewer group it: nothing to compare,
+    // said so; named apart with --run-name it is two runs, equal at every level.
+    let out = tpsview(&["compare", "--json", &before, &before]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the files make 1 run"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = format!("{before}=first");
+    let v = json(&tpsview(&[
+        "compare",
+        "--json",
+        &before,
+        "--run-name",
+        &first,
+        &after,
+    ]));
+    assert_eq!(v["baseline"], "first");
+    let before_copy =
+        std::env::temp_dir().join(format!("tpsview-before-{}.json", std::process::id()));
+    std::fs::copy(&before, &before_copy).unwrap();
+    let copy = before_copy.to_string_lossy().into_owned();
+    let named = format!("{copy}=copy");
+    let v = json(&tpsview(&[
+        "compare",
+        "--json",
+        "--run-name",
+        &first,
+        "--run-name",
+        &named,
+        &before,
+        &copy,
+    ]));
+    std::fs::remove_file(&before_copy).ok();
+    assert_eq!(v["baseline"], "first");
     assert_eq!(v["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(v["runs"][0]["label"], "copy");
     assert!(
         (v["runs"][0]["rows"][0]["cells"][0]["ratio"]
             .as_f64()
@@ -556,4 +591,185 @@ fn ctrl_c_writes_what_finished_and_exits_cleanly() {
         "unfinished requests are not recorded as failures"
     );
     assert!(v["runs"][0]["meta"]["labels"]["interrupted"].is_string());
+}
+
+/// A vLLM summary-only result for one level of a sweep, as `vllm bench serve` writes one file per
+/// `--max-concurrency`: output tokens/s given, everything else plausible.
+fn vllm_level(model: &str, concurrency: u32, output_tps: f64) -> String {
+    format!(
+        r#"{{"date": "20261130-101500", "backend": "vllm", "label": null, "model_id": "{model}",
+        "num_prompts": 100, "request_rate": "inf", "max_concurrency": {concurrency}, "duration": 10.0,
+        "completed": 100, "failed": 0, "total_input_tokens": 1000, "total_output_tokens": {tokens},
+        "request_throughput": 10.0, "output_throughput": {output_tps}, "mean_ttft_ms": 50.0,
+        "median_ttft_ms": 50.0, "p99_ttft_ms": 90.0, "mean_tpot_ms": 20.0, "median_tpot_ms": 20.0,
+        "p99_tpot_ms": 25.0, "mean_itl_ms": 20.0, "median_itl_ms": 20.0, "p99_itl_ms": 30.0,
+        "mean_e2el_ms": 1000.0, "median_e2el_ms": 1000.0, "p99_e2el_ms": 1500.0}}"#,
+        tokens = output_tps * 10.0
+    )
+}
+
+#[test]
+fn compare_groups_per_level_files_into_runs_as_summarize_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = [1u32, 16, 64, 128];
+    // Sweep a: 50 T/s per stream-ish; sweep b: 10 % more at every level.
+    let a_tps = [50.0, 700.0, 2200.0, 3500.0];
+    let mut files = Vec::new();
+    for (sweep, model, scale) in [("a", "org/model-a", 1.0), ("b", "org/model-b", 1.1)] {
+        let sub = dir.path().join(sweep);
+        std::fs::create_dir(&sub).unwrap();
+        // Not a benchmark file: a directory argument skips it with a note.
+        std::fs::write(sub.join("notes.json"), r#"{"hello": "world"}"#).unwrap();
+        std::fs::write(sub.join("plot.png"), b"\x89PNG").unwrap();
+        for (k, c) in levels.iter().enumerate() {
+            let path = sub.join(format!("{sweep}-c{c}.json"));
+            std::fs::write(&path, vllm_level(model, *c, a_tps[k] * scale)).unwrap();
+            files.push(path.to_string_lossy().into_owned());
+        }
+    }
+    let check = |v: &serde_json::Value| {
+        assert_eq!(v["baseline"], "vllm · org/model-a");
+        let runs = v["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 1, "one compared run: {v}");
+        assert_eq!(runs[0]["label"], "vllm · org/model-b");
+        let rows = runs[0]["rows"].as_array().unwrap();
+        let got: Vec<f64> = rows
+            .iter()
+            .map(|r| r["concurrency"].as_f64().unwrap())
+            .collect();
+        assert_eq!(got, vec![1.0, 16.0, 64.0, 128.0]);
+        for (k, r) in rows.iter().enumerate() {
+            let cell = &r["cells"][0];
+            assert_eq!(cell["metric"], "system_tps");
+            assert_eq!(cell["interpolated"], false);
+            assert_eq!(cell["baseline"].as_f64().unwrap(), a_tps[k]);
+            assert!(
+                (cell["ratio"].as_f64().unwrap() - 1.1).abs() < 1e-12,
+                "{cell}"
+            );
+        }
+    };
+    // Every file named.
+    let mut args = vec!["compare", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let summarized = json(&tpsview(&{
+        let mut a = vec!["summarize", "--json"];
+        a.extend(files.iter().map(String::as_str));
+        a
+    }));
+    assert_eq!(summarized["runs"].as_array().unwrap().len(), 2);
+    check(&json(&tpsview(&args)));
+    // The two directories.
+    let (a, b) = (
+        dir.path().join("a").to_string_lossy().into_owned(),
+        dir.path().join("b").to_string_lossy().into_owned(),
+    );
+    let out = tpsview(&["compare", "--json", &a, &b]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("notes.json"),
+        "the skipped file is named"
+    );
+    check(&json(&out));
+    // --baseline picks the other run; an unknown label is a usage error naming the runs.
+    let v = json(&tpsview(&[
+        "compare",
+        "--json",
+        "--baseline",
+        "vllm · org/model-b",
+        &a,
+        &b,
+    ]));
+    assert_eq!(v["baseline"], "vllm · org/model-b");
+    let r = v["runs"][0]["rows"][0]["cells"][0]["ratio"]
+        .as_f64()
+        .unwrap();
+    assert!((r - 1.0 / 1.1).abs() < 1e-12, "{r}");
+    let out = tpsview(&["compare", "--baseline", "nope", &a, &b]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("vllm · org/model-a") && err.contains("vllm · org/model-b"),
+        "{err}"
+    );
+    // A directory with no benchmark file at all is an error.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = tpsview(&["summarize", &empty.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no benchmark file inside"));
+}
+
+/// The `--json` contracts, byte for byte: every case of tests/golden/cases.jsonl (every fixture's
+/// `summarize --json`, the pairs, the samples, `compare --json`) against the output recorded before
+/// the vocabulary refactor (tests/golden/README.md), with the same exit status.
+#[test]
+fn json_outputs_are_byte_identical_to_the_recorded_contract() {
+    let golden = root().join("tests/golden");
+    let cases = std::fs::read_to_string(golden.join("cases.jsonl")).expect("cases");
+    let mut covered = std::collections::BTreeSet::new();
+    let mut n = 0;
+    for line in cases.lines() {
+        let case: serde_json::Value = serde_json::from_str(line).expect("a case");
+        let name = case["name"].as_str().expect("name");
+        let args: Vec<&str> = case["args"]
+            .as_array()
+            .expect("args")
+            .iter()
+            .map(|a| a.as_str().expect("an argument"))
+            .collect();
+        covered.extend(args.iter().map(|a| a.to_string()));
+        let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+            .args(&args)
+            .current_dir(root())
+            .output()
+            .expect("runs");
+        let want = std::fs::read(golden.join(format!("{name}.json"))).expect("recorded output");
+        assert_eq!(
+            out.status.code(),
+            case["code"].as_i64().map(|c| c as i32),
+            "{name}: exit status"
+        );
+        if out.stdout != want {
+            let (got, want) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&want),
+            );
+            let at = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.lines().count().min(want.lines().count()));
+            panic!(
+                "{name}: output differs from the recorded contract at line {}:\n  got:  {:?}\n  want: {:?}",
+                at + 1,
+                got.lines().nth(at),
+                want.lines().nth(at)
+            );
+        }
+        n += 1;
+    }
+    assert!(n >= 60, "{n} cases");
+    // Every fixture file has its case, so a new fixture cannot slip past the contract.
+    let mut missing = Vec::new();
+    for dir in std::fs::read_dir(root().join("tests/fixtures")).expect("fixtures") {
+        let dir = dir.expect("entry").path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).expect("fixture dir") {
+            let p = f.expect("entry").path();
+            let rel = p
+                .strip_prefix(root())
+                .expect("under root")
+                .to_string_lossy()
+                .into_owned();
+            if p.extension().is_some_and(|e| e != "py") && !covered.contains(&rel) {
+                missing.push(rel);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "fixtures without a recorded case: {missing:?}"
+    );
 }

@@ -78,26 +78,6 @@ pub fn baseline_at(points: &[(f64, f64)], level: f64) -> Option<(f64, bool)> {
     Some((below.1 + t * (above.1 - below.1), true))
 }
 
-/// Makes each file one run for a comparison: a file whose run label an earlier file already uses
-/// (two sweeps of the same engine and model, before and after a change) is labelled with its file
-/// name too, so that it is not merged into the earlier run.
-pub fn one_run_per_file(files: &mut [crate::formats::Parsed]) {
-    let mut seen: Vec<String> = Vec::new();
-    for f in files.iter_mut() {
-        let labels: Vec<String> = f.report.runs.iter().map(|r| r.label.clone()).collect();
-        if let Some(first) = labels.first() {
-            if labels.iter().any(|l| seen.contains(l)) {
-                let name = f.file.rsplit(['/', '\\']).next().unwrap_or(&f.file);
-                f.run_label = Some(format!("{first} ({name})"));
-            }
-        }
-        seen.extend(labels);
-        if let Some(l) = &f.run_label {
-            seen.push(l.clone());
-        }
-    }
-}
-
 /// One cell of the diff table: a run's figure at a level against the baseline's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DiffCell {

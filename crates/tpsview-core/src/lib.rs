@@ -15,6 +15,7 @@ pub mod lenient;
 pub mod metrics;
 pub mod model;
 pub mod progress;
+pub mod requests;
 pub mod roofline;
 pub mod scan;
 pub mod simulate;

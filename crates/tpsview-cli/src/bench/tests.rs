@@ -1,5 +1,6 @@
 use super::sse::{classify, Chunk};
 use super::*;
+use tpsview_core::model::Outcome;
 
 #[test]
 fn classify_reads_content_usage_finish_done_and_garbage() {
@@ -140,11 +141,12 @@ async fn a_normal_stream_records_every_chunk_and_the_usage_count() {
             assert!(r.chunks.windows(2).all(|w| w[1] >= w[0]), "monotonic");
         }
         let mut counted = 0;
-        let req = to_requests(&recs, &mut counted);
+        let (req, invalid) = to_requests(&recs, "t", &mut counted);
         assert_eq!(counted, 0);
         assert_eq!(req.output_tokens, vec![8; 4]);
         assert_eq!(req.chunk_gaps.as_ref().unwrap().row(0).len(), 7);
-        assert!(tpsview_core::metrics::validate_requests("t", &mut req.clone()).is_empty());
+        assert!(invalid.is_empty(), "{invalid:?}");
+        assert!(req.outcome.iter().all(|o| matches!(o, Outcome::Ok)));
     }
 }
 
@@ -169,7 +171,7 @@ async fn faults_become_failed_requests_with_their_reason_and_nothing_hangs() {
             assert!(e.contains(reason), "{model}: {e:?}");
         }
         let mut counted = 0;
-        let req = to_requests(&recs, &mut counted);
+        let (req, _) = to_requests(&recs, "t", &mut counted);
         assert!(req.outcome.iter().all(|o| matches!(o, Outcome::Failed(_))));
     }
     assert!(t.elapsed() < Duration::from_secs(20));
@@ -190,7 +192,7 @@ async fn split_events_and_missing_usage_are_read_and_said() {
         .all(|r| r.error.is_none() && r.chunks.len() == 8));
     let recs = level(&cfg(&url, "fault:nousage")).await;
     let mut counted = 0;
-    let req = to_requests(&recs, &mut counted);
+    let (req, _) = to_requests(&recs, "t", &mut counted);
     assert_eq!(counted, 4, "token counts fall back to chunks, and say so");
     assert_eq!(req.output_tokens, vec![8; 4]);
 }
@@ -208,4 +210,38 @@ async fn open_loop_poisson_arrivals_respect_the_cap() {
     let first = recs.first().unwrap().start;
     let last = recs.last().unwrap().start;
     assert!(last > first);
+}
+
+#[test]
+fn the_benchs_requests_are_validated_like_any_files() {
+    let ms = Duration::from_millis;
+    let rec = |chunks: Vec<Duration>, tokens: Option<u32>| Record {
+        start: ms(5),
+        chunks,
+        completion_tokens: tokens,
+        ..Record::default()
+    };
+    let recs = vec![
+        rec(vec![ms(10), ms(20), ms(30)], Some(3)),
+        // The server said it produced no tokens although content arrived: TPOT is undefined.
+        rec(vec![ms(10), ms(20)], Some(0)),
+        Record {
+            error: Some("HTTP 500".into()),
+            ..rec(vec![], None)
+        },
+    ];
+    let mut counted = 0;
+    let (req, invalid) = to_requests(&recs, "tpsview bench, concurrency 2", &mut counted);
+    assert!(matches!(req.outcome[0], Outcome::Ok));
+    assert!(
+        matches!(req.outcome[1], Outcome::Invalid(_)),
+        "{:?}",
+        req.outcome[1]
+    );
+    assert!(matches!(&req.outcome[2], Outcome::Failed(r) if &**r == "HTTP 500"));
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0].index, Some(1));
+    assert_eq!(invalid[0].file, "tpsview bench, concurrency 2");
+    assert_eq!(req.ttft_s[0], 0.010);
+    assert_eq!(req.chunk_gaps.as_ref().map(|g| g.row(0).len()), Some(2));
 }

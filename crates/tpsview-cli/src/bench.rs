@@ -11,8 +11,11 @@ use std::time::{Duration, Instant};
 
 use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
-use tpsview_core::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run};
+use tpsview_core::error::Diagnostic;
+use tpsview_core::model::{Metadata, Point, Report, Reported, Requests, Run};
+use tpsview_core::requests::{Completed, RequestsBuilder};
 
+pub mod cli;
 pub mod sse;
 pub mod stub;
 
@@ -351,69 +354,47 @@ async fn wait_for(flag: &AtomicBool) {
     }
 }
 
-/// Request columns from records; `token_source` counts requests whose token count is their
-/// content chunks because the server sent no usage.
-pub fn to_requests(records: &[Record], chunk_counted: &mut usize) -> Requests {
-    let mut gaps = Ragged::default();
-    let mut req = Requests {
-        start_s: Some(Vec::with_capacity(records.len())),
-        ttft_s: Vec::with_capacity(records.len()),
-        e2e_s: Vec::with_capacity(records.len()),
-        input_tokens: Some(Vec::with_capacity(records.len())),
-        output_tokens: Vec::with_capacity(records.len()),
-        chunk_gaps: None,
-        outcome: Vec::with_capacity(records.len()),
-    };
+/// Request columns from records, validated like every importer's (`RequestsBuilder`): requests
+/// that break a rule are left out and named in the diagnostics, under `file`. `chunk_counted`
+/// counts requests whose token count is their content chunks because the server sent no usage.
+pub fn to_requests(
+    records: &[Record],
+    file: &str,
+    chunk_counted: &mut usize,
+) -> (Requests, Vec<Diagnostic>) {
+    let mut b = RequestsBuilder::with_capacity(records.len());
     for r in records {
-        let secs = |d: &Duration| d.as_secs_f64();
-        if let Some(s) = req.start_s.as_mut() {
-            s.push(secs(&r.start));
-        }
-        if let Some(i) = req.input_tokens.as_mut() {
-            i.push(r.prompt_tokens.unwrap_or(0));
-        }
+        let start_s = r.start.as_secs_f64();
         match (&r.error, r.chunks.first(), r.chunks.last()) {
             (None, Some(first), Some(last)) => {
-                req.ttft_s.push(secs(first));
-                req.e2e_s.push(secs(last));
-                let tokens = match r.completion_tokens {
-                    Some(t) => t,
-                    None => {
-                        *chunk_counted += 1;
-                        r.chunks.len() as u32
-                    }
-                };
-                req.output_tokens.push(tokens);
-                let row: Vec<f64> = r
+                let output_tokens = r.completion_tokens.unwrap_or_else(|| {
+                    *chunk_counted += 1;
+                    r.chunks.len() as u32
+                });
+                let gaps: Vec<f64> = r
                     .chunks
                     .windows(2)
                     .map(|w| (w[1] - w[0]).as_secs_f64())
                     .collect();
-                gaps.push_row(&row);
-                req.outcome.push(Outcome::Ok);
+                b.push_ok(Completed {
+                    start_s,
+                    ttft_s: first.as_secs_f64(),
+                    e2e_s: last.as_secs_f64(),
+                    input_tokens: r.prompt_tokens,
+                    output_tokens,
+                    chunk_gaps: Some(&gaps),
+                });
             }
             (err, ..) => {
-                req.ttft_s.push(f64::NAN);
-                req.e2e_s.push(f64::NAN);
-                req.output_tokens.push(0);
-                gaps.push_row(&[]);
-                req.outcome.push(Outcome::Failed(
-                    err.clone()
-                        .unwrap_or_else(|| "no content".into())
-                        .into_boxed_str(),
-                ));
+                b.push_failed(
+                    start_s,
+                    r.prompt_tokens,
+                    err.as_deref().unwrap_or("no content"),
+                );
             }
         }
     }
-    if req
-        .input_tokens
-        .as_ref()
-        .is_some_and(|i| i.iter().all(|t| *t == 0))
-    {
-        req.input_tokens = None;
-    }
-    req.chunk_gaps = Some(gaps);
-    req
+    b.finish(file)
 }
 
 /// What the server says it serves (`GET /v1/models`), compact, and the engine it names.
@@ -446,20 +427,26 @@ pub fn report(
     levels: &[(u32, Vec<Record>)],
     meta: Metadata,
     label: String,
-) -> (Report, usize) {
+) -> (Report, usize, Vec<Diagnostic>) {
     let mut chunk_counted = 0;
+    let mut diags = Vec::new();
     let points = levels
         .iter()
-        .map(|(level, recs)| Point {
-            source_file: format!("tpsview bench, concurrency {level}"),
-            concurrency: Some(f64::from(*level)),
-            request_rate: cfg.rate,
-            requests: Some(to_requests(recs, &mut chunk_counted)),
-            reported: Reported {
-                tool: tpsview_core::formats::tpsview::ID.into(),
-                ..Reported::default()
-            },
-            sampled_from: None,
+        .map(|(level, recs)| {
+            let source_file = format!("tpsview bench, concurrency {level}");
+            let (requests, d) = to_requests(recs, &source_file, &mut chunk_counted);
+            diags.extend(d);
+            Point {
+                source_file,
+                concurrency: Some(f64::from(*level)),
+                request_rate: cfg.rate,
+                requests: Some(requests),
+                reported: Reported {
+                    tool: tpsview_core::formats::tpsview::ID.into(),
+                    ..Reported::default()
+                },
+                sampled_from: None,
+            }
         })
         .collect();
     (
@@ -474,6 +461,7 @@ pub fn report(
             }],
         },
         chunk_counted,
+        diags,
     )
 }
 

@@ -1,0 +1,277 @@
+//! The `tpsview bench` command: its arguments, the levels run in turn with a progress bar each,
+//! then the report written and summarised; and the hidden stub server's arguments.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use tpsview_core::formats;
+use tpsview_core::metrics::MetricOptions;
+
+use crate::table;
+
+/// Arguments of `tpsview bench`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Server base URL, e.g. http://127.0.0.1:8000.
+    #[arg(long)]
+    pub url: String,
+    /// Model name sent with each request.
+    #[arg(long)]
+    pub model: String,
+    /// Concurrency levels, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8")]
+    pub concurrency: Vec<u32>,
+    /// Recorded requests per level (warm-up requests are extra).
+    #[arg(long, default_value_t = 32)]
+    pub requests_per_level: usize,
+    /// max_tokens of each request.
+    #[arg(long, default_value_t = 128)]
+    pub max_tokens: u32,
+    /// Approximate prompt length in tokens.
+    #[arg(long, default_value_t = 128)]
+    pub prompt_tokens: u32,
+    /// Endpoint to call.
+    #[arg(long, value_enum, default_value_t = super::Endpoint::Chat)]
+    pub endpoint: super::Endpoint,
+    /// Open-loop Poisson arrivals at this rate (requests/s), at most LEVEL in flight.
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// Per-request timeout in seconds.
+    #[arg(long, default_value_t = 120.0)]
+    pub timeout: f64,
+    /// Warm-up requests per level (default: one per client).
+    #[arg(long)]
+    pub warmup: Option<usize>,
+    /// Send `ignore_eos: true` so every request runs to max_tokens (vLLM, SGLang, llama.cpp).
+    #[arg(long)]
+    pub ignore_eos: bool,
+    /// Run label (default: the model name and the server's engine).
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Seed of the Poisson arrivals.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Output file.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// Arguments of the hidden `tpsview stub-server`.
+#[derive(clap::Args, Debug)]
+pub struct StubArgs {
+    /// Port (0: any free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Milliseconds between chunks.
+    #[arg(long, default_value_t = 10.0)]
+    pub interval_ms: f64,
+}
+
+/// Runs `tpsview stub-server`.
+pub fn run_stub(args: StubArgs) -> anyhow::Result<ExitCode> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(super::stub::serve(
+        args.port,
+        std::time::Duration::from_secs_f64(args.interval_ms.max(0.001) / 1e3),
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `tpsview bench`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let cfg = super::Config {
+        url: args.url,
+        model: args.model,
+        levels: args.concurrency,
+        requests_per_level: args.requests_per_level,
+        max_tokens: args.max_tokens,
+        prompt_tokens: args.prompt_tokens,
+        endpoint: args.endpoint,
+        rate: args.rate,
+        timeout: std::time::Duration::from_secs_f64(args.timeout.max(0.001)),
+        warmup: args.warmup,
+        seed: args.seed,
+        ignore_eos: args.ignore_eos,
+    };
+    anyhow::ensure!(
+        !cfg.levels.is_empty() && cfg.levels.iter().all(|l| *l > 0),
+        "--concurrency needs positive levels"
+    );
+    anyhow::ensure!(
+        args.rate.is_none_or(|r| r > 0.0 && r.is_finite()),
+        "--rate must be a positive number of requests per second"
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(run_bench(cfg, args.label, args.output))
+}
+
+/// `tpsview bench`: every level in turn, a progress bar each, then the report and its summary.
+async fn run_bench(
+    cfg: super::Config,
+    label: Option<String>,
+    output: PathBuf,
+) -> anyhow::Result<ExitCode> {
+    use std::sync::atomic::Ordering;
+    let interrupt = super::Interrupt::install();
+    let client = reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .pool_max_idle_per_host(4096)
+        .build()?;
+    let (models, engine) = super::server_models(&client, &cfg).await;
+    let bars = indicatif::MultiProgress::new();
+    let style = indicatif::ProgressStyle::with_template(
+        "{prefix:>16} [{bar:30}] {pos}/{len} requests  {msg}",
+    )?
+    .progress_chars("=> ");
+    let run_start = std::time::Instant::now();
+    let mut levels: Vec<(u32, Vec<super::Record>)> = Vec::new();
+    for &level in &cfg.levels {
+        if interrupt.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let bar = bars.add(indicatif::ProgressBar::new(cfg.requests_per_level as u64));
+        bar.set_style(style.clone());
+        bar.set_prefix(format!("concurrency {level}"));
+        let progress = std::sync::Arc::new(super::Progress::default());
+        let (p, b) = (progress.clone(), bar.clone());
+        let started = std::time::Instant::now();
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                let done = p.done.load(Ordering::Relaxed) as u64;
+                let chunks = p.chunks.load(Ordering::Relaxed) as f64;
+                b.set_position(done);
+                b.set_message(format!(
+                    "{:.0} tokens/s so far",
+                    chunks / started.elapsed().as_secs_f64().max(1e-3)
+                ));
+            }
+        });
+        let recs =
+            super::run_level(&client, &cfg, level, run_start, &interrupt.stop, &progress).await;
+        ticker.abort();
+        let failed = recs.iter().filter(|r| r.error.is_some()).count();
+        bar.set_position(recs.len() as u64);
+        bar.finish_with_message(format!("{} ok, {failed} failed", recs.len() - failed));
+        if bars.is_hidden() {
+            eprintln!(
+                "concurrency {level}: {} requests, {failed} failed",
+                recs.len()
+            );
+        }
+        if let Some(e) = recs.iter().find_map(|r| r.error.as_deref()) {
+            if failed == recs.len() {
+                eprintln!("concurrency {level}: every request failed, e.g. {e}");
+            }
+        }
+        levels.push((level, recs));
+    }
+    let interrupted = interrupt.stop.load(Ordering::Relaxed);
+    let (events, client_ns) = levels
+        .iter()
+        .flat_map(|(_, r)| r.iter())
+        .fold((0u64, 0u64), |a, r| (a.0 + r.events, a.1 + r.client_ns));
+    let mut labels = std::collections::BTreeMap::new();
+    labels.insert(
+        "command".to_owned(),
+        std::env::args().collect::<Vec<_>>().join(" "),
+    );
+    labels.insert(
+        "endpoint".to_owned(),
+        format!("{:?}", cfg.endpoint).to_lowercase(),
+    );
+    labels.insert("max_tokens".to_owned(), cfg.max_tokens.to_string());
+    labels.insert("prompt_words".to_owned(), cfg.prompt_tokens.to_string());
+    labels.insert(
+        "client".to_owned(),
+        format!("tpsview bench {}", env!("CARGO_PKG_VERSION")),
+    );
+    if let Some(h) = super::host_name() {
+        labels.insert("client_host".to_owned(), h);
+    }
+    if let Some(m) = &models {
+        labels.insert("server_models".to_owned(), m.clone());
+    }
+    if events > 0 {
+        labels.insert(
+            "client_us_per_event".to_owned(),
+            format!("{:.2}", client_ns as f64 / events as f64 / 1e3),
+        );
+    }
+    // Finish reasons per level (`length` when max_tokens ended the request, `stop` for EOS…).
+    let reasons: Vec<String> = levels
+        .iter()
+        .map(|(level, recs)| {
+            let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+            for r in recs.iter().filter(|r| r.error.is_none()) {
+                *counts
+                    .entry(r.finish_reason.as_deref().unwrap_or("none"))
+                    .or_default() += 1;
+            }
+            let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            format!("concurrency {level}: {}", parts.join(", "))
+        })
+        .collect();
+    labels.insert("finish_reasons".to_owned(), reasons.join("; "));
+    if interrupted {
+        labels.insert(
+            "interrupted".to_owned(),
+            "true: Ctrl-C; unfinished requests are not recorded".to_owned(),
+        );
+    }
+    let meta = tpsview_core::model::Metadata {
+        engine: engine.clone(),
+        model: Some(cfg.model.clone()),
+        date: Some(super::now_rfc3339()),
+        labels,
+        ..Default::default()
+    };
+    let label = label.unwrap_or_else(|| match &engine {
+        Some(e) => format!("{} · {e}", cfg.model),
+        None => cfg.model.clone(),
+    });
+    let (mut report, chunk_counted, invalid) = super::report(&cfg, &levels, meta, label);
+    // Requests that completed but break a rule of docs/metrics.md (validated like any file's).
+    for d in &invalid {
+        eprintln!("{d}");
+    }
+    if chunk_counted > 0 {
+        report.runs[0].meta.labels.insert(
+            "token_counts".to_owned(),
+            format!("{chunk_counted} requests carried no usage: their output tokens are their content chunks"),
+        );
+        eprintln!("note: {chunk_counted} responses carried no usage count: their output tokens are their content chunks");
+    }
+    std::fs::write(&output, formats::tpsview::write(&report))
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    let (runs, diagnostics) =
+        tpsview_core::summary::summarize_report(&report, &MetricOptions::default());
+    let summary = tpsview_core::summary::Summary { runs, diagnostics };
+    print!("{}", table::render(&summary));
+    if events > 0 {
+        eprintln!(
+            "client overhead: {:.1} µs per streamed event read (parse and bookkeeping)",
+            client_ns as f64 / events as f64 / 1e3
+        );
+    }
+    eprintln!(
+        "wrote {} ({} levels{})",
+        output.display(),
+        levels.len(),
+        if interrupted {
+            ", interrupted by Ctrl-C"
+        } else {
+            ""
+        }
+    );
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

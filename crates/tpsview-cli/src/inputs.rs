@@ -1,0 +1,161 @@
+//! The benchmark files a command reads: the one set of input arguments every reading subcommand
+//! flattens in, and the reading itself (a directory stands for every benchmark file inside it).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use tpsview_core::formats::{self, Format, Parsed};
+
+/// Files to read, and how to read them.
+#[derive(clap::Args, Debug)]
+pub struct Inputs {
+    /// Benchmark files (any format `tpsview formats` lists), or directories: a directory stands
+    /// for every file inside it that is a benchmark file.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub files: Vec<PathBuf>,
+    /// Read every file as this format instead of detecting it.
+    #[arg(long, value_parser = format_id)]
+    pub format: Option<Format>,
+    /// Name the run of a file, or of every file in a directory: `PATH=NAME` (repeatable). Files
+    /// given the same name form one run, as the viewer's run-name box does.
+    #[arg(long = "run-name", value_name = "PATH=NAME", value_parser = run_name)]
+    pub run_names: Vec<(PathBuf, String)>,
+}
+
+/// Parses a `--run-name PATH=NAME`.
+fn run_name(s: &str) -> Result<(PathBuf, String), String> {
+    match s.split_once('=') {
+        Some((p, n)) if !p.is_empty() && !n.trim().is_empty() => {
+            Ok((PathBuf::from(p), n.trim().to_owned()))
+        }
+        _ => Err("expected PATH=NAME".to_owned()),
+    }
+}
+
+/// Parses a `--format` id.
+pub fn format_id(s: &str) -> Result<Format, String> {
+    Format::from_id(s).ok_or_else(|| {
+        format!(
+            "unknown format; one of: {}",
+            Format::ALL
+                .iter()
+                .map(|f| f.id())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// What reading the inputs gave: the files that parsed, and how many failed (each already
+/// reported on stderr, naming the file).
+pub struct Loaded {
+    /// Parsed files, in the order given (a directory's files by name).
+    pub parsed: Vec<Parsed>,
+    /// Files that could not be read or parsed.
+    pub failed: usize,
+}
+
+impl Loaded {
+    /// Exit status: 1 when a file failed.
+    pub fn status(&self) -> ExitCode {
+        status(self.failed)
+    }
+}
+
+/// Exit status for a count of failures: 0 none, 1 some.
+pub fn status(failed: usize) -> ExitCode {
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+impl Inputs {
+    /// Reads and parses every file; errors are printed and counted, good files returned. A file
+    /// named on the command line that fails is an error; a file inside a named directory that is
+    /// not a benchmark file is skipped with a note (a results folder holds logs and plots too).
+    pub fn load(&self) -> Loaded {
+        let mut parsed = Vec::new();
+        let mut failed = 0;
+        for path in &self.files {
+            if path.is_dir() {
+                match dir_files(path) {
+                    Ok(inside) => {
+                        let before = parsed.len();
+                        for f in inside {
+                            match self.read(&f) {
+                                Ok(p) => parsed.push(p),
+                                Err(e) => {
+                                    eprintln!("note: skipped (not read as a benchmark file): {e}")
+                                }
+                            }
+                        }
+                        if parsed.len() == before {
+                            eprintln!("error: {}: no benchmark file inside", display_name(path));
+                            failed += 1;
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!(
+                            "error: {}: cannot read the directory: {e}",
+                            display_name(path)
+                        );
+                        failed += 1;
+                    }
+                }
+                continue;
+            }
+            match self.read(path) {
+                Ok(p) => parsed.push(p),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    failed += 1;
+                }
+            }
+        }
+        Loaded { parsed, failed }
+    }
+
+    fn read(&self, path: &Path) -> Result<Parsed, String> {
+        let name = display_name(path);
+        let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+        let mut parsed = match self.format {
+            Some(f) => formats::parse(f, &name, &bytes),
+            None => formats::parse_any(&name, &bytes),
+        }
+        .map_err(|e| e.to_string())?;
+        // The last --run-name that covers this file wins.
+        if let Some((_, n)) = self
+            .run_names
+            .iter()
+            .rev()
+            .find(|(p, _)| path == p || path.starts_with(p))
+        {
+            parsed.run_label = Some(n.clone());
+        }
+        Ok(parsed)
+    }
+}
+
+/// The files of a directory that may be benchmark files (by extension), sorted by name; the
+/// ones that turn out not to be are skipped when read.
+fn dir_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                matches!(e.to_ascii_lowercase().as_str(), "json" | "jsonl" | "csv")
+            })
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// How a path is named in messages and in the report (the `file` of diagnostics).
+pub fn display_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
