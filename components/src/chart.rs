@@ -216,7 +216,7 @@ pub fn Chart(
         set_hover.set(spec.with_untracked(|s| s.step_hover(from, step)));
         set_pointer.set((16.0, 16.0));
     };
-    let id = move || spec.with(|s| s.id);
+    let id = move || spec.with(|s| s.id.id());
 
     view! {
         <figure class="chart">

@@ -28,7 +28,7 @@ pub fn DiffTable(
                                 <tr>
                                     <th scope="col">"run"</th>
                                     <th scope="col">"concurrency"</th>
-                                    {COMPARED.iter().map(|(m, _)| view! { <th scope="col">{*m}</th> }).collect_view()}
+                                    {COMPARED.iter().map(|m| view! { <th scope="col" data-metric=m.key()>{format!("{} ({})", m.label(), m.unit())}</th> }).collect_view()}
                                 </tr>
                             </thead>
                             <tbody>
@@ -52,7 +52,7 @@ pub fn DiffTable(
                                                 };
                                                 view! {
                                                     <td data-testid="diff-cell" data-run=label.clone() data-concurrency=fmt_value(Some(row.concurrency))
-                                                        data-metric=cell.metric data-ratio=fmt_value(cell.ratio) data-change=fmt_value(cell.change_pct)
+                                                        data-metric=cell.metric.key() data-ratio=fmt_value(cell.ratio) data-change=fmt_value(cell.change_pct)
                                                         data-interpolated=cell.interpolated.to_string()
                                                         class:diff-table-better=cell.better == Some(true)
                                                         class:diff-table-worse=cell.better == Some(false)

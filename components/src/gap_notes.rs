@@ -6,19 +6,6 @@ use tpsview_core::summary::Summary;
 
 use crate::format::fmt_num;
 
-fn cause_words(cause: &str) -> &'static str {
-    match cause {
-        "concurrency_shortfall" => {
-            "fewer streams in flight than the target (ramp-up, tail, queueing)"
-        }
-        "decode_share" => {
-            "time each request spends waiting for its first token (queue and prefill)"
-        }
-        "first_token_and_rate_mix" => "first tokens and the mix of request lengths",
-        _ => "other",
-    }
-}
-
 /// One paragraph per point with a gap analysis.
 #[component]
 pub fn GapNotes(
@@ -45,7 +32,7 @@ pub fn GapNotes(
                 };
                 let detail = (n > 1.0).then(|| {
                     let parts: Vec<String> = g.factors.iter().filter(|f| (f.factor - 1.0).abs() > 0.001).map(|f| {
-                        format!("×{:.3} from {}", f.factor, cause_words(f.cause))
+                        format!("×{:.3} from {}", f.factor, f.cause.words())
                     }).collect();
                     format!(
                         " {} × {} = {} T/s if every stream decoded all the time; measured {} T/s: {}.",

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use tpsview_core::chart_spec::ChartSpec;
 use tpsview_core::learn::Step;
+use tpsview_core::vocabulary::ChartKind;
 
 use crate::chart::Chart;
 use crate::format::{fmt_num, fmt_value};
@@ -28,11 +29,11 @@ pub fn LearnPanel(
         steps.with(|s| s.get(current.get().min(s.len().saturating_sub(1))).cloned())
     });
     let spec = Signal::derive(move || {
-        let id = step.with(|s| s.as_ref().map_or("throughput", |s| s.chart));
+        let id = step.with(|s| s.as_ref().map_or(ChartKind::Throughput, |s| s.chart));
         charts
             .with(|c| c.iter().find(|c| c.id == id).or(c.first()).cloned())
             .unwrap_or_else(|| ChartSpec {
-                id: "throughput",
+                id: ChartKind::Throughput,
                 x: tpsview_core::chart_spec::Axis {
                     label: String::new(),
                     scale: tpsview_core::chart_spec::Scale::Linear,

@@ -3,31 +3,22 @@
 
 use leptos::prelude::*;
 use tpsview_core::summary::{PointSummary, Summary};
+use tpsview_core::vocabulary::{Latency, Metric, Stat};
 
 use crate::format::{fmt_num, fmt_value};
 
-/// A column: metric name (as in docs/metrics.md), header, unit, scope, decimals, definition.
-struct Col {
-    metric: &'static str,
-    /// Glossary anchor.
-    term: &'static str,
-    header: &'static str,
-    unit: &'static str,
-    scope: &'static str,
-    decimals: usize,
-    definition: &'static str,
-}
-
-const COLS: &[Col] = &[
-    Col { metric: "requests_ok", term: "concurrency", header: "ok", unit: "requests", scope: "run", decimals: 0, definition: "completed requests with usable data; failed ones are counted apart and never averaged in" },
-    Col { metric: "system_tps", term: "system", header: "system", unit: "T/s", scope: "system", decimals: 0, definition: "Σ output tokens of all requests / duration (first send → last token)" },
-    Col { metric: "per_stream_tps", term: "per-stream", header: "per-stream", unit: "T/s", scope: "per-stream", decimals: 1, definition: "1 / mean TPOT: one request's decode rate" },
-    Col { metric: "tpot_mean_ms", term: "tpot", header: "TPOT mean", unit: "ms", scope: "per-stream", decimals: 2, definition: "(e2e − ttft) / (output tokens − 1), mean over requests" },
-    Col { metric: "tpot_p99_ms", term: "tpot", header: "TPOT p99", unit: "ms", scope: "per-stream", decimals: 2, definition: "99th percentile of per-request TPOT (numpy linear)" },
-    Col { metric: "ttft_mean_ms", term: "ttft", header: "TTFT mean", unit: "ms", scope: "per-stream", decimals: 1, definition: "first token's arrival − send time, mean" },
-    Col { metric: "itl_mean_ms", term: "itl", header: "ITL mean", unit: "ms", scope: "per-stream", decimals: 2, definition: "gaps between streamed chunks, pooled over all requests; a chunk may carry several tokens" },
-    Col { metric: "e2e_mean_ms", term: "e2e", header: "E2E mean", unit: "ms", scope: "per-stream", decimals: 0, definition: "last token's arrival − send time, mean" },
-    Col { metric: "concurrency_achieved", term: "concurrency", header: "achieved conc.", unit: "streams", scope: "system", decimals: 1, definition: "Σ e2e / duration (Little's law)" },
+/// The columns: each metric (its header, unit, scope, glossary term and definition come from
+/// the vocabulary) with the decimals it is shown with.
+const COLS: [(Metric, usize); 9] = [
+    (Metric::RequestsOk, 0),
+    (Metric::SystemTps, 0),
+    (Metric::PerStreamTps, 1),
+    (Metric::Latency(Latency::Tpot, Stat::Mean), 2),
+    (Metric::Latency(Latency::Tpot, Stat::P99), 2),
+    (Metric::Latency(Latency::Ttft, Stat::Mean), 1),
+    (Metric::Latency(Latency::Itl, Stat::Mean), 2),
+    (Metric::Latency(Latency::E2e, Stat::Mean), 0),
+    (Metric::ConcurrencyAchieved, 1),
 ];
 
 /// Renders every point of every run as a row.
@@ -44,10 +35,10 @@ pub fn SummaryTable(
                     <tr>
                         <th scope="col">"run"</th>
                         <th scope="col">"concurrency"</th>
-                        {COLS.iter().map(|c| view! {
-                            <th scope="col" title=c.definition data-scope=c.scope>
-                                <a href=format!("#glossary-{}", c.term) class="summary-table-term">{c.header}</a><span class="summary-table-unit">{format!(" {}", c.unit)}</span>
-                                <span class="summary-table-scope">{c.scope}</span>
+                        {COLS.iter().map(|&(m, _)| view! {
+                            <th scope="col" title=m.definition() data-scope=m.scope().name()>
+                                <a href=format!("#glossary-{}", m.term()) class="summary-table-term">{m.label()}</a><span class="summary-table-unit">{format!(" {}", m.unit())}</span>
+                                <span class="summary-table-scope">{m.scope().name()}</span>
                             </th>
                         }).collect_view()}
                     </tr>
@@ -76,28 +67,28 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
         <tr data-testid="summary-row" data-run=run.to_owned() data-concurrency=fmt_value(conc)>
             <th scope="row">{run.to_owned()}</th>
             <td>{conc_text}</td>
-            {COLS.iter().map(|c| {
-                let v = p.get(c.metric);
-                let disc = p.discrepancies.iter().find(|d| d.metric == c.metric && !d.tool_defined);
+            {COLS.iter().map(|&(metric, decimals)| {
+                let v = p.get(metric);
+                let disc = p.discrepancies.iter().find(|d| d.metric == metric && !d.tool_defined);
                 // The tool's own figure, when the recomputation had raw data to compare it with.
-                let tool = (!reported_basis).then(|| p.reported_as(c.metric)).flatten();
+                let tool = (!reported_basis).then(|| p.reported_as(metric)).flatten();
                 let title = match disc {
                     Some(d) => format!(
                         "tool's {} = {}; recomputed {} ({:+.2} %). Likely cause: {}",
                         d.tool_metric, d.reported, d.recomputed, d.relative_diff * 100.0, d.likely_cause
                     ),
                     None if reported_basis => "as reported by the tool (no per-request data)".to_owned(),
-                    None => c.definition.to_owned(),
+                    None => metric.definition().to_owned(),
                 };
                 view! {
-                    <td data-metric=c.metric data-value=fmt_value(v) title=title
+                    <td data-metric=metric.key() data-value=fmt_value(v) title=title
                         class:summary-table-differs=disc.is_some()
                         class:summary-table-reported=reported_basis>
-                        {fmt_num(v, c.decimals)}
+                        {fmt_num(v, decimals)}
                         {disc.map(|_| view! { <span class="summary-table-flag" aria-label="differs from the tool's figure">" ≠"</span> })}
                         {tool.map(|(name, r)| view! {
                             <span class="summary-table-tool" data-reported=fmt_value(Some(r)) title=format!("the tool's {name}")>
-                                {format!("tool: {}", fmt_num(Some(r), c.decimals))}
+                                {format!("tool: {}", fmt_num(Some(r), decimals))}
                             </span>
                         })}
                     </td>

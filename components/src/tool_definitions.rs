@@ -57,8 +57,8 @@ fn block(run: &RunSummary, v: &'static Vocabulary) -> impl IntoView {
             continue;
         }
         match rows.iter_mut().find(|(g, _)| g.tool_key == f.tool_key) {
-            Some((_, names)) => names.push(f.canonical),
-            None => rows.push((f, vec![f.canonical])),
+            Some((_, names)) => names.push(f.canonical.key()),
+            None => rows.push((f, vec![f.canonical.key()])),
         }
     }
     let level = |p: &tpsview_core::summary::PointSummary| match (

@@ -15,9 +15,9 @@ use crate::view::bundle;
 
 /// PNG and SVG downloads of one chart.
 fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView {
-    let id = move || spec.with(|s| s.id);
+    let id = move || spec.with(|s| s.id.id());
     let png = move |_| {
-        let id = spec.with(|s| s.id);
+        let id = spec.with(|s| s.id.id());
         let done = share::chart_png(id)
             .and_then(|url| share::download_url(&format!("tpsview-{id}.png"), &url));
         if let Err(e) = done {
@@ -25,7 +25,7 @@ fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView
         }
     };
     let svg = move |_| {
-        let (id, text) = spec.with(|s| (s.id, tpsview_plot::chart_svg(s, (900, 600))));
+        let (id, text) = spec.with(|s| (s.id.id(), tpsview_plot::chart_svg(s, (900, 600))));
         let done = text.map_err(|e| e.to_string()).and_then(|t| {
             share::download(&format!("tpsview-{id}.svg"), "image/svg+xml", t.as_bytes())
                 .map_err(|e| format!("{e:?}"))

@@ -73,7 +73,7 @@ pub fn render(summary: &Summary) -> String {
                 let parts: Vec<String> = g
                     .factors
                     .iter()
-                    .map(|f| format!("{} ×{:.3}", f.cause.replace('_', " "), f.factor))
+                    .map(|f| format!("{} ×{:.3}", f.cause.short(), f.factor))
                     .collect();
                 let _ = writeln!(out, " Factors: {}", parts.join(", "));
             }
@@ -124,7 +124,7 @@ pub fn render_comparison(c: &tpsview_core::compare::Comparison) -> String {
             r.label
         );
         let _ = write!(out, "{:>6}", "conc");
-        for (m, _) in tpsview_core::compare::COMPARED {
+        for m in tpsview_core::compare::COMPARED {
             let _ = write!(out, " {m:>19}");
         }
         out.push('\n');

@@ -8,6 +8,7 @@
 use crate::formats::{reported_map, Def, Series, ToolDef};
 use crate::metrics::{request_metrics, Basis, PointMetrics};
 use crate::model::{Point, Requests};
+use crate::vocabulary::Metric;
 
 /// Relative difference above which a reported figure is flagged (0.5 %).
 pub const TOLERANCE: f64 = 0.005;
@@ -15,8 +16,8 @@ pub const TOLERANCE: f64 = 0.005;
 /// A reported figure that disagrees with the recomputed one.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Discrepancy {
-    /// tpsview's metric name nearest to it.
-    pub metric: &'static str,
+    /// tpsview's metric nearest to it.
+    pub metric: Metric,
     /// The tool's own name for it.
     pub tool_metric: &'static str,
     /// The tool's value, in tpsview's unit.
@@ -58,11 +59,14 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
         return Audit::default();
     }
     // Without send times the duration (and every rate over it) is the tool's own: nothing to check.
-    let borrowed_from_tool = |metric: &str, def: Def| {
+    let borrowed_from_tool = |metric: Metric, def: Def| {
         m.duration_as_reported
             && (matches!(
                 metric,
-                "duration_s" | "system_tps" | "request_throughput" | "concurrency_achieved"
+                Metric::DurationS
+                    | Metric::SystemTps
+                    | Metric::RequestThroughput
+                    | Metric::ConcurrencyAchieved
             ) || matches!(
                 def,
                 Def::Tool(ToolDef::TotalTokenThroughput | ToolDef::AllRequestsThroughput)

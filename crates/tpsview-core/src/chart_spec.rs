@@ -5,6 +5,7 @@
 use crate::metrics::{request_metrics, steady_state};
 use crate::model::Point;
 use crate::summary::{PointSummary, Summary};
+use crate::vocabulary::ChartKind;
 
 /// How an axis maps values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,9 +106,8 @@ pub struct Bar {
 /// A chart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartSpec {
-    /// Stable name: `throughput`, `latency`, `interactivity`, `timeline` (the canvas's
-    /// `data-testid` is `chart-<id>`).
-    pub id: &'static str,
+    /// Which chart this is (its `id()` names the canvas: `data-testid="chart-<id>"`).
+    pub id: ChartKind,
     /// The shared x axis.
     pub x: Axis,
     /// Panels, top to bottom.
@@ -298,12 +298,12 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         .enumerate()
         .map(|(i, r)| {
             metric_series(i, &r.label, &r.points, "system T/s", |p| {
-                crate::compare::value(r, p, "system_tps", &cmp)
+                crate::compare::value(r, p, crate::vocabulary::Metric::SystemTps, &cmp)
             })
         })
         .collect();
     ChartSpec {
-        id: "throughput",
+        id: ChartKind::Throughput,
         x: concurrency_axis(summary, opts),
         panels: vec![
             panel(
@@ -353,7 +353,7 @@ pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             .collect()
     };
     ChartSpec {
-        id: "latency",
+        id: ChartKind::Latency,
         x: concurrency_axis(summary, opts),
         panels: vec![
             panel(
@@ -547,7 +547,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
     }
     let xs = all.iter().map(|p| p.0);
     ChartSpec {
-        id: "interactivity",
+        id: ChartKind::Interactivity,
         x: Axis {
             label: "per-stream T/s (interactivity: how fast one user sees tokens)".into(),
             scale: Scale::Linear,
@@ -618,7 +618,7 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
     });
     let rows = bars.len().max(1) as f64;
     Some(ChartSpec {
-        id: "timeline",
+        id: ChartKind::Timeline,
         x: Axis {
             label: "seconds since the first request was sent".into(),
             scale: Scale::Linear,
@@ -743,7 +743,7 @@ pub fn roofline(
             .flat_map(|r| r.points.iter().filter_map(|p| p.metrics.concurrency)),
     );
     ChartSpec {
-        id: "roofline",
+        id: ChartKind::Roofline,
         x: Axis {
             label: "batch size (sequences decoding together)".into(),
             scale,
@@ -772,10 +772,10 @@ impl ChartSpec {
     /// The tooltip at data x `x` (and, for the scatter chart, data y `y` in panel `panel`): the
     /// nearest point's x, and the value of every visible series there.
     pub fn hover(&self, x: f64, y: Option<f64>, panel: usize) -> Option<Hover> {
-        if self.id == "interactivity" {
+        if self.id == ChartKind::Interactivity {
             return self.hover_point(x, y?, panel);
         }
-        if self.id == "timeline" {
+        if self.id == ChartKind::Timeline {
             let row = y?.floor() as usize;
             let b = self.bars.iter().find(|b| b.row == row)?;
             let rows = if b.failed {
@@ -906,7 +906,7 @@ impl ChartSpec {
     /// [`ChartSpec::pin`] by concurrency level: on the scatter chart, whose x is per-stream T/s,
     /// the point labelled with that level.
     pub fn pin_level(&self, concurrency: f64) -> Option<Hover> {
-        if self.id != "interactivity" {
+        if self.id != ChartKind::Interactivity {
             return self.pin(concurrency);
         }
         let label = format!("{concurrency}");

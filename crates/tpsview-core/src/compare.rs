@@ -6,23 +6,19 @@
 use serde::Serialize;
 
 use crate::summary::{PointSummary, RunSummary, Summary};
+use crate::vocabulary::{Better, Latency, Metric, Stat};
 
-/// The figures compared, by flat metric name, with whether higher is better.
-pub const COMPARED: &[(&str, bool)] = &[
-    ("system_tps", true),
-    ("per_stream_tps", true),
-    ("request_throughput", true),
-    ("tpot_mean_ms", false),
-    ("tpot_p99_ms", false),
-    ("ttft_mean_ms", false),
-    ("ttft_p99_ms", false),
-    ("e2e_mean_ms", false),
+/// The figures compared; each says itself which way is better ([`Metric::better`]).
+pub const COMPARED: [Metric; 8] = [
+    Metric::SystemTps,
+    Metric::PerStreamTps,
+    Metric::RequestThroughput,
+    Metric::Latency(Latency::Tpot, Stat::Mean),
+    Metric::Latency(Latency::Tpot, Stat::P99),
+    Metric::Latency(Latency::Ttft, Stat::Mean),
+    Metric::Latency(Latency::Ttft, Stat::P99),
+    Metric::Latency(Latency::E2e, Stat::Mean),
 ];
-
-/// Figures that count the whole server's output: divided by the GPU count when normalising.
-pub fn is_system_wide(metric: &str) -> bool {
-    matches!(metric, "system_tps" | "request_throughput")
-}
 
 /// How to compare.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -47,11 +43,11 @@ pub fn gpu_count(run: &RunSummary, opts: &CompareOptions) -> Option<u32> {
 pub fn value(
     run: &RunSummary,
     p: &PointSummary,
-    metric: &str,
+    metric: Metric,
     opts: &CompareOptions,
 ) -> Option<f64> {
     let v = p.get(metric)?;
-    if opts.per_gpu && is_system_wide(metric) {
+    if opts.per_gpu && metric.is_system_wide() {
         return gpu_count(run, opts).map(|n| v / f64::from(n));
     }
     Some(v)
@@ -81,8 +77,8 @@ pub fn baseline_at(points: &[(f64, f64)], level: f64) -> Option<(f64, bool)> {
 /// One cell of the diff table: a run's figure at a level against the baseline's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DiffCell {
-    /// tpsview's metric name.
-    pub metric: &'static str,
+    /// tpsview's metric.
+    pub metric: Metric,
     /// The run's value (per GPU if normalised).
     pub value: Option<f64>,
     /// The baseline's value at that level (exact or interpolated).
@@ -131,13 +127,13 @@ pub struct Comparison {
 /// Compares every run of `summary` with run `baseline`.
 pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Option<Comparison> {
     let base = summary.runs.get(baseline)?;
-    let series = |metric: &str| -> Vec<(f64, f64)> {
+    let series = |metric: Metric| -> Vec<(f64, f64)> {
         base.points
             .iter()
             .filter_map(|p| Some((p.metrics.concurrency?, value(base, p, metric, opts)?)))
             .collect()
     };
-    let base_series: Vec<Vec<(f64, f64)>> = COMPARED.iter().map(|(m, _)| series(m)).collect();
+    let base_series: Vec<Vec<(f64, f64)>> = COMPARED.iter().map(|&m| series(m)).collect();
     let missing_gpu_count = if opts.per_gpu {
         summary
             .runs
@@ -163,7 +159,7 @@ pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Opt
                     let cells = COMPARED
                         .iter()
                         .zip(&base_series)
-                        .map(|(&(metric, higher_better), bs)| {
+                        .map(|(&metric, bs)| {
                             let v = value(run, p, metric, opts);
                             let b = baseline_at(bs, level);
                             let ratio = match (v, b) {
@@ -177,9 +173,13 @@ pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Opt
                                 ratio,
                                 change_pct: ratio.map(|r| (r - 1.0) * 100.0),
                                 interpolated: b.is_some_and(|x| x.1),
-                                better: ratio
-                                    .filter(|r| *r != 1.0)
-                                    .map(|r| (r > 1.0) == higher_better),
+                                better: ratio.filter(|r| *r != 1.0).and_then(|r| {
+                                    match metric.better() {
+                                        Better::Higher => Some(r > 1.0),
+                                        Better::Lower => Some(r < 1.0),
+                                        Better::Neither => None,
+                                    }
+                                }),
                             }
                         })
                         .collect();
@@ -227,11 +227,10 @@ pub fn comparison_csv(c: &Comparison) -> String {
 
 /// The summary table as CSV: one line per point, every flat metric.
 pub fn summary_csv(s: &Summary) -> String {
-    let names = crate::metrics::METRIC_NAMES;
     let mut out = String::from("run,concurrency,request_rate,basis");
-    for n in names {
+    for m in Metric::ALL {
         out.push(',');
-        out.push_str(n);
+        out.push_str(m.key());
     }
     out.push('\n');
     for r in &s.runs {
@@ -243,9 +242,9 @@ pub fn summary_csv(s: &Summary) -> String {
                 csv_num(p.metrics.request_rate),
                 p.metrics.basis
             ));
-            for n in names {
+            for m in Metric::ALL {
                 out.push(',');
-                out.push_str(&csv_num(p.get(n)));
+                out.push_str(&csv_num(p.get(m)));
             }
             out.push('\n');
         }

@@ -3,33 +3,46 @@
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::model::Report;
+use crate::vocabulary::Metric;
 
 /// mean / median / p90 / p99 of one metric under vLLM-style keys (`mean_tpot_ms`, `median_tpot_ms`,
 /// `p90_tpot_ms`, `p99_tpot_ms`), defined as tpsview defines metric `$c`.
 macro_rules! underscore_stats {
-    ($m:literal, $c:literal, $cause:expr) => {
+    ($m:literal, $c:ident, $cause:expr) => {
         [
             $crate::formats::Figure::same(
                 concat!("mean_", $m, "_ms"),
-                concat!($c, "_mean_ms"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::Mean,
+                ),
                 1.0,
                 $cause,
             ),
             $crate::formats::Figure::same(
                 concat!("median_", $m, "_ms"),
-                concat!($c, "_p50_ms"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::P50,
+                ),
                 1.0,
                 $cause,
             ),
             $crate::formats::Figure::same(
                 concat!("p90_", $m, "_ms"),
-                concat!($c, "_p90_ms"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::P90,
+                ),
                 1.0,
                 $cause,
             ),
             $crate::formats::Figure::same(
                 concat!("p99_", $m, "_ms"),
-                concat!($c, "_p99_ms"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::P99,
+                ),
                 1.0,
                 $cause,
             ),
@@ -40,17 +53,44 @@ macro_rules! underscore_stats {
 /// avg / p50 / p90 / p99 of one metric object (`time_to_first_token.avg`, `.p50`, …; GenAI-Perf's
 /// layout), defined as tpsview defines metric `$c`.
 macro_rules! dotted_stats {
-    ($m:literal, $c:literal, $cause:expr) => {
+    ($m:literal, $c:ident, $cause:expr) => {
         [
             $crate::formats::Figure::same(
                 concat!($m, ".avg"),
-                concat!($c, "_mean_ms"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::Mean,
+                ),
                 1.0,
                 $cause,
             ),
-            $crate::formats::Figure::same(concat!($m, ".p50"), concat!($c, "_p50_ms"), 1.0, $cause),
-            $crate::formats::Figure::same(concat!($m, ".p90"), concat!($c, "_p90_ms"), 1.0, $cause),
-            $crate::formats::Figure::same(concat!($m, ".p99"), concat!($c, "_p99_ms"), 1.0, $cause),
+            $crate::formats::Figure::same(
+                concat!($m, ".p50"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::P50,
+                ),
+                1.0,
+                $cause,
+            ),
+            $crate::formats::Figure::same(
+                concat!($m, ".p90"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::P90,
+                ),
+                1.0,
+                $cause,
+            ),
+            $crate::formats::Figure::same(
+                concat!($m, ".p99"),
+                $crate::vocabulary::Metric::Latency(
+                    $crate::vocabulary::Latency::$c,
+                    $crate::vocabulary::Stat::P99,
+                ),
+                1.0,
+                $cause,
+            ),
         ]
     };
 }
@@ -279,10 +319,10 @@ pub struct Parsed {
     /// The data.
     pub report: Report,
     /// Recoverable problems, in file order.
-    #[serde(with = "crate::transfer::as_json")]
+    #[serde(with = "crate::model::as_json")]
     pub diagnostics: Vec<Diagnostic>,
     /// A run label the user chose: every run of the file takes it, and runs are then grouped by
-    /// label alone (see [`crate::group::group`]).
+    /// label alone (see the `group` module).
     pub run_label: Option<String>,
 }
 
@@ -291,8 +331,8 @@ pub struct Parsed {
 pub struct Figure {
     /// The tool's key, e.g. `mean_tpot_ms` (nested keys joined with `.`).
     pub tool_key: &'static str,
-    /// tpsview's flat metric name (see [`crate::metrics::METRIC_NAMES`]) nearest to it.
-    pub canonical: &'static str,
+    /// tpsview's metric nearest to it.
+    pub canonical: Metric,
     /// Multiply the tool's value by this to get tpsview's unit.
     pub scale: f64,
     /// Why the two may differ, in a few words (shown with a discrepancy).
@@ -379,7 +419,7 @@ impl Figure {
     /// A figure defined as tpsview defines `canonical`.
     pub const fn same(
         tool_key: &'static str,
-        canonical: &'static str,
+        canonical: Metric,
         scale: f64,
         likely_cause: &'static str,
     ) -> Figure {
@@ -395,7 +435,7 @@ impl Figure {
     /// A figure the tool defines its own way.
     pub const fn tool(
         tool_key: &'static str,
-        canonical: &'static str,
+        canonical: Metric,
         scale: f64,
         likely_cause: &'static str,
         def: ToolDef,
@@ -514,7 +554,7 @@ pub fn reported_map(tool: &str) -> impl Iterator<Item = &'static Figure> {
 pub fn reported_value(
     tool: &str,
     figures: &std::collections::BTreeMap<String, f64>,
-    canonical: &str,
+    canonical: Metric,
 ) -> Option<(&'static str, f64)> {
     reported_map(tool)
         .filter(|f| f.canonical == canonical && f.def == Def::Same)

@@ -4,6 +4,7 @@
 //! highlight. Works on any run with at least one level.
 
 use crate::summary::{PointSummary, RunSummary};
+use crate::vocabulary::ChartKind;
 
 /// One step of the walkthrough.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -14,8 +15,8 @@ pub struct Step {
     pub title: String,
     /// Paragraphs, with this run's numbers in them.
     pub body: Vec<String>,
-    /// The chart to show: `throughput`, `latency`, `interactivity` or `timeline`.
-    pub chart: &'static str,
+    /// The chart to show.
+    pub chart: ChartKind,
     /// The concurrency to highlight on it.
     pub highlight: Option<f64>,
     /// The highlighted values, labelled (shown beside the chart and read by tests).
@@ -57,7 +58,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
                     f0(c(lo)), tpot(lo), tpot(lo)
                 ),
             ],
-            chart: "latency",
+            chart: ChartKind::Latency,
             highlight: Some(c(lo)),
             values: vec![("concurrency".into(), c(lo)), ("TPOT mean (ms)".into(), tpot(lo))],
         },
@@ -68,7 +69,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
                 "With {} stream{} in flight, per-stream T/s = 1 / TPOT = {:.1} T/s and system T/s = all tokens / wall time = {:.1} T/s. One stream has the GPU to itself, so the two aggregations are the same number (apart from the wait for the first token).",
                 f0(c(lo)), if c(lo) == 1.0 { "" } else { "s" }, ps(lo), sys(lo)
             )],
-            chart: "throughput",
+            chart: ChartKind::Throughput,
             highlight: Some(c(lo)),
             values: vec![("per-stream T/s".into(), ps(lo)), ("system T/s".into(), sys(lo))],
         },
@@ -82,7 +83,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
                     f0(c(mid)), f0(c(mid)), ps(mid), f0(sys(mid)), sys(mid) / sys(lo).max(1e-9), (tpot(mid) / tpot(lo).max(1e-9) - 1.0) * 100.0
                 ),
             ],
-            chart: "throughput",
+            chart: ChartKind::Throughput,
             highlight: Some(c(mid)),
             values: vec![("concurrency".into(), c(mid)), ("per-stream T/s".into(), ps(mid)), ("system T/s".into(), sys(mid))],
         },
@@ -96,7 +97,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
                 ),
                 format!("So each stream gets {:.1} T/s at concurrency {} instead of {:.1} T/s alone.", ps(hi), f0(c(hi)), ps(lo)),
             ],
-            chart: "latency",
+            chart: ChartKind::Latency,
             highlight: Some(c(hi)),
             values: vec![("TPOT mean (ms)".into(), tpot(hi)), ("TPOT p99 (ms)".into(), tpot99(hi))],
         },
@@ -118,7 +119,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
                 None => "Neither number is wrong; a claim that does not say which one it is, is.".into(),
             },
         ],
-        chart: "interactivity",
+        chart: ChartKind::Interactivity,
         highlight: Some(c(hi)),
         values: vec![("per-stream T/s".into(), ps(hi)), ("system T/s".into(), sys(hi))],
     });
@@ -130,7 +131,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
             "Ask at what concurrency, and with what latency: a system figure without its per-stream figure (or TPOT) hides what each user gets.".into(),
             "Ask how it was measured: duration window (first send to last token, or benchmark start to end), whether output tokens were counted by the server or re-tokenized, and whether the tool's \"ITL\" means TPOT or chunk gaps. tpsview shows each tool's own definition beside its own.".into(),
         ],
-        chart: "throughput",
+        chart: ChartKind::Throughput,
         highlight: None,
         values: Vec::new(),
     });

@@ -189,7 +189,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
 }
 
 /// A column read leniently: NaN stands for every entry that was missing or not a number, so the
-/// shared validation (`metrics::validate_requests`, `metrics::token_counts`) names it.
+/// shared validation (`requests::validate_requests`, `requests::token_counts`) names it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Column {
     /// The values.

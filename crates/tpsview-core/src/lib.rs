@@ -24,6 +24,7 @@ pub mod summary;
 pub mod synthetic;
 pub mod text;
 pub mod transfer;
+pub mod vocabulary;
 
 pub use error::{Diagnostic, ParseError, ParseErrorKind};
 pub use formats::{detect, parse, parse_any, Format, Parsed};

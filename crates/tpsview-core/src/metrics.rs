@@ -5,8 +5,9 @@
 //! steady-state window. Failed and invalid requests are counted and listed, never averaged in.
 
 use crate::error::Diagnostic;
-use crate::model::{Outcome, Point, Ragged, Report, Requests};
-use crate::stats::{Dist, Stat};
+use crate::model::{rate_as_json, Outcome, Point, Ragged, Report, Requests};
+use crate::stats::Dist;
+use crate::vocabulary::{GapCause, Latency, Metric};
 
 /// Choices that change what is computed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -63,8 +64,8 @@ pub enum Basis {
 /// One factor of the gap between N × per-stream T/s and the measured system T/s.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct GapFactor {
-    /// Stable name: `concurrency_shortfall`, `decode_share` or `first_token_and_rate_mix`.
-    pub cause: &'static str,
+    /// What the factor measures (serialized as its stable name).
+    pub cause: GapCause,
     /// Multiplier (1.0 = no loss).
     pub factor: f64,
     /// This factor's share of the whole gap on a log scale (shares sum to 1); `None` when the gap
@@ -162,15 +163,6 @@ pub struct PointMetrics {
     pub excluded: Vec<Excluded>,
 }
 
-/// Writes a request rate as a number, or the string `"inf"` (JSON has no infinity).
-pub(crate) fn rate_as_json<S: serde::Serializer>(r: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match r {
-        Some(v) if v.is_infinite() => s.serialize_str("inf"),
-        Some(v) => s.serialize_f64(*v),
-        None => s.serialize_none(),
-    }
-}
-
 impl PointMetrics {
     fn empty(basis: Basis, point: &Point) -> Self {
         PointMetrics {
@@ -199,136 +191,56 @@ impl PointMetrics {
         }
     }
 
-    /// A figure by its flat name (`system_tps`, `tpot_p99_ms`, …): the names of
-    /// [`METRIC_NAMES`], used by the audit, the UI's table and the CLI.
-    pub fn get(&self, name: &str) -> Option<f64> {
+    /// A figure by its metric (used by the audit, the UI's table, the comparison and the CLI).
+    pub fn get(&self, metric: Metric) -> Option<f64> {
         let count = |c: Option<u64>| c.map(|v| v as f64);
-        match Field::parse(name)? {
-            Field::Duration => self.duration_s,
-            Field::System => self.system_tps,
-            Field::PerStream => self.per_stream_tps,
-            Field::Ok => count(self.requests_ok),
-            Field::Failed => count(self.requests_failed),
-            Field::Tokens => count(self.output_tokens),
-            Field::RequestThroughput => self.request_throughput,
-            Field::Concurrency => self.concurrency_achieved,
-            Field::Dist(d, k) => *self.dist(d).stat(k),
+        match metric {
+            Metric::DurationS => self.duration_s,
+            Metric::SystemTps => self.system_tps,
+            Metric::PerStreamTps => self.per_stream_tps,
+            Metric::RequestsOk => count(self.requests_ok),
+            Metric::RequestsFailed => count(self.requests_failed),
+            Metric::OutputTokens => count(self.output_tokens),
+            Metric::RequestThroughput => self.request_throughput,
+            Metric::ConcurrencyAchieved => self.concurrency_achieved,
+            Metric::Latency(d, k) => *self.dist(d).stat(k),
         }
     }
 
-    fn set(&mut self, name: &str, v: f64) {
+    fn set(&mut self, metric: Metric, v: f64) {
         let count = (v >= 0.0 && v.fract() == 0.0).then_some(v as u64);
-        let Some(field) = Field::parse(name) else {
-            return;
-        };
-        match field {
-            Field::Duration => self.duration_s = Some(v),
-            Field::System => self.system_tps = Some(v),
-            Field::PerStream => self.per_stream_tps = Some(v),
-            Field::Ok => self.requests_ok = count,
-            Field::Failed => self.requests_failed = count,
-            Field::Tokens => self.output_tokens = count,
-            Field::RequestThroughput => self.request_throughput = Some(v),
-            Field::Concurrency => self.concurrency_achieved = Some(v),
-            Field::Dist(d, k) => *self.dist_mut(d).stat_mut(k) = Some(v),
+        match metric {
+            Metric::DurationS => self.duration_s = Some(v),
+            Metric::SystemTps => self.system_tps = Some(v),
+            Metric::PerStreamTps => self.per_stream_tps = Some(v),
+            Metric::RequestsOk => self.requests_ok = count,
+            Metric::RequestsFailed => self.requests_failed = count,
+            Metric::OutputTokens => self.output_tokens = count,
+            Metric::RequestThroughput => self.request_throughput = Some(v),
+            Metric::ConcurrencyAchieved => self.concurrency_achieved = Some(v),
+            Metric::Latency(d, k) => *self.dist_mut(d).stat_mut(k) = Some(v),
         }
     }
 
-    fn dist(&self, d: DistId) -> &Dist {
+    /// A latency distribution, in milliseconds.
+    pub fn dist(&self, d: Latency) -> &Dist {
         match d {
-            DistId::Tpot => &self.tpot_ms,
-            DistId::Ttft => &self.ttft_ms,
-            DistId::Itl => &self.itl_ms,
-            DistId::E2e => &self.e2e_ms,
+            Latency::Tpot => &self.tpot_ms,
+            Latency::Ttft => &self.ttft_ms,
+            Latency::Itl => &self.itl_ms,
+            Latency::E2e => &self.e2e_ms,
         }
     }
 
-    fn dist_mut(&mut self, d: DistId) -> &mut Dist {
+    fn dist_mut(&mut self, d: Latency) -> &mut Dist {
         match d {
-            DistId::Tpot => &mut self.tpot_ms,
-            DistId::Ttft => &mut self.ttft_ms,
-            DistId::Itl => &mut self.itl_ms,
-            DistId::E2e => &mut self.e2e_ms,
+            Latency::Tpot => &mut self.tpot_ms,
+            Latency::Ttft => &mut self.ttft_ms,
+            Latency::Itl => &mut self.itl_ms,
+            Latency::E2e => &mut self.e2e_ms,
         }
     }
 }
-
-/// The latency distributions, by the prefix of their flat names.
-#[derive(Clone, Copy)]
-enum DistId {
-    Tpot,
-    Ttft,
-    Itl,
-    E2e,
-}
-
-/// A flat metric name, parsed once for both [`PointMetrics::get`] and `set`.
-#[derive(Clone, Copy)]
-enum Field {
-    Duration,
-    System,
-    PerStream,
-    Ok,
-    Failed,
-    Tokens,
-    RequestThroughput,
-    Concurrency,
-    Dist(DistId, Stat),
-}
-
-impl Field {
-    fn parse(name: &str) -> Option<Field> {
-        Some(match name {
-            "duration_s" => Field::Duration,
-            "system_tps" => Field::System,
-            "per_stream_tps" => Field::PerStream,
-            "requests_ok" => Field::Ok,
-            "requests_failed" => Field::Failed,
-            "output_tokens" => Field::Tokens,
-            "request_throughput" => Field::RequestThroughput,
-            "concurrency_achieved" => Field::Concurrency,
-            _ => {
-                let (metric, rest) = name.split_once('_')?;
-                let dist = match metric {
-                    "tpot" => DistId::Tpot,
-                    "ttft" => DistId::Ttft,
-                    "itl" => DistId::Itl,
-                    "e2e" => DistId::E2e,
-                    _ => return None,
-                };
-                Field::Dist(dist, Stat::parse(rest.strip_suffix("_ms")?)?)
-            }
-        })
-    }
-}
-
-/// Every flat metric name [`PointMetrics::get`] knows.
-pub const METRIC_NAMES: &[&str] = &[
-    "duration_s",
-    "system_tps",
-    "per_stream_tps",
-    "requests_ok",
-    "requests_failed",
-    "output_tokens",
-    "request_throughput",
-    "concurrency_achieved",
-    "tpot_mean_ms",
-    "tpot_p50_ms",
-    "tpot_p90_ms",
-    "tpot_p99_ms",
-    "ttft_mean_ms",
-    "ttft_p50_ms",
-    "ttft_p90_ms",
-    "ttft_p99_ms",
-    "itl_mean_ms",
-    "itl_p50_ms",
-    "itl_p90_ms",
-    "itl_p99_ms",
-    "e2e_mean_ms",
-    "e2e_p50_ms",
-    "e2e_p90_ms",
-    "e2e_p99_ms",
-];
 
 /// Computes a point's figures: recomputed from raw data where the point has it, else taken from
 /// the tool's reported figures (mapped to tpsview's names by the format's table) with only what
@@ -490,7 +402,7 @@ fn recompute(
 
     m.duration_s = duration(req);
     if m.duration_s.is_none() {
-        if let Some(d) = tool_figure(point, "duration_s") {
+        if let Some(d) = tool_figure(point, Metric::DurationS) {
             m.duration_s = Some(d);
             m.duration_as_reported = true;
             diags.push(Diagnostic::info(
@@ -515,10 +427,10 @@ fn recompute(
             ));
             m.duration_s = None;
         }
-        None if ok > 0 => match tool_figure(point, "system_tps") {
+        None if ok > 0 => match tool_figure(point, Metric::SystemTps) {
             Some(s) => {
                 m.system_tps = Some(s);
-                m.request_throughput = tool_figure(point, "request_throughput");
+                m.request_throughput = tool_figure(point, Metric::RequestThroughput);
                 m.duration_as_reported = true;
                 diags.push(Diagnostic::info(
                     &point.source_file,
@@ -561,24 +473,24 @@ fn recompute(
     m
 }
 
-/// The tool's own figure for tpsview metric `name`, where the tool defines it the same way.
-fn tool_figure(point: &Point, name: &str) -> Option<f64> {
-    crate::formats::reported_value(&point.reported.tool, &point.reported.figures, name)
+/// The tool's own figure for tpsview metric `metric`, where the tool defines it the same way.
+fn tool_figure(point: &Point, metric: Metric) -> Option<f64> {
+    crate::formats::reported_value(&point.reported.tool, &point.reported.figures, metric)
         .map(|(_, v)| v)
 }
 
 /// For a point whose requests are a sample: every count and rate that needs all requests is the
 /// tool's own (defined the same way), or none.
 fn take_counts_from_tool(point: &Point, m: &mut PointMetrics) {
-    let tool = |name: &str| tool_figure(point, name);
+    let tool = |metric: Metric| tool_figure(point, metric);
     let count = |v: Option<f64>| v.filter(|x| *x >= 0.0).map(|x| x.round() as u64);
-    m.requests_ok = count(tool("requests_ok"));
-    m.requests_failed = count(tool("requests_failed"));
-    m.output_tokens = count(tool("output_tokens"));
-    m.duration_s = tool("duration_s");
-    m.system_tps = tool("system_tps");
-    m.request_throughput = tool("request_throughput");
-    m.concurrency_achieved = tool("concurrency_achieved");
+    m.requests_ok = count(tool(Metric::RequestsOk));
+    m.requests_failed = count(tool(Metric::RequestsFailed));
+    m.output_tokens = count(tool(Metric::OutputTokens));
+    m.duration_s = tool(Metric::DurationS);
+    m.system_tps = tool(Metric::SystemTps);
+    m.request_throughput = tool(Metric::RequestThroughput);
+    m.concurrency_achieved = tool(Metric::ConcurrencyAchieved);
     m.duration_as_reported = true;
 }
 
@@ -612,10 +524,10 @@ fn gap_analysis(
     }
     let ideal = target * per_stream;
     let raw = [
-        ("concurrency_shortfall", achieved / target),
-        ("decode_share", sum_decode / sum_e2e),
+        (GapCause::ConcurrencyShortfall, achieved / target),
+        (GapCause::DecodeShare, sum_decode / sum_e2e),
         (
-            "first_token_and_rate_mix",
+            GapCause::FirstTokenAndRateMix,
             (tokens as f64 / sum_decode) / per_stream,
         ),
     ];
@@ -689,59 +601,6 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
     })
 }
 
-/// Checks raw columns, marks unusable requests [`Outcome::Invalid`] and returns one diagnostic per
-/// problem, naming the field and request index. Every importer calls it, so every format gets the
-/// same rules: NaN or negative times, end before first token, no output tokens, backwards clocks.
-pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
-    let mut mark = |i: usize, field: &'static str, msg: String, outcome: &mut Outcome| {
-        diags.push(Diagnostic::warning(file, field, Some(i), msg));
-        *outcome = Outcome::Invalid(field.into());
-    };
-    for i in 0..req.len() {
-        if !matches!(req.outcome[i], Outcome::Ok) {
-            continue;
-        }
-        let (t, e) = (req.ttft_s[i], req.e2e_s[i]);
-        let outcome = &mut req.outcome[i];
-        if req.output_tokens[i] == 0 {
-            mark(
-                i,
-                "output_tokens",
-                "no output tokens: TTFT and TPOT are not defined; left out".into(),
-                outcome,
-            );
-        } else if !t.is_finite() || t < 0.0 {
-            mark(i, "ttft", format!("TTFT is {t}: left out"), outcome);
-        } else if !e.is_finite() || e < t {
-            mark(
-                i,
-                "e2e",
-                format!("end-to-end time {e} s is before the first token ({t} s): left out"),
-                outcome,
-            );
-        } else if req.start_s.as_ref().is_some_and(|s| !s[i].is_finite()) {
-            mark(
-                i,
-                "start_time",
-                "send time is not a number: left out".into(),
-                outcome,
-            );
-        } else if let Some(g) = &req.chunk_gaps {
-            if !crate::stats::all_finite_non_negative(g.row(i)) {
-                mark(
-                    i,
-                    "itls",
-                    "a chunk gap is negative or not a number (clock went backwards?): left out"
-                        .into(),
-                    outcome,
-                );
-            }
-        }
-    }
-    diags
-}
-
 /// Reports with more chunk gaps than this (8 MB of `f64`) have them folded by [`fold_gaps`].
 pub const FOLD_GAPS_ABOVE: usize = 1 << 20;
 
@@ -774,39 +633,6 @@ pub fn fold_gaps(report: &mut Report) -> usize {
         }
     }
     total
-}
-
-/// Token counts from a column: non-negative integers that fit a `u32`. Any other entry (NaN from a
-/// missing or unreadable value, negative, fractional) marks its request invalid with a diagnostic on
-/// `field_path` and reads as 0. Every importer reads token counts through this.
-pub(crate) fn token_counts(
-    file: &str,
-    field_path: &str,
-    field: &'static str,
-    values: &[f64],
-    outcome: &mut [Outcome],
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<u32> {
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
-                v as u32
-            } else {
-                if matches!(outcome[i], Outcome::Ok) {
-                    outcome[i] = Outcome::Invalid(field.into());
-                    diags.push(Diagnostic::warning(
-                        file,
-                        field_path,
-                        Some(i),
-                        format!("token count {v} is not a non-negative integer: left out"),
-                    ));
-                }
-                0
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// Report-wide metadata; each run's own metadata overrides it field by field.
-    #[serde(with = "crate::transfer::as_json")]
+    #[serde(with = "as_json")]
     pub meta: Metadata,
     /// The runs, in the order they were loaded.
     pub runs: Vec<Run>,
@@ -82,7 +82,7 @@ pub struct Run {
     /// The format the data came from (`tpsview/1`, `vllm-bench-serve`, …).
     pub source_format: String,
     /// This run's metadata.
-    #[serde(with = "crate::transfer::as_json")]
+    #[serde(with = "as_json")]
     pub meta: Metadata,
     /// One point per concurrency or batch level, in ascending order of level where known.
     pub points: Vec<Point>,
@@ -231,5 +231,33 @@ impl Requests {
     /// True when request `i` completed and its data is usable.
     pub fn is_ok(&self, i: usize) -> bool {
         matches!(self.outcome[i], Outcome::Ok)
+    }
+}
+
+/// `#[serde(with)]` helper: the value as a JSON string.
+pub(crate) mod as_json {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        let text = serde_json::to_string(v).map_err(S::Error::custom)?;
+        text.serialize(s)
+    }
+
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        let text = String::deserialize(d)?;
+        serde_json::from_str(&text).map_err(D::Error::custom)
+    }
+}
+
+/// Writes a request rate as a number, or the string `"inf"` (JSON has no infinity).
+pub(crate) fn rate_as_json<S: serde::Serializer>(r: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match r {
+        Some(v) if v.is_infinite() => s.serialize_str("inf"),
+        Some(v) => s.serialize_f64(*v),
+        None => s.serialize_none(),
     }
 }

@@ -1,9 +1,11 @@
-//! Building per-request columns one request at a time, ending in the same validation every
-//! importer ends in ([`crate::metrics::validate_requests`]): a source that measures requests
-//! itself (`tpsview bench`) gets the same rules for bad requests as one that reads a file.
+//! The rules every source of per-request data obeys: [`validate_requests`], which every importer
+//! ends in, [`token_counts`], through which every importer reads token counts, and
+//! [`RequestsBuilder`], which builds columns one request at a time and ends in the same
+//! validation, so a source that measures requests itself (`tpsview bench`) gets the same rules
+//! for bad requests as one that reads a file. Below the importers and the metric engine: it
+//! imports only the model, the error types and the statistics helpers.
 
 use crate::error::Diagnostic;
-use crate::metrics::validate_requests;
 use crate::model::{Outcome, Ragged, Requests};
 
 /// Per-request columns under construction. Send times, prompt lengths and chunk gaps are kept
@@ -97,6 +99,92 @@ impl RequestsBuilder {
         let diags = validate_requests(file, &mut self.req);
         (self.req, diags)
     }
+}
+
+/// Checks raw columns, marks unusable requests [`Outcome::Invalid`] and returns one diagnostic per
+/// problem, naming the field and request index. Every importer calls it, so every format gets the
+/// same rules: NaN or negative times, end before first token, no output tokens, backwards clocks.
+pub fn validate_requests(file: &str, req: &mut Requests) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let mut mark = |i: usize, field: &'static str, msg: String, outcome: &mut Outcome| {
+        diags.push(Diagnostic::warning(file, field, Some(i), msg));
+        *outcome = Outcome::Invalid(field.into());
+    };
+    for i in 0..req.len() {
+        if !matches!(req.outcome[i], Outcome::Ok) {
+            continue;
+        }
+        let (t, e) = (req.ttft_s[i], req.e2e_s[i]);
+        let outcome = &mut req.outcome[i];
+        if req.output_tokens[i] == 0 {
+            mark(
+                i,
+                "output_tokens",
+                "no output tokens: TTFT and TPOT are not defined; left out".into(),
+                outcome,
+            );
+        } else if !t.is_finite() || t < 0.0 {
+            mark(i, "ttft", format!("TTFT is {t}: left out"), outcome);
+        } else if !e.is_finite() || e < t {
+            mark(
+                i,
+                "e2e",
+                format!("end-to-end time {e} s is before the first token ({t} s): left out"),
+                outcome,
+            );
+        } else if req.start_s.as_ref().is_some_and(|s| !s[i].is_finite()) {
+            mark(
+                i,
+                "start_time",
+                "send time is not a number: left out".into(),
+                outcome,
+            );
+        } else if let Some(g) = &req.chunk_gaps {
+            if !crate::stats::all_finite_non_negative(g.row(i)) {
+                mark(
+                    i,
+                    "itls",
+                    "a chunk gap is negative or not a number (clock went backwards?): left out"
+                        .into(),
+                    outcome,
+                );
+            }
+        }
+    }
+    diags
+}
+
+/// Token counts from a column: non-negative integers that fit a `u32`. Any other entry (NaN from a
+/// missing or unreadable value, negative, fractional) marks its request invalid with a diagnostic on
+/// `field_path` and reads as 0. Every importer reads token counts through this.
+pub(crate) fn token_counts(
+    file: &str,
+    field_path: &str,
+    field: &'static str,
+    values: &[f64],
+    outcome: &mut [Outcome],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<u32> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
+                v as u32
+            } else {
+                if matches!(outcome[i], Outcome::Ok) {
+                    outcome[i] = Outcome::Invalid(field.into());
+                    diags.push(Diagnostic::warning(
+                        file,
+                        field_path,
+                        Some(i),
+                        format!("token count {v} is not a non-negative integer: left out"),
+                    ));
+                }
+                0
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

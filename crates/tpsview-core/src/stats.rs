@@ -14,45 +14,8 @@ pub struct Dist {
     pub p99: Option<f64>,
 }
 
-/// One of a [`Dist`]'s statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Stat {
-    /// Arithmetic mean.
-    #[default]
-    Mean,
-    /// Median.
-    P50,
-    /// 90th percentile.
-    P90,
-    /// 99th percentile.
-    P99,
-}
-
-impl Stat {
-    /// Every statistic, in display order.
-    pub const ALL: [Stat; 4] = [Stat::Mean, Stat::P50, Stat::P90, Stat::P99];
-
-    /// `mean`, `p50`, `p90` or `p99`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stat::Mean => "mean",
-            Stat::P50 => "p50",
-            Stat::P90 => "p90",
-            Stat::P99 => "p99",
-        }
-    }
-
-    /// `mean`, `p50`, `p90` or `p99`.
-    pub fn parse(s: &str) -> Option<Stat> {
-        Some(match s {
-            "mean" => Stat::Mean,
-            "p50" => Stat::P50,
-            "p90" => Stat::P90,
-            "p99" => Stat::P99,
-            _ => return None,
-        })
-    }
-}
+/// One of a [`Dist`]'s statistics (defined with the rest of the product's words).
+pub use crate::vocabulary::Stat;
 
 impl Dist {
     /// One statistic.

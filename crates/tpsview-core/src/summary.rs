@@ -11,6 +11,7 @@ use crate::error::Diagnostic;
 use crate::formats::Parsed;
 use crate::metrics::{compute_point, MetricOptions, PointMetrics};
 use crate::model::{Metadata, Report};
+use crate::vocabulary::Metric;
 
 /// All runs of a set of files, summarised.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,15 +60,15 @@ pub struct PointSummary {
 }
 
 impl PointSummary {
-    /// A figure by its flat metric name (see [`crate::metrics::METRIC_NAMES`]).
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.metrics.get(name)
+    /// A figure by its metric.
+    pub fn get(&self, metric: Metric) -> Option<f64> {
+        self.metrics.get(metric)
     }
 
-    /// The tool's own figure for tpsview metric `name`, with the tool's name for it, in tpsview's
-    /// unit; `None` when the tool reported nothing comparable.
-    pub fn reported_as(&self, name: &str) -> Option<(&'static str, f64)> {
-        crate::formats::reported_value(&self.reported_tool, &self.reported, name)
+    /// The tool's own figure for tpsview metric `metric`, with the tool's name for it, in
+    /// tpsview's unit; `None` when the tool reported nothing comparable.
+    pub fn reported_as(&self, metric: Metric) -> Option<(&'static str, f64)> {
+        crate::formats::reported_value(&self.reported_tool, &self.reported, metric)
     }
 }
 

@@ -16,24 +16,5 @@ pub fn decode(bytes: &[u8]) -> Result<Parsed, String> {
     postcard::from_bytes(bytes).map_err(|e| format!("the loader's answer did not decode: {e}"))
 }
 
-/// `#[serde(with)]` helper: the value as a JSON string.
-pub(crate) mod as_json {
-    use serde::de::{DeserializeOwned, Error as _};
-    use serde::ser::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-        let text = serde_json::to_string(v).map_err(S::Error::custom)?;
-        text.serialize(s)
-    }
-
-    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<T, D::Error> {
-        let text = String::deserialize(d)?;
-        serde_json::from_str(&text).map_err(D::Error::custom)
-    }
-}
-
 #[cfg(test)]
 mod tests;

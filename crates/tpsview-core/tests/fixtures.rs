@@ -4,6 +4,7 @@
 //! bad input.
 
 use std::path::PathBuf;
+use tpsview_core::vocabulary::Metric;
 
 use tpsview_core::formats::{parse, parse_any, vocabulary, Def, Format, Parsed, VOCABULARIES};
 use tpsview_core::metrics::Basis;
@@ -230,7 +231,7 @@ fn a_retokenized_summary_is_flagged_with_its_cause() {
         .find(|d| d.tool_metric == "inter_token_latency.avg")
         .expect("ITL flagged");
     assert!(itl.likely_cause.contains("re-tokenizes"), "{itl:?}");
-    assert_eq!(itl.metric, "tpot_mean_ms");
+    assert_eq!(itl.metric.key(), "tpot_mean_ms");
     // llama-bench: avg_ts that disagrees with its own samples, flagged once.
     let s = sum(&["llama-bench/discrepant-and-broken.json"]);
     let d = &s.runs[0].points[0].discrepancies;
@@ -433,11 +434,15 @@ fn a_chosen_run_label_regroups_files() {
 
 #[test]
 fn every_vocabulary_maps_to_known_metrics_and_says_how_it_differs() {
-    let names = tpsview_core::metrics::METRIC_NAMES;
     for v in VOCABULARIES {
         assert!(!v.notes.is_empty(), "{}", v.name);
         for f in v.figures() {
-            assert!(names.contains(&f.canonical), "{}: {}", v.name, f.canonical);
+            assert!(
+                Metric::ALL.contains(&f.canonical),
+                "{}: {}",
+                v.name,
+                f.canonical
+            );
             assert!(!f.likely_cause.is_empty());
         }
         assert_eq!(vocabulary(v.tool).map(|x| x.name), Some(v.name));
@@ -448,7 +453,7 @@ fn every_vocabulary_maps_to_known_metrics_and_says_how_it_differs() {
         .figures()
         .find(|f| f.tool_key == "inter_token_latency.avg")
         .unwrap();
-    assert_eq!((itl.canonical, itl.def), ("tpot_mean_ms", Def::Same));
+    assert_eq!((itl.canonical.key(), itl.def), ("tpot_mean_ms", Def::Same));
     let l = vocabulary("llmperf").unwrap();
     let itl = l
         .figures()

@@ -6,6 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use tpsview_core::chart_spec::{ChartSpec, Hover, Mark, Scale};
+use tpsview_core::vocabulary::ChartKind;
 
 /// Where one panel's plotting area landed, in backend pixels, and what it shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -198,8 +199,8 @@ pub fn draw_chart<DB: DrawingBackend>(
                     .map_err(err)?;
             }
             let legend = match (spec.id, s.mark) {
-                ("interactivity", Mark::Points) => s.run_label.clone(),
-                ("interactivity", _) => s.name.clone(),
+                (ChartKind::Interactivity, Mark::Points) => s.run_label.clone(),
+                (ChartKind::Interactivity, _) => s.name.clone(),
                 _ => format!("{} — {}", s.run_label, s.name),
             };
             match s.mark {
@@ -449,7 +450,7 @@ pub fn draw_hover<DB: DrawingBackend>(
     let ring = |c: RGBColor| c.stroke_width((2.0 * k).round() as u32);
     for (panel, pl) in spec.panels.iter().zip(&layout.panels) {
         let (l, r, t, b) = pl.rect;
-        if spec.id == "timeline" {
+        if spec.id == ChartKind::Timeline {
             if let Some(bar) = spec.bars.iter().find(|bar| bar.start == h.x) {
                 let (_, y0) = pl.pixel(pl.x_axis.0, bar.row as f64);
                 let (_, y1) = pl.pixel(pl.x_axis.0, bar.row as f64 + 1.0);
@@ -464,7 +465,7 @@ pub fn draw_hover<DB: DrawingBackend>(
         let Some(hx) = layout.x_scale.to_axis(h.x) else {
             continue;
         };
-        if spec.id != "interactivity" {
+        if spec.id != ChartKind::Interactivity {
             let (x, _) = pl.pixel(hx, pl.y.0);
             area.draw(&PathElement::new(
                 vec![(x, t), (x, b)],
@@ -474,7 +475,9 @@ pub fn draw_hover<DB: DrawingBackend>(
         }
         for s in &panel.series {
             for &(x, y) in s.points.iter().filter(|p| {
-                p.0 == h.x && (spec.id != "interactivity" || h.rows.iter().any(|r| r.value == p.1))
+                p.0 == h.x
+                    && (spec.id != ChartKind::Interactivity
+                        || h.rows.iter().any(|r| r.value == p.1))
             }) {
                 if let Some(ax) = layout.x_scale.to_axis(x) {
                     area.draw(&Circle::new(

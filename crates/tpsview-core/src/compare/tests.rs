@@ -47,6 +47,7 @@ fn summary(runs: Vec<Run>) -> Summary {
 }
 
 fn cell<'a>(c: &'a Comparison, run: usize, level: f64, metric: &str) -> &'a DiffCell {
+    let metric = Metric::parse(metric).expect("a metric");
     c.runs[run]
         .rows
         .iter()

@@ -10,6 +10,7 @@ use super::genai_perf::summary_figures;
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
+use crate::vocabulary::Metric;
 
 /// Format id of `profile_export.jsonl`.
 pub const RECORDS_ID: &str = "aiperf-records";
@@ -20,23 +21,38 @@ const TOKENS: &str = "token counts: AIPerf re-tokenizes the output with --tokeni
 const FIRST: &str = "first-token definition: AIPerf's first response with content";
 const WINDOW: &str = "duration window: AIPerf ends at the last byte of the last successful request ([DONE] included), tpsview at its last token";
 
-const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token", "ttft", FIRST);
-const ITL: [Figure; 4] = dotted_stats!("inter_token_latency", "tpot", TOKENS);
-const E2E: [Figure; 4] = dotted_stats!("request_latency", "e2e", WINDOW);
+const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token", Ttft, FIRST);
+const ITL: [Figure; 4] = dotted_stats!("inter_token_latency", Tpot, TOKENS);
+const E2E: [Figure; 4] = dotted_stats!("request_latency", E2e, WINDOW);
 
 const FIGURES: &[Figure] = &[
-    Figure::same("benchmark_duration.avg", "duration_s", 1.0, WINDOW),
-    Figure::same("output_token_throughput.avg", "system_tps", 1.0, WINDOW),
-    Figure::same("request_throughput.avg", "request_throughput", 1.0, WINDOW),
-    Figure::same("request_count.avg", "requests_ok", 1.0, WINDOW),
-    Figure::same("request_count", "requests_ok", 1.0, WINDOW),
-    Figure::same("error_request_count.avg", "requests_failed", 1.0, WINDOW),
-    Figure::same("error_request_count", "requests_failed", 1.0, WINDOW),
-    Figure::same("total_osl.avg", "output_tokens", 1.0, TOKENS),
-    Figure::same("total_osl", "output_tokens", 1.0, TOKENS),
+    Figure::same("benchmark_duration.avg", Metric::DurationS, 1.0, WINDOW),
+    Figure::same(
+        "output_token_throughput.avg",
+        Metric::SystemTps,
+        1.0,
+        WINDOW,
+    ),
+    Figure::same(
+        "request_throughput.avg",
+        Metric::RequestThroughput,
+        1.0,
+        WINDOW,
+    ),
+    Figure::same("request_count.avg", Metric::RequestsOk, 1.0, WINDOW),
+    Figure::same("request_count", Metric::RequestsOk, 1.0, WINDOW),
+    Figure::same(
+        "error_request_count.avg",
+        Metric::RequestsFailed,
+        1.0,
+        WINDOW,
+    ),
+    Figure::same("error_request_count", Metric::RequestsFailed, 1.0, WINDOW),
+    Figure::same("total_osl.avg", Metric::OutputTokens, 1.0, TOKENS),
+    Figure::same("total_osl", Metric::OutputTokens, 1.0, TOKENS),
     Figure::tool(
         "output_token_throughput_per_user.avg",
-        "per_stream_tps",
+        Metric::PerStreamTps,
         1.0,
         TOKENS,
         ToolDef::DecodeRateMean,

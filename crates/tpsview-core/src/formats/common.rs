@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{parse_num_str, Num};
-use crate::metrics::{token_counts, validate_requests};
 use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run};
+use crate::requests::{token_counts, validate_requests};
 
 /// Reads every JSON value in the file: one document, or several one after another (JSON lines,
 /// appended results). Bare `NaN`/`Infinity` (Python's `json.dumps`) are read as numbers, with a

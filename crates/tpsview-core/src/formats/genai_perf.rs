@@ -11,6 +11,7 @@ use super::common::{self, at, num, read_values, summary_point, Row, Rows};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
+use crate::vocabulary::Metric;
 
 /// Format id of `profile_export.json`.
 pub const EXPORT_ID: &str = "genai-perf-export";
@@ -24,22 +25,27 @@ const FIRST: &str = "first-token definition: GenAI-Perf drops role-only and empt
 const LAST: &str = "end time: the last content response";
 const WINDOW: &str = "duration window: last response − first request, as tpsview; failed requests may widen one of them";
 
-const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token", "ttft", FIRST);
-const ITL: [Figure; 4] = dotted_stats!("inter_token_latency", "tpot", TOKENS);
-const E2E: [Figure; 4] = dotted_stats!("request_latency", "e2e", LAST);
+const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token", Ttft, FIRST);
+const ITL: [Figure; 4] = dotted_stats!("inter_token_latency", Tpot, TOKENS);
+const E2E: [Figure; 4] = dotted_stats!("request_latency", E2e, LAST);
 
 const FIGURES: &[Figure] = &[
-    Figure::same("output_token_throughput.avg", "system_tps", 1.0, WINDOW),
+    Figure::same(
+        "output_token_throughput.avg",
+        Metric::SystemTps,
+        1.0,
+        WINDOW,
+    ),
     Figure::tool(
         "request_throughput.avg",
-        "request_throughput",
+        Metric::RequestThroughput,
         1.0,
         WINDOW,
         ToolDef::AllRequestsThroughput,
     ),
     Figure::tool(
         "output_token_throughput_per_user.avg",
-        "per_stream_tps",
+        Metric::PerStreamTps,
         1.0,
         TOKENS,
         ToolDef::DecodeRateMean,

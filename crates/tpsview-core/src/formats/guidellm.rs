@@ -11,6 +11,7 @@ use super::common::{self, at, first_num, num, read_values, Row, Rows};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
+use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id.
 pub const ID: &str = "guidellm";
@@ -26,31 +27,71 @@ const END: &str = "end time: GuideLLM's request_latency ends when the response c
 
 /// The figures both schemas share.
 const COMMON: &[Figure] = &[
-    Figure::same("duration", "duration_s", 1.0, SERIES),
-    Figure::same("output_tokens_per_second.mean", "system_tps", 1.0, SERIES),
+    Figure::same("duration", Metric::DurationS, 1.0, SERIES),
+    Figure::same(
+        "output_tokens_per_second.mean",
+        Metric::SystemTps,
+        1.0,
+        SERIES,
+    ),
     Figure::same(
         "requests_per_second.mean",
-        "request_throughput",
+        Metric::RequestThroughput,
         1.0,
         SERIES,
     ),
     Figure::same(
         "request_concurrency.mean",
-        "concurrency_achieved",
+        Metric::ConcurrencyAchieved,
         1.0,
         SERIES,
     ),
-    Figure::same("request_totals.successful", "requests_ok", 1.0, SERIES),
-    Figure::same("request_totals.errored", "requests_failed", 1.0, SERIES),
-    Figure::same("time_to_first_token_ms.mean", "ttft_mean_ms", 1.0, PCT),
-    Figure::same("time_to_first_token_ms.p50", "ttft_p50_ms", 1.0, PCT),
-    Figure::same("time_to_first_token_ms.p90", "ttft_p90_ms", 1.0, PCT),
-    Figure::same("time_to_first_token_ms.p99", "ttft_p99_ms", 1.0, PCT),
-    Figure::same("request_latency.mean", "e2e_mean_ms", 1e3, END),
-    Figure::same("request_latency.p50", "e2e_p50_ms", 1e3, END),
+    Figure::same("request_totals.successful", Metric::RequestsOk, 1.0, SERIES),
+    Figure::same(
+        "request_totals.errored",
+        Metric::RequestsFailed,
+        1.0,
+        SERIES,
+    ),
+    Figure::same(
+        "time_to_first_token_ms.mean",
+        Metric::Latency(Latency::Ttft, Stat::Mean),
+        1.0,
+        PCT,
+    ),
+    Figure::same(
+        "time_to_first_token_ms.p50",
+        Metric::Latency(Latency::Ttft, Stat::P50),
+        1.0,
+        PCT,
+    ),
+    Figure::same(
+        "time_to_first_token_ms.p90",
+        Metric::Latency(Latency::Ttft, Stat::P90),
+        1.0,
+        PCT,
+    ),
+    Figure::same(
+        "time_to_first_token_ms.p99",
+        Metric::Latency(Latency::Ttft, Stat::P99),
+        1.0,
+        PCT,
+    ),
+    Figure::same(
+        "request_latency.mean",
+        Metric::Latency(Latency::E2e, Stat::Mean),
+        1e3,
+        END,
+    ),
+    Figure::same(
+        "request_latency.p50",
+        Metric::Latency(Latency::E2e, Stat::P50),
+        1e3,
+        END,
+    ),
     Figure::tool(
         "inter_token_latency_ms.mean",
-        "tpot_mean_ms",
+        Metric::Latency(Latency::Tpot, Stat::Mean),
         1.0,
         WEIGHTED,
         ToolDef::TokenWeightedTpot,
@@ -60,7 +101,7 @@ const COMMON: &[Figure] = &[
 /// v0.2–0.3: "TPOT" divides the decode time by N.
 const TPOT_V02: &[Figure] = &[Figure::tool(
     "time_per_output_token_ms.mean",
-    "tpot_mean_ms",
+    Metric::Latency(Latency::Tpot, Stat::Mean),
     1.0,
     WEIGHTED,
     ToolDef::DecodePerToken,
@@ -69,7 +110,7 @@ const TPOT_V02: &[Figure] = &[Figure::tool(
 /// v0.4+: "TPOT" is the whole request's time per output token.
 const TPOT_V05: &[Figure] = &[Figure::tool(
     "time_per_output_token_ms.mean",
-    "tpot_mean_ms",
+    Metric::Latency(Latency::Tpot, Stat::Mean),
     1.0,
     WEIGHTED,
     ToolDef::E2ePerToken,

@@ -7,6 +7,7 @@ use super::common::{self, at, num, read_values, summary_point};
 use super::{Figure, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
+use crate::vocabulary::Metric;
 
 /// Format id; also the reported-tool id.
 pub const ID: &str = "inference-benchmarker";
@@ -15,17 +16,17 @@ const TOKENS: &str =
     "token counts: inference-benchmarker counts tokens by client-tokenizing each chunk";
 const WINDOW: &str = "duration window: end of the last response − start of the first";
 
-const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token_ms", "ttft", WINDOW);
-const ITL: [Figure; 4] = dotted_stats!("inter_token_latency_ms", "tpot", TOKENS);
-const E2E: [Figure; 4] = dotted_stats!("e2e_latency_ms", "e2e", WINDOW);
+const TTFT: [Figure; 4] = dotted_stats!("time_to_first_token_ms", Ttft, WINDOW);
+const ITL: [Figure; 4] = dotted_stats!("inter_token_latency_ms", Tpot, TOKENS);
+const E2E: [Figure; 4] = dotted_stats!("e2e_latency_ms", E2e, WINDOW);
 
 const FIGURES: &[Figure] = &[
-    Figure::same("token_throughput_secs", "system_tps", 1.0, WINDOW),
-    Figure::same("request_rate", "request_throughput", 1.0, WINDOW),
-    Figure::same("duration_ms", "duration_s", 1e-3, WINDOW),
-    Figure::same("successful_requests", "requests_ok", 1.0, WINDOW),
-    Figure::same("failed_requests", "requests_failed", 1.0, WINDOW),
-    Figure::same("total_tokens", "output_tokens", 1.0, TOKENS),
+    Figure::same("token_throughput_secs", Metric::SystemTps, 1.0, WINDOW),
+    Figure::same("request_rate", Metric::RequestThroughput, 1.0, WINDOW),
+    Figure::same("duration_ms", Metric::DurationS, 1e-3, WINDOW),
+    Figure::same("successful_requests", Metric::RequestsOk, 1.0, WINDOW),
+    Figure::same("failed_requests", Metric::RequestsFailed, 1.0, WINDOW),
+    Figure::same("total_tokens", Metric::OutputTokens, 1.0, TOKENS),
 ];
 
 const NOTES: &[&str] = &[

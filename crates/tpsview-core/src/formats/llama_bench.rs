@@ -12,6 +12,7 @@ use super::common::{self, at, num, read_values, records, summary_point};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report, Run};
+use crate::vocabulary::Metric;
 
 /// Format id; also the reported-tool id.
 pub const ID: &str = "llama-bench";
@@ -19,18 +20,18 @@ pub const ID: &str = "llama-bench";
 const SAMPLES: &str = "avg_ts is the mean of per-repetition rates (n/t each), not n / avg_ns; a difference means the samples and the mean disagree";
 
 const FIGURES: &[Figure] = &[
-    Figure::same("avg_ts", "per_stream_tps", 1.0, SAMPLES),
-    Figure::same("avg_ts", "system_tps", 1.0, SAMPLES),
+    Figure::same("avg_ts", Metric::PerStreamTps, 1.0, SAMPLES),
+    Figure::same("avg_ts", Metric::SystemTps, 1.0, SAMPLES),
     Figure::tool(
         "prefill_avg_ts",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         SAMPLES,
         ToolDef::PrefillRate,
     ),
     Figure::tool(
         "mixed_avg_ts",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         SAMPLES,
         ToolDef::MixedRate,

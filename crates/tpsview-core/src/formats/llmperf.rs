@@ -8,6 +8,7 @@ use super::common::{self, map_records, num, read_values, summary_point, Row, Row
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
+use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id of summaries; also the reported-tool id.
 pub const SUMMARY_ID: &str = "llmperf";
@@ -20,29 +21,29 @@ const ITL_CAUSE: &str = "LLMPerf's ITL is Σ of all gaps including TTFT / number
 const PANDAS: &str = "pandas linear quantiles over the non-errored requests";
 
 macro_rules! q {
-    ($m:literal, $c:literal) => {
+    ($m:literal, $c:ident) => {
         [
             Figure::same(
                 concat!("results_", $m, "_mean"),
-                concat!($c, "_mean_ms"),
+                Metric::Latency(Latency::$c, Stat::Mean),
                 1e3,
                 PANDAS,
             ),
             Figure::same(
                 concat!("results_", $m, "_quantiles_p50"),
-                concat!($c, "_p50_ms"),
+                Metric::Latency(Latency::$c, Stat::P50),
                 1e3,
                 PANDAS,
             ),
             Figure::same(
                 concat!("results_", $m, "_quantiles_p90"),
-                concat!($c, "_p90_ms"),
+                Metric::Latency(Latency::$c, Stat::P90),
                 1e3,
                 PANDAS,
             ),
             Figure::same(
                 concat!("results_", $m, "_quantiles_p99"),
-                concat!($c, "_p99_ms"),
+                Metric::Latency(Latency::$c, Stat::P99),
                 1e3,
                 PANDAS,
             ),
@@ -50,34 +51,39 @@ macro_rules! q {
     };
 }
 
-const TTFT: [Figure; 4] = q!("ttft_s", "ttft");
-const E2E: [Figure; 4] = q!("end_to_end_latency_s", "e2e");
+const TTFT: [Figure; 4] = q!("ttft_s", Ttft);
+const E2E: [Figure; 4] = q!("end_to_end_latency_s", E2e);
 
 const FIGURES: &[Figure] = &[
     Figure::same(
         "results_mean_output_throughput_token_per_s",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         TOKENS,
     ),
     Figure::same(
         "results_num_completed_requests_per_min",
-        "request_throughput",
+        Metric::RequestThroughput,
         1.0 / 60.0,
         PANDAS,
     ),
-    Figure::same("results_num_completed_requests", "requests_ok", 1.0, PANDAS),
-    Figure::same("results_number_errors", "requests_failed", 1.0, PANDAS),
+    Figure::same(
+        "results_num_completed_requests",
+        Metric::RequestsOk,
+        1.0,
+        PANDAS,
+    ),
+    Figure::same("results_number_errors", Metric::RequestsFailed, 1.0, PANDAS),
     Figure::tool(
         "results_inter_token_latency_s_mean",
-        "tpot_mean_ms",
+        Metric::Latency(Latency::Tpot, Stat::Mean),
         1e3,
         ITL_CAUSE,
         ToolDef::E2ePerChunk,
     ),
     Figure::tool(
         "results_request_output_throughput_token_per_s_mean",
-        "per_stream_tps",
+        Metric::PerStreamTps,
         1.0,
         TOKENS,
         ToolDef::UserRateMean,

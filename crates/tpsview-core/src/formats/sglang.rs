@@ -7,6 +7,7 @@ use super::common::{self, num, read_values, records, summary_point};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
+use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id of `bench_serving` files.
 pub const ID: &str = "sglang-bench-serving";
@@ -20,25 +21,25 @@ const TOKENS: &str =
 const FIRST: &str = "first-token definition: SGLang counts the first chunk with non-empty text";
 const POOLED: &str = "chunk pooling: SGLang pools every chunk gap (or splits gaps per re-tokenized token with speculative decoding)";
 
-const TPOT: [Figure; 4] = underscore_stats!("tpot", "tpot", LAST_LINE);
-const TTFT: [Figure; 4] = underscore_stats!("ttft", "ttft", FIRST);
-const ITL: [Figure; 4] = underscore_stats!("itl", "itl", POOLED);
-const E2E: [Figure; 4] = underscore_stats!("e2e_latency", "e2e", LAST_LINE);
+const TPOT: [Figure; 4] = underscore_stats!("tpot", Tpot, LAST_LINE);
+const TTFT: [Figure; 4] = underscore_stats!("ttft", Ttft, FIRST);
+const ITL: [Figure; 4] = underscore_stats!("itl", Itl, POOLED);
+const E2E: [Figure; 4] = underscore_stats!("e2e_latency", E2e, LAST_LINE);
 
 const FIGURES: &[Figure] = &[
-    Figure::same("duration", "duration_s", 1.0, WINDOW),
-    Figure::same("output_throughput", "system_tps", 1.0, WINDOW),
-    Figure::same("request_throughput", "request_throughput", 1.0, WINDOW),
+    Figure::same("duration", Metric::DurationS, 1.0, WINDOW),
+    Figure::same("output_throughput", Metric::SystemTps, 1.0, WINDOW),
+    Figure::same("request_throughput", Metric::RequestThroughput, 1.0, WINDOW),
     Figure::tool(
         "total_throughput",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         WINDOW,
         ToolDef::TotalTokenThroughput,
     ),
-    Figure::same("completed", "requests_ok", 1.0, TOKENS),
-    Figure::same("total_output_tokens", "output_tokens", 1.0, TOKENS),
-    Figure::same("concurrency", "concurrency_achieved", 1.0, LAST_LINE),
+    Figure::same("completed", Metric::RequestsOk, 1.0, TOKENS),
+    Figure::same("total_output_tokens", Metric::OutputTokens, 1.0, TOKENS),
+    Figure::same("concurrency", Metric::ConcurrencyAchieved, 1.0, LAST_LINE),
 ];
 
 const NOTES: &[&str] = &[
@@ -53,25 +54,25 @@ const NOTES: &[&str] = &[
 const ONE_BATCH_FIGURES: &[Figure] = &[
     Figure::same(
         "median_decode_latency",
-        "tpot_p50_ms",
+        Metric::Latency(Latency::Tpot, Stat::P50),
         1e3,
         "static batch: the median decode step of the whole batch, every stream advancing one token",
     ),
     Figure::same(
         "median_decode_throughput",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         "decode phase only: batch size / step latency, prefill excluded",
     ),
     Figure::same(
         "prefill_latency",
-        "ttft_mean_ms",
+        Metric::Latency(Latency::Ttft, Stat::Mean),
         1e3,
         "static batch: one prefill of the whole batch, no queueing or network",
     ),
     Figure::same(
         "total_latency",
-        "e2e_mean_ms",
+        Metric::Latency(Latency::E2e, Stat::Mean),
         1e3,
         "static batch: prefill plus every decode step",
     ),

@@ -9,21 +9,22 @@ use serde::{Deserialize, Serialize};
 use super::Figure;
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{Column, Num};
-use crate::metrics::{token_counts, validate_requests, METRIC_NAMES};
 use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run};
+use crate::requests::{token_counts, validate_requests};
+use crate::vocabulary::Metric;
 
 /// Format id, also the value of the `format` key.
 pub const ID: &str = "tpsview/1";
 
 /// Summary-only points in tpsview/1 use tpsview's own metric names: the identity map over
-/// [`METRIC_NAMES`], built once.
+/// [`Metric::ALL`], built once.
 pub fn figures() -> &'static [Figure] {
     static MAP: std::sync::LazyLock<Vec<Figure>> = std::sync::LazyLock::new(|| {
-        METRIC_NAMES
+        Metric::ALL
             .iter()
-            .map(|&name| Figure {
-                tool_key: name,
-                canonical: name,
+            .map(|&metric| Figure {
+                tool_key: metric.key(),
+                canonical: metric,
                 scale: 1.0,
                 likely_cause: "the report's summary and its raw data disagree",
                 def: super::Def::Same,
@@ -402,7 +403,7 @@ struct WRun<'a> {
 struct WPoint<'a> {
     source_file: &'a str,
     concurrency: Option<f64>,
-    #[serde(serialize_with = "crate::metrics::rate_as_json")]
+    #[serde(serialize_with = "crate::model::rate_as_json")]
     request_rate: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     requests: Option<WRequests<'a>>,

@@ -9,6 +9,7 @@ use super::common::{self, at, first_num, map_records, num, read_values, summary_
 use super::{Figure, Series, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
+use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id of `--report_json` files; also the reported-tool id.
 pub const REPORT_ID: &str = "trtllm-bench";
@@ -20,118 +21,133 @@ const NEAREST: &str = "percentile method: trtllm-bench takes sorted[int(n·p)] w
 const SAME: &str = "exact server token ids on both sides: a difference means a different request set (warm-up, errors)";
 
 const FIGURES: &[Figure] = &[
-    Figure::same("performance.total_latency_ms", "duration_s", 1e-3, WINDOW),
+    Figure::same(
+        "performance.total_latency_ms",
+        Metric::DurationS,
+        1e-3,
+        WINDOW,
+    ),
     Figure::same(
         "performance.system_output_throughput_tok_s",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         WINDOW,
     ),
     Figure::same(
         "performance.request_throughput_req_s",
-        "request_throughput",
+        Metric::RequestThroughput,
         1.0,
         WINDOW,
     ),
     Figure::tool(
         "performance.system_total_throughput_tok_s",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         WINDOW,
         ToolDef::TotalTokenThroughput,
     ),
     Figure::tool(
         "performance.output_throughput_per_user_tok_s",
-        "per_stream_tps",
+        Metric::PerStreamTps,
         1.0,
         SAME,
         ToolDef::UserRateMean,
     ),
     Figure::tool(
         "streaming_metrics.token_output_speed_tok_s",
-        "per_stream_tps",
+        Metric::PerStreamTps,
         1.0,
         SAME,
         ToolDef::DecodeRateMean,
     ),
     Figure::same(
         "performance.avg_request_latency_ms",
-        "e2e_mean_ms",
+        Metric::Latency(Latency::E2e, Stat::Mean),
         1.0,
         SAME,
     ),
     Figure::tool(
         "performance.request_latency_percentiles_ms.p50",
-        "e2e_p50_ms",
+        Metric::Latency(Latency::E2e, Stat::P50),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::E2e, 50),
     ),
     Figure::tool(
         "performance.request_latency_percentiles_ms.p90",
-        "e2e_p90_ms",
+        Metric::Latency(Latency::E2e, Stat::P90),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::E2e, 90),
     ),
     Figure::tool(
         "performance.request_latency_percentiles_ms.p99",
-        "e2e_p99_ms",
+        Metric::Latency(Latency::E2e, Stat::P99),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::E2e, 99),
     ),
-    Figure::same("streaming_metrics.avg_ttft_ms", "ttft_mean_ms", 1.0, SAME),
+    Figure::same(
+        "streaming_metrics.avg_ttft_ms",
+        Metric::Latency(Latency::Ttft, Stat::Mean),
+        1.0,
+        SAME,
+    ),
     Figure::tool(
         "streaming_metrics.ttft_percentiles.p50",
-        "ttft_p50_ms",
+        Metric::Latency(Latency::Ttft, Stat::P50),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::Ttft, 50),
     ),
     Figure::tool(
         "streaming_metrics.ttft_percentiles.p90",
-        "ttft_p90_ms",
+        Metric::Latency(Latency::Ttft, Stat::P90),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::Ttft, 90),
     ),
     Figure::tool(
         "streaming_metrics.ttft_percentiles.p99",
-        "ttft_p99_ms",
+        Metric::Latency(Latency::Ttft, Stat::P99),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::Ttft, 99),
     ),
-    Figure::same("streaming_metrics.avg_tpot_ms", "tpot_mean_ms", 1.0, SAME),
+    Figure::same(
+        "streaming_metrics.avg_tpot_ms",
+        Metric::Latency(Latency::Tpot, Stat::Mean),
+        1.0,
+        SAME,
+    ),
     Figure::tool(
         "streaming_metrics.tpot_percentiles.p50",
-        "tpot_p50_ms",
+        Metric::Latency(Latency::Tpot, Stat::P50),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::Tpot, 50),
     ),
     Figure::tool(
         "streaming_metrics.tpot_percentiles.p90",
-        "tpot_p90_ms",
+        Metric::Latency(Latency::Tpot, Stat::P90),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::Tpot, 90),
     ),
     Figure::tool(
         "streaming_metrics.tpot_percentiles.p99",
-        "tpot_p99_ms",
+        Metric::Latency(Latency::Tpot, Stat::P99),
         1.0,
         NEAREST,
         ToolDef::NearestIndex(Series::Tpot, 99),
     ),
     Figure::same(
         "request_info.avg_num_concurrent_requests",
-        "concurrency_achieved",
+        Metric::ConcurrencyAchieved,
         1.0,
         WINDOW,
     ),
-    Figure::same("request_info.num_requests", "requests_ok", 1.0, SAME),
+    Figure::same("request_info.num_requests", Metric::RequestsOk, 1.0, SAME),
 ];
 
 const NOTES: &[&str] = &[

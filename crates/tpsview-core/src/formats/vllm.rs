@@ -11,8 +11,9 @@ use serde::de::{self, MapAccess, Visitor};
 use super::Figure;
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{Column, Num, RaggedColumn, Small};
-use crate::metrics::{token_counts, validate_requests};
 use crate::model::{Metadata, Outcome, Point, Report, Reported, Requests, Run};
+use crate::requests::{token_counts, validate_requests};
+use crate::vocabulary::Metric;
 
 /// Format id.
 pub const ID: &str = "vllm-bench-serve";
@@ -26,22 +27,22 @@ const POOLED: &str =
 const LAST_CHUNK: &str =
     "end time: vLLM's latency is the last content chunk; the usage chunk may come later";
 
-const TPOT: [Figure; 4] = underscore_stats!("tpot", "tpot", TOKENS);
-const TTFT: [Figure; 4] = underscore_stats!("ttft", "ttft", FIRST_CHUNK);
-const ITL: [Figure; 4] = underscore_stats!("itl", "itl", POOLED);
-const E2E: [Figure; 4] = underscore_stats!("e2el", "e2e", LAST_CHUNK);
+const TPOT: [Figure; 4] = underscore_stats!("tpot", Tpot, TOKENS);
+const TTFT: [Figure; 4] = underscore_stats!("ttft", Ttft, FIRST_CHUNK);
+const ITL: [Figure; 4] = underscore_stats!("itl", Itl, POOLED);
+const E2E: [Figure; 4] = underscore_stats!("e2el", E2e, LAST_CHUNK);
 
 /// vLLM's own figures → tpsview's (its distributions are in the groups below).
 const FIGURES: &[Figure] = &[
-    Figure::same("duration", "duration_s", 1.0, WINDOW),
-    Figure::same("output_throughput", "system_tps", 1.0, WINDOW),
-    Figure::same("request_throughput", "request_throughput", 1.0, WINDOW),
-    Figure::same("completed", "requests_ok", 1.0, FAILED),
-    Figure::same("failed", "requests_failed", 1.0, FAILED),
-    Figure::same("total_output_tokens", "output_tokens", 1.0, FAILED),
+    Figure::same("duration", Metric::DurationS, 1.0, WINDOW),
+    Figure::same("output_throughput", Metric::SystemTps, 1.0, WINDOW),
+    Figure::same("request_throughput", Metric::RequestThroughput, 1.0, WINDOW),
+    Figure::same("completed", Metric::RequestsOk, 1.0, FAILED),
+    Figure::same("failed", Metric::RequestsFailed, 1.0, FAILED),
+    Figure::same("total_output_tokens", Metric::OutputTokens, 1.0, FAILED),
     Figure::tool(
         "total_token_throughput",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         WINDOW,
         super::ToolDef::TotalTokenThroughput,

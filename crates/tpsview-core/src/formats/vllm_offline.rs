@@ -9,6 +9,7 @@ use super::common::{self, num, read_values, summary_point};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
+use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id of `bench latency` files.
 pub const LATENCY_ID: &str = "vllm-bench-latency";
@@ -18,10 +19,30 @@ pub const THROUGHPUT_ID: &str = "vllm-bench-throughput";
 const BATCH: &str = "whole-batch latency: prefill of --batch-size prompts plus every decode step, not one request's; a discrepancy means the tool's mean or percentiles disagree with its own per-iteration latencies";
 
 const LATENCY_FIGURES: &[Figure] = &[
-    Figure::same("avg_latency", "e2e_mean_ms", 1e3, BATCH),
-    Figure::same("percentiles.50", "e2e_p50_ms", 1e3, BATCH),
-    Figure::same("percentiles.90", "e2e_p90_ms", 1e3, BATCH),
-    Figure::same("percentiles.99", "e2e_p99_ms", 1e3, BATCH),
+    Figure::same(
+        "avg_latency",
+        Metric::Latency(Latency::E2e, Stat::Mean),
+        1e3,
+        BATCH,
+    ),
+    Figure::same(
+        "percentiles.50",
+        Metric::Latency(Latency::E2e, Stat::P50),
+        1e3,
+        BATCH,
+    ),
+    Figure::same(
+        "percentiles.90",
+        Metric::Latency(Latency::E2e, Stat::P90),
+        1e3,
+        BATCH,
+    ),
+    Figure::same(
+        "percentiles.99",
+        Metric::Latency(Latency::E2e, Stat::P99),
+        1e3,
+        BATCH,
+    ),
 ];
 
 const LATENCY_NOTES: &[&str] = &[
@@ -33,19 +54,19 @@ const LATENCY_NOTES: &[&str] = &[
 const THROUGHPUT_FIGURES: &[Figure] = &[
     Figure::same(
         "elapsed_time",
-        "duration_s",
+        Metric::DurationS,
         1.0,
         "offline run: the whole LLM.generate call",
     ),
     Figure::same(
         "requests_per_second",
-        "request_throughput",
+        Metric::RequestThroughput,
         1.0,
         "offline run: all prompts submitted at once",
     ),
     Figure::tool(
         "tokens_per_second",
-        "system_tps",
+        Metric::SystemTps,
         1.0,
         "tokens_per_second counts prompt and output tokens",
         ToolDef::TotalTokenThroughput,

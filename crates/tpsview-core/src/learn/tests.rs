@@ -36,7 +36,7 @@ fn six_steps_with_the_runs_own_numbers() {
         steps[2].body[1]
     );
     assert_eq!(steps[4].title, "28 T/s and 3,228 T/s are both correct");
-    assert_eq!(steps[4].chart, "interactivity");
+    assert_eq!(steps[4].chart.id(), "interactivity");
 }
 
 #[test]

@@ -1,5 +1,7 @@
 use super::*;
 use crate::model::{Outcome, Point, Ragged, Requests};
+use crate::requests::validate_requests;
+use crate::vocabulary::Stat;
 use proptest::prelude::*;
 
 /// Requests from (start, ttft, e2e, output tokens) rows, chunk gaps spread evenly.
@@ -163,11 +165,18 @@ fn steady_state_window_covers_the_time_at_target_concurrency() {
 fn metric_names_round_trip_through_get() {
     let req = requests(&[(0.0, 0.2, 1.2, 11), (0.5, 0.2, 2.2, 11)]);
     let (m, _) = compute_point(&point(req, Some(2.0)), &MetricOptions::default());
-    for name in METRIC_NAMES {
+    for name in Metric::ALL {
         assert!(m.get(name).is_some(), "{name}");
     }
-    assert_eq!(m.get("tpot_mean_ms"), m.tpot_ms.mean);
-    assert_eq!(m.get("nonsense"), None);
+    assert_eq!(
+        m.get(Metric::Latency(Latency::Tpot, Stat::Mean)),
+        m.tpot_ms.mean
+    );
+    assert_eq!(
+        Metric::parse("tpot_mean_ms").and_then(|k| m.get(k)),
+        m.tpot_ms.mean
+    );
+    assert_eq!(Metric::parse("nonsense"), None);
 }
 
 fn arb_requests() -> impl Strategy<Value = Vec<(f64, f64, f64, u32)>> {
@@ -195,7 +204,7 @@ proptest! {
     fn permuting_requests_changes_nothing((rows, shuffled) in arb_requests().prop_flat_map(|v| (Just(v.clone()), Just(v).prop_shuffle()))) {
         let (a, _) = compute_point(&point(requests(&rows), Some(4.0)), &MetricOptions { steady_state: true });
         let (b, _) = compute_point(&point(requests(&shuffled), Some(4.0)), &MetricOptions { steady_state: true });
-        for name in METRIC_NAMES {
+        for name in Metric::ALL {
             match (a.get(name), b.get(name)) {
                 (Some(x), Some(y)) => prop_assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{} {} {}", name, x, y),
                 (x, y) => prop_assert_eq!(x, y, "{}", name),

@@ -1,6 +1,7 @@
 use super::*;
 use crate::formats::{detect, parse_any, Format};
-use crate::metrics::{compute_point, MetricOptions, METRIC_NAMES};
+use crate::metrics::{compute_point, MetricOptions};
+use crate::vocabulary::Metric;
 
 fn seed_json() -> String {
     write(&crate::simulate::seed_report())
@@ -34,7 +35,7 @@ fn round_trips_a_converted_vllm_file_with_its_failures_and_figures() {
     assert_eq!(back.report.runs[0].source_format, crate::formats::vllm::ID);
     let (ma, _) = compute_point(a, &MetricOptions::default());
     let (mb, _) = compute_point(b, &MetricOptions::default());
-    for name in METRIC_NAMES {
+    for name in Metric::ALL {
         assert_eq!(ma.get(name), mb.get(name), "{name}");
     }
 }

@@ -132,7 +132,7 @@ fn old_key_set_without_start_times_uses_reported_duration() {
         .contains_key("total_token_throughput"));
     assert!(discrepancies(point, &m)
         .iter()
-        .all(|d| d.metric != "system_tps"));
+        .all(|d| d.metric != crate::vocabulary::Metric::SystemTps));
 }
 
 #[test]
@@ -358,7 +358,7 @@ fn fast_and_serde_paths_agree_on_generated_files() {
     let b = super::parse_with("g.json", text.as_bytes(), false, super::VLLM).unwrap();
     let (ma, _) = compute_point(&a.0.runs[0].points[0], &MetricOptions::default());
     let (mb, _) = compute_point(&b.0.runs[0].points[0], &MetricOptions::default());
-    for name in crate::metrics::METRIC_NAMES {
+    for name in crate::vocabulary::Metric::ALL {
         match (ma.get(name), mb.get(name)) {
             (Some(x), Some(y)) => assert!(
                 (x - y).abs() <= 1e-14 * x.abs().max(1.0),
