@@ -5,94 +5,56 @@ use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::model::Report;
 use crate::vocabulary::Metric;
 
-/// mean / median / p90 / p99 of one metric under vLLM-style keys (`mean_tpot_ms`, `median_tpot_ms`,
-/// `p90_tpot_ms`, `p99_tpot_ms`), defined as tpsview defines metric `$c`.
+/// The four statistics of one latency distribution as a tool names them, in tpsview's ms with
+/// `1.0` (`mean_tpot_ms`, `median_tpot_ms`, `p90_tpot_ms`, `p99_tpot_ms`).
 macro_rules! underscore_stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        [
-            $crate::formats::Figure::same(
+        $crate::formats::latency_figures(
+            [
                 concat!("mean_", $m, "_ms"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::Mean,
-                ),
-                1.0,
-                $cause,
-            ),
-            $crate::formats::Figure::same(
                 concat!("median_", $m, "_ms"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::P50,
-                ),
-                1.0,
-                $cause,
-            ),
-            $crate::formats::Figure::same(
                 concat!("p90_", $m, "_ms"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::P90,
-                ),
-                1.0,
-                $cause,
-            ),
-            $crate::formats::Figure::same(
                 concat!("p99_", $m, "_ms"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::P99,
-                ),
-                1.0,
-                $cause,
-            ),
-        ]
+            ],
+            $crate::vocabulary::Latency::$c,
+            1.0,
+            $cause,
+        )
     };
 }
 
-/// avg / p50 / p90 / p99 of one metric object (`time_to_first_token.avg`, `.p50`, …; GenAI-Perf's
-/// layout), defined as tpsview defines metric `$c`.
+/// The same for nested keys (`time_to_first_token.avg`, `.p50`, `.p90`, `.p99`).
 macro_rules! dotted_stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        [
-            $crate::formats::Figure::same(
+        $crate::formats::latency_figures(
+            [
                 concat!($m, ".avg"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::Mean,
-                ),
-                1.0,
-                $cause,
-            ),
-            $crate::formats::Figure::same(
                 concat!($m, ".p50"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::P50,
-                ),
-                1.0,
-                $cause,
-            ),
-            $crate::formats::Figure::same(
                 concat!($m, ".p90"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::P90,
-                ),
-                1.0,
-                $cause,
-            ),
-            $crate::formats::Figure::same(
                 concat!($m, ".p99"),
-                $crate::vocabulary::Metric::Latency(
-                    $crate::vocabulary::Latency::$c,
-                    $crate::vocabulary::Stat::P99,
-                ),
-                1.0,
-                $cause,
-            ),
-        ]
+            ],
+            $crate::vocabulary::Latency::$c,
+            1.0,
+            $cause,
+        )
     };
+}
+
+/// A latency distribution's mean, p50, p90 and p99 under the tool's `keys` (in that order), each
+/// defined as tpsview defines it; the tool's value × `scale` is milliseconds.
+pub(crate) const fn latency_figures(
+    keys: [&'static str; 4],
+    d: crate::vocabulary::Latency,
+    scale: f64,
+    likely_cause: &'static str,
+) -> [Figure; 4] {
+    use crate::vocabulary::Stat;
+    [
+        Figure::same(keys[0], Metric::Latency(d, Stat::Mean), scale, likely_cause),
+        Figure::same(keys[1], Metric::Latency(d, Stat::P50), scale, likely_cause),
+        Figure::same(keys[2], Metric::Latency(d, Stat::P90), scale, likely_cause),
+        Figure::same(keys[3], Metric::Latency(d, Stat::P99), scale, likely_cause),
+    ]
 }
 
 pub mod aiperf;

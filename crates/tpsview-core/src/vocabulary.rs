@@ -215,7 +215,7 @@ impl Metric {
             Metric::RequestsOk => "ok",
             Metric::RequestsFailed => "failed",
             Metric::OutputTokens => "output tokens",
-            Metric::RequestThroughput => "requests/s",
+            Metric::RequestThroughput => "request throughput",
             Metric::ConcurrencyAchieved => "achieved conc.",
             Metric::Latency(..) => "latency",
         }

@@ -22,32 +22,17 @@ const PANDAS: &str = "pandas linear quantiles over the non-errored requests";
 
 macro_rules! q {
     ($m:literal, $c:ident) => {
-        [
-            Figure::same(
+        super::latency_figures(
+            [
                 concat!("results_", $m, "_mean"),
-                Metric::Latency(Latency::$c, Stat::Mean),
-                1e3,
-                PANDAS,
-            ),
-            Figure::same(
                 concat!("results_", $m, "_quantiles_p50"),
-                Metric::Latency(Latency::$c, Stat::P50),
-                1e3,
-                PANDAS,
-            ),
-            Figure::same(
                 concat!("results_", $m, "_quantiles_p90"),
-                Metric::Latency(Latency::$c, Stat::P90),
-                1e3,
-                PANDAS,
-            ),
-            Figure::same(
                 concat!("results_", $m, "_quantiles_p99"),
-                Metric::Latency(Latency::$c, Stat::P99),
-                1e3,
-                PANDAS,
-            ),
-        ]
+            ],
+            Latency::$c,
+            1e3,
+            PANDAS,
+        )
     };
 }
 
