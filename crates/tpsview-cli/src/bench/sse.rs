@@ -26,15 +26,14 @@ pub enum Chunk {
     Malformed(String),
 }
 
-fn count(v: &Value, path: &[&str]) -> Option<u32> {
-    let mut cur = v;
-    for p in path {
-        cur = cur.get(p)?;
-    }
-    cur.as_u64().and_then(|n| u32::try_from(n).ok())
+/// A count as the bench keeps it: a whole number that fits a `u32`.
+fn count(v: Option<f64>) -> Option<u32> {
+    v.filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= f64::from(u32::MAX))
+        .map(|n| n as u32)
 }
 
-/// Reads one event's data.
+/// Reads one event's data (what a chunk carries is read by the core, as the GenAI-Perf importer
+/// reads it: `tpsview_core::openai`).
 pub fn classify(data: &str) -> Chunk {
     let text = data.trim();
     if text == "[DONE]" {
@@ -44,29 +43,12 @@ pub fn classify(data: &str) -> Chunk {
         Ok(v @ Value::Object(_)) => v,
         _ => return Chunk::Malformed(text.chars().take(80).collect()),
     };
-    let first = v.get("choices").and_then(|c| c.get(0));
-    let content = first.is_some_and(|c| {
-        ["text", "delta.content", "delta.reasoning_content"]
-            .iter()
-            .any(|path| {
-                path.split('.')
-                    .try_fold(c, |cur, k| cur.get(k))
-                    .and_then(Value::as_str)
-                    .is_some_and(|s| !s.is_empty())
-            })
-    });
+    let c = tpsview_core::openai::read_chunk(&v);
     Chunk::Data {
-        content,
-        completion_tokens: count(&v, &["usage", "completion_tokens"]),
-        prompt_tokens: count(&v, &["usage", "prompt_tokens"]),
-        finish_reason: first
-            .and_then(|c| c.get("finish_reason"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        error: v.get("error").map(|e| {
-            e.get("message")
-                .and_then(Value::as_str)
-                .map_or_else(|| e.to_string(), str::to_owned)
-        }),
+        content: c.content,
+        completion_tokens: count(c.completion_tokens),
+        prompt_tokens: count(c.prompt_tokens),
+        finish_reason: c.finish_reason,
+        error: c.error,
     }
 }

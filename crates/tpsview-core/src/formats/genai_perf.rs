@@ -436,19 +436,11 @@ fn read_response(r: &Value, usage: &mut Option<f64>) -> Response {
     let Ok(v) = serde_json::from_str::<Value>(body) else {
         return Response::Empty;
     };
-    if let Some(u) = num(&v, "usage.completion_tokens") {
+    let chunk = crate::openai::read_chunk(&v);
+    if let Some(u) = chunk.completion_tokens {
         *usage = Some(u);
     }
-    let text = common::first_text(
-        &v,
-        &[
-            "choices.0.delta.content",
-            "choices.0.text",
-            "choices.0.delta.reasoning_content",
-            "text_output",
-        ],
-    );
-    if text.is_some_and(|t| !t.is_empty()) {
+    if chunk.content {
         Response::Content
     } else {
         Response::Empty
