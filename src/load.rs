@@ -1,13 +1,33 @@
 //! Getting bytes into the core: files from the picker or a drop, pasted text, and URLs (the
-//! built-in samples and `?src=`). Parsing happens in the core; this only fetches and reads.
+//! built-in samples and `?src=`), and the loaded file they become. Parsing happens in the core;
+//! this only fetches and reads. The browser-only parts (the picker's `FileList`, `fetch`) are
+//! compiled for wasm32 alone; the rest is tested natively.
 
 use std::sync::Arc;
 
 use tpsview_components::FileStatus;
-use tpsview_core::formats::{parse, parse_any, Format};
+use tpsview_core::formats::{parse, parse_any, Format, Parsed};
 
-use crate::messages::{self, FetchFailure};
-use crate::state::LoadedFile;
+use crate::messages;
+#[cfg(target_arch = "wasm32")]
+use crate::messages::FetchFailure;
+
+/// One file as loaded: what the user sees about it, and its data when it parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedFile {
+    /// Name, format, error, diagnostics.
+    pub status: FileStatus,
+    /// The data, when the file parsed.
+    pub parsed: Option<Parsed>,
+    /// True for the built-in example, which the user's first own file replaces.
+    pub is_sample: bool,
+    /// The file's bytes (files up to 64 MB), to read it again as another format.
+    pub bytes: Option<std::sync::Arc<[u8]>>,
+    /// Where it was fetched from (a sample's path or a `?src=` URL): what a permalink can hold.
+    pub source_url: Option<String>,
+    /// The picked or dropped file it was read from (`loader::remember`), to read it again.
+    pub origin: Option<u32>,
+}
 
 /// The built-in samples: (menu label, path under the site root).
 pub const SAMPLES: &[(&str, &str)] = &[
@@ -112,6 +132,7 @@ pub fn failed(name: &str, error: String) -> LoadedFile {
 
 /// The files of a picker or drop, taken out of the live `FileList` (which clearing the picker
 /// empties).
+#[cfg(target_arch = "wasm32")]
 pub fn take_files(list: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
@@ -133,6 +154,7 @@ pub fn scheme_ok(url: &str) -> bool {
 
 /// Fetches a URL the user asked for (or a built-in sample) and parses it, on the page's thread
 /// (the fallback where no loading worker starts).
+#[cfg(target_arch = "wasm32")]
 pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
     let name = url_name(url);
     if !scheme_ok(url) {
@@ -172,3 +194,6 @@ pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests;

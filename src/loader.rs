@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::load;
-use crate::state::LoadedFile;
+use crate::load::LoadedFile;
 use crate::view::View;
 use tpsview_core::Format;
 

@@ -39,3 +39,6 @@ pub enum FetchFailure {
     /// An HTML page instead of JSON.
     Html,
 }
+
+#[cfg(test)]
+mod tests;

@@ -34,8 +34,12 @@ impl Route {
 }
 
 /// The current hash.
+#[cfg(target_arch = "wasm32")]
 pub fn current_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,12 +7,13 @@ use tpsview_components::DiagnosticsList;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
 use crate::load;
+use crate::load::LoadedFile;
 use crate::loader;
 use crate::messages;
 use crate::pages::{ClaimPage, GlossaryPage, LearnPage, ModelPage, ViewerPage};
 use crate::route::{current_hash, Route};
 use crate::share;
-use crate::state::{provide_state, LoadedFile};
+use crate::state::provide_state;
 use crate::view::{bundle, View};
 
 /// The `?src=` URLs (several allowed) and the `view` of the page's URL.

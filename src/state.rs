@@ -1,28 +1,11 @@
 //! The app's shared state: the files loaded so far, and the analysis the core derives from them.
 
 use leptos::prelude::*;
-use tpsview_components::FileStatus;
-use tpsview_core::formats::Parsed;
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::model::Report;
 use tpsview_core::summary::{summarize_report, Summary};
 
-/// One file as loaded: what the user sees about it, and its data when it parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadedFile {
-    /// Name, format, error, diagnostics.
-    pub status: FileStatus,
-    /// The data, when the file parsed.
-    pub parsed: Option<Parsed>,
-    /// True for the built-in example, which the user's first own file replaces.
-    pub is_sample: bool,
-    /// The file's bytes (files up to 64 MB), to read it again as another format.
-    pub bytes: Option<std::sync::Arc<[u8]>>,
-    /// Where it was fetched from (a sample's path or a `?src=` URL): what a permalink can hold.
-    pub source_url: Option<String>,
-    /// The picked or dropped file it was read from (`loader::remember`), to read it again.
-    pub origin: Option<u32>,
-}
+use crate::load::LoadedFile;
 
 /// Loaded files, provided as context by the shell.
 #[derive(Clone, Copy)]
@@ -209,3 +192,6 @@ pub fn use_files() -> Files {
 pub fn use_analysis() -> Analysis {
     expect_context::<Analysis>()
 }
+
+#[cfg(test)]
+mod tests;

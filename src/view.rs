@@ -107,3 +107,6 @@ pub fn bundle(report_json: &str, view: &View) -> String {
         None => report_json.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -277,6 +277,17 @@ pub(crate) fn parse_with(
             }),
         }
     }
+    // Objects without one figure or request of a result (another tool's file read as vLLM's) are
+    // no data, said so, not an empty point.
+    let points = || runs.iter().flat_map(|r| &r.points);
+    if points().all(|p| p.requests.is_none() && p.reported.figures.is_empty()) {
+        return Err(ParseError::new(
+            file,
+            ParseErrorKind::NoData(
+                "no figure and no per-request data of a vLLM or SGLang result".into(),
+            ),
+        ));
+    }
     Ok((
         Report {
             meta: Metadata::default(),

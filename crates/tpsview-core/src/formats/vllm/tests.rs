@@ -447,3 +447,14 @@ fn an_itls_row_that_is_not_a_list_is_named() {
     assert_eq!(m.requests_ok, Some(3));
     assert!(m.excluded.iter().any(|e| e.index == 2 && !e.failed));
 }
+
+#[test]
+fn another_tools_file_read_as_vllm_is_no_data_not_an_empty_point() {
+    let text = br#"{"format":"tpsview/1","meta":{},"runs":[{"label":"x","points":[]}]}"#;
+    let e = super::parse("t.json", text).expect_err("no vLLM data");
+    assert!(
+        matches!(*e.kind, crate::error::ParseErrorKind::NoData(_)),
+        "{e}"
+    );
+    assert!(e.to_string().starts_with("t.json"), "{e}");
+}

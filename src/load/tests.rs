@@ -1,0 +1,71 @@
+use super::*;
+
+pub(crate) fn fixture(p: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/fixtures/{p}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
+}
+
+#[test]
+fn a_good_file_becomes_a_loaded_file_with_its_bytes_kept() {
+    let f = from_bytes("c16.json", &fixture("vllm/summary-only-c16.json"), false);
+    assert_eq!(f.status.error, None);
+    assert_eq!(f.status.format_id, Some("vllm-bench-serve"));
+    assert_eq!(
+        f.status.run_label,
+        "vllm · meta-llama/Llama-3.1-8B-Instruct"
+    );
+    assert!(f.status.can_reread && f.bytes.is_some());
+    assert!(f.parsed.is_some() && !f.is_sample);
+}
+
+#[test]
+fn a_broken_file_becomes_an_error_naming_it_and_can_be_read_again() {
+    let f = from_bytes("cut.json", &fixture("vllm/truncated.json"), true);
+    let err = f.status.error.expect("an error");
+    assert!(err.starts_with("cut.json: "), "{err}");
+    assert!(f.parsed.is_none());
+    assert!(
+        f.status.can_reread,
+        "its bytes are kept to read it as another format"
+    );
+    let again = read_as(
+        "cut.json",
+        f.bytes.expect("kept"),
+        Some(Format::Tpsview),
+        false,
+    );
+    assert!(again.status.error.is_some());
+}
+
+#[test]
+fn urls_are_named_and_only_http_is_fetched() {
+    assert_eq!(url_name("https://h/x/run-c16.json"), "run-c16.json");
+    assert_eq!(url_name("samples/a.json"), "a.json");
+    assert_eq!(url_name("https://h/dir/"), "https://h/dir/");
+    for ok in ["samples/a.json", "/fx/a.json", "http://h/a", "HTTPS://h/a"] {
+        assert!(scheme_ok(ok), "{ok}");
+    }
+    for bad in [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "data:text/plain,x",
+        " ftp://h/a",
+    ] {
+        assert!(!scheme_ok(bad), "{bad}");
+    }
+}
+
+#[test]
+fn a_bundle_hands_back_its_view() {
+    let v = crate::view::View {
+        baseline: Some("x".into()),
+        ..Default::default()
+    };
+    let report = tpsview_core::formats::tpsview::write(&tpsview_core::simulate::seed_report());
+    let text = crate::view::bundle(&report, &v);
+    let f = from_bytes("b.json", text.as_bytes(), false);
+    assert_eq!(bundle_view(&f), Some(v));
+    assert_eq!(
+        bundle_view(&from_bytes("r.json", report.as_bytes(), false)),
+        None
+    );
+}

@@ -1,0 +1,121 @@
+use leptos::prelude::*;
+
+use super::*;
+use crate::load::{from_bytes, LoadedFile};
+
+fn fixture(p: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/fixtures/{p}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
+}
+
+fn before() -> LoadedFile {
+    from_bytes(
+        "before.json",
+        &fixture("compare/before.tpsview.json"),
+        false,
+    )
+}
+
+fn after() -> LoadedFile {
+    from_bytes("after.json", &fixture("compare/after.tpsview.json"), false)
+}
+
+fn sample() -> LoadedFile {
+    from_bytes("c16.json", &fixture("vllm/summary-only-c16.json"), true)
+}
+
+fn names(files: Files) -> Vec<String> {
+    files
+        .0
+        .with_untracked(|f| f.iter().map(|x| x.status.name.clone()).collect())
+}
+
+/// Runs `f` with a reactive owner, as the app's components do.
+fn with_owner(f: impl FnOnce()) {
+    let owner = Owner::new();
+    owner.set();
+    f();
+}
+
+#[test]
+fn the_example_gives_way_to_the_first_own_file_only() {
+    with_owner(|| {
+        let files = Files(RwSignal::new(Vec::new()));
+        files.add(vec![sample()]);
+        files.add(vec![before()]);
+        assert_eq!(names(files), ["before.json"]);
+        files.add(vec![after()]);
+        assert_eq!(names(files), ["before.json", "after.json"]);
+        // A sample added later joins the user's files.
+        files.add(vec![sample()]);
+        assert_eq!(names(files), ["before.json", "after.json", "c16.json"]);
+    });
+}
+
+#[test]
+fn removing_a_run_drops_its_files_and_only_them() {
+    with_owner(|| {
+        let files = Files(RwSignal::new(vec![before(), after()]));
+        let label = files.0.with_untracked(|f| f[1].status.run_label.clone());
+        files.remove_run(&label);
+        assert_eq!(names(files), ["before.json"]);
+        files.remove_run("no such run");
+        assert_eq!(names(files), ["before.json"]);
+    });
+}
+
+#[test]
+fn naming_runs_regroups_files_and_an_empty_name_restores_theirs() {
+    with_owner(|| {
+        let files = Files(RwSignal::new(vec![before(), after()]));
+        let own = files.0.with_untracked(|f| f[0].status.run_label.clone());
+        files.set_run_label(0, "  both ".into());
+        files.set_run_label(1, "both".into());
+        let labels = files.0.with_untracked(|f| {
+            f.iter()
+                .map(|x| x.parsed.as_ref().and_then(|p| p.run_label.clone()))
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(labels, [Some("both".to_owned()), Some("both".to_owned())]);
+        // Grouped as the viewer groups them: one run now.
+        let parsed = files.0.with_untracked(|f| {
+            f.iter()
+                .filter_map(|x| x.parsed.clone())
+                .collect::<Vec<_>>()
+        });
+        let (report, _) = tpsview_core::group::group(parsed);
+        assert_eq!(report.runs.len(), 1);
+        files.set_run_label(0, String::new());
+        assert_eq!(
+            files.0.with_untracked(|f| f[0].status.run_label.clone()),
+            own
+        );
+        // Out of range: nothing happens.
+        files.set_run_label(9, "x".into());
+        assert_eq!(files.0.with_untracked(Vec::len), 2);
+    });
+}
+
+#[test]
+fn reading_a_file_again_as_another_format_keeps_its_run_name() {
+    with_owner(|| {
+        let files = Files(RwSignal::new(vec![before()]));
+        files.set_run_label(0, "mine".into());
+        files.read_as(0, tpsview_core::Format::Tpsview);
+        let f = files.0.with_untracked(|f| f[0].clone());
+        assert_eq!(f.status.error, None);
+        assert_eq!(f.status.run_label, "mine");
+        assert_eq!(
+            f.parsed.as_ref().and_then(|p| p.run_label.as_deref()),
+            Some("mine")
+        );
+        // Read as vLLM, a tpsview/1 report is an error that names the file; it stays in its place.
+        files.read_as(0, tpsview_core::Format::VllmServe);
+        let f = files.0.with_untracked(|f| f[0].clone());
+        assert_eq!(f.status.name, "before.json");
+        let err = f.status.error.expect("not a vLLM result");
+        assert!(err.starts_with("before.json"), "{err}");
+        // A file of another name is never put in its place.
+        files.replace(0, after());
+        assert_eq!(names(files), ["before.json"]);
+    });
+}

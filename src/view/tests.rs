@@ -1,0 +1,67 @@
+use super::*;
+
+#[test]
+fn toggling_a_run_twice_shows_it_again() {
+    let mut v = View::default();
+    v.toggle_run("a");
+    v.toggle_run("b");
+    assert_eq!(v.hidden_runs, ["a", "b"]);
+    v.toggle_run("a");
+    assert_eq!(v.hidden_runs, ["b"]);
+}
+
+#[test]
+fn gpu_counts_are_set_replaced_and_cleared() {
+    let mut v = View::default();
+    v.set_gpu_count("a", 2);
+    v.set_gpu_count("b", 8);
+    v.set_gpu_count("a", 4);
+    assert_eq!(v.gpu_counts, [("b".to_owned(), 8), ("a".to_owned(), 4)]);
+    v.set_gpu_count("b", 0);
+    assert_eq!(v.gpu_counts, [("a".to_owned(), 4)]);
+}
+
+#[test]
+fn the_view_round_trips_through_json_and_the_default_is_empty() {
+    assert_eq!(View::default().to_json(), "{}");
+    let mut v = View {
+        baseline: Some("after".into()),
+        linear: true,
+        per_gpu: true,
+        ..View::default()
+    };
+    v.toggle_run("before");
+    v.set_gpu_count("after", 2);
+    v.hidden_series.push("TTFT".into());
+    let mut o = v.chart_options();
+    o.stat = Stat::P99;
+    v.set_chart_options(&o);
+    assert_eq!(v.stat, "p99");
+    let text = v.to_json();
+    assert_eq!(View::from_json(&text), v);
+    // Broken or foreign input gives the default view, never a panic.
+    assert_eq!(View::from_json("{not json"), View::default());
+    assert_eq!(View::from_json(r#"{"linear": "yes"}"#), View::default());
+    // The mean is the default statistic: not written.
+    o.stat = Stat::Mean;
+    v.set_chart_options(&o);
+    assert!(!v.to_json().contains("stat"));
+}
+
+#[test]
+fn a_bundle_carries_its_view_and_stays_a_report() {
+    let v = View {
+        baseline: Some("b".into()),
+        ..View::default()
+    };
+    let report = r#"{"format":"tpsview/1","runs":[]}"#;
+    let b = bundle(report, &v);
+    assert_eq!(
+        b,
+        r#"{"view":{"baseline":"b"},"format":"tpsview/1","runs":[]}"#
+    );
+    assert_eq!(view_of_bundle(b.as_bytes()), Some(v));
+    assert_eq!(view_of_bundle(report.as_bytes()), None);
+    // Not an object: left as it is.
+    assert_eq!(bundle("[1]", &View::default()), "[1]");
+}
