@@ -27,6 +27,9 @@ pub struct LoadedFile {
     pub source_url: Option<String>,
     /// The picked or dropped file it was read from (`loader::remember`), to read it again.
     pub origin: Option<u32>,
+    /// The run name the user gave it, kept when the file is read again — even through a read
+    /// as a format that failed.
+    pub user_label: Option<String>,
 }
 
 /// The built-in samples: (menu label, path under the site root).
@@ -107,6 +110,7 @@ pub fn loaded(parsed: tpsview_core::Parsed, is_sample: bool) -> LoadedFile {
         bytes: None,
         source_url: None,
         origin: None,
+        user_label: None,
     }
 }
 
@@ -127,6 +131,7 @@ pub fn failed(name: &str, error: String) -> LoadedFile {
         bytes: None,
         source_url: None,
         origin: None,
+        user_label: None,
     }
 }
 

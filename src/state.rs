@@ -43,8 +43,8 @@ impl Files {
             if old.status.name != new.status.name {
                 return;
             }
-            let label = old.parsed.as_ref().and_then(|p| p.run_label.clone());
-            if let (Some(p), Some(l)) = (new.parsed.as_mut(), label) {
+            new.user_label.clone_from(&old.user_label);
+            if let (Some(p), Some(l)) = (new.parsed.as_mut(), old.user_label.clone()) {
                 new.status.run_label.clone_from(&l);
                 p.run_label = Some(l);
             }
@@ -78,6 +78,7 @@ impl Files {
             let Some(f) = files.get_mut(i) else { return };
             let Some(p) = f.parsed.as_mut() else { return };
             let label = label.trim().to_owned();
+            f.user_label = (!label.is_empty()).then(|| label.clone());
             if label.is_empty() {
                 p.run_label = None;
                 f.status.run_label = p

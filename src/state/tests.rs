@@ -114,6 +114,15 @@ fn reading_a_file_again_as_another_format_keeps_its_run_name() {
         assert_eq!(f.status.name, "before.json");
         let err = f.status.error.expect("not a vLLM result");
         assert!(err.starts_with("before.json"), "{err}");
+        // Read back as what it is: the user's run name comes back with it.
+        files.read_as(0, tpsview_core::Format::Tpsview);
+        let f = files.0.with_untracked(|f| f[0].clone());
+        assert_eq!(f.status.error, None);
+        assert_eq!(f.status.run_label, "mine");
+        assert_eq!(
+            f.parsed.as_ref().and_then(|p| p.run_label.as_deref()),
+            Some("mine")
+        );
         // A file of another name is never put in its place.
         files.replace(0, after());
         assert_eq!(names(files), ["before.json"]);
