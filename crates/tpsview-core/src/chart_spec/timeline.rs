@@ -1,0 +1,180 @@
+//! The request timeline: one level's requests in send order, wait + prefill then decode, the
+//! steady-state window shaded.
+
+use super::*;
+
+/// One rectangle of a drawn timeline: rows `row0..row1`, x from `x0` to `x1` (seconds), the
+/// waiting + prefill part or the decode part.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Span {
+    /// First row covered.
+    pub row0: f64,
+    /// One past the last row covered.
+    pub row1: f64,
+    /// Start, seconds.
+    pub x0: f64,
+    /// End, seconds.
+    pub x1: f64,
+    /// Decode (true) or waiting + prefill (false).
+    pub decode: bool,
+}
+
+/// The rectangles that draw `bars` on `pixel_rows` × `pixel_cols` pixels spanning `x_range`.
+/// With no more requests than pixel rows, two per request. With more, the requests that share a
+/// pixel row are drawn together: per row group, the union of their waiting spans, then the union
+/// of their decode spans, gaps under one pixel column closed — what those pixels would show
+/// anyway, in a few rectangles instead of thousands (a 10,000-request timeline stays one frame).
+pub fn timeline_spans(
+    bars: &[Bar],
+    pixel_rows: usize,
+    pixel_cols: usize,
+    x_range: (f64, f64),
+) -> Vec<Span> {
+    let ok = bars.iter().filter(|b| !b.failed);
+    if bars.len() <= pixel_rows.max(1) {
+        return ok
+            .flat_map(|b| {
+                let (r0, r1) = (b.row as f64, b.row as f64 + 1.0);
+                [
+                    Span {
+                        row0: r0,
+                        row1: r1,
+                        x0: b.start,
+                        x1: b.first_token,
+                        decode: false,
+                    },
+                    Span {
+                        row0: r0,
+                        row1: r1,
+                        x0: b.first_token,
+                        x1: b.end,
+                        decode: true,
+                    },
+                ]
+            })
+            .collect();
+    }
+    let group = bars.len().div_ceil(pixel_rows.max(1));
+    let eps = (x_range.1 - x_range.0).abs() / pixel_cols.max(1) as f64;
+    let mut out = Vec::new();
+    let mut wait: Vec<(f64, f64)> = Vec::with_capacity(group);
+    let mut decode: Vec<(f64, f64)> = Vec::with_capacity(group);
+    for (g, chunk) in bars.chunks(group).enumerate() {
+        wait.clear();
+        decode.clear();
+        for b in chunk.iter().filter(|b| !b.failed) {
+            wait.push((b.start, b.first_token));
+            decode.push((b.first_token, b.end));
+        }
+        let (r0, r1) = ((g * group) as f64, (g * group + chunk.len()) as f64);
+        for (list, is_decode) in [(&mut wait, false), (&mut decode, true)] {
+            list.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            let mut cur: Option<(f64, f64)> = None;
+            for &(a, b) in list.iter() {
+                cur = match cur {
+                    Some((x0, x1)) if a <= x1 + eps => Some((x0, x1.max(b))),
+                    Some((x0, x1)) => {
+                        out.push(Span {
+                            row0: r0,
+                            row1: r1,
+                            x0,
+                            x1,
+                            decode: is_decode,
+                        });
+                        Some((a, b))
+                    }
+                    None => Some((a, b)),
+                };
+            }
+            if let Some((x0, x1)) = cur {
+                out.push(Span {
+                    row0: r0,
+                    row1: r1,
+                    x0,
+                    x1,
+                    decode: is_decode,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The per-request timeline of one point: each request's wait + prefill (TTFT) and decode spans
+/// against time since the first send, requests in send order, the steady window shaded. `None`
+/// when the point has no send times.
+pub fn timeline(point: &Point) -> Option<ChartSpec> {
+    let req = point.requests.as_ref()?;
+    let start = req.start_s.as_ref()?;
+    let origin = start
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    if !origin.is_finite() {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..req.len()).filter(|&i| start[i].is_finite()).collect();
+    order.sort_unstable_by(|&a, &b| start[a].total_cmp(&start[b]).then(a.cmp(&b)));
+    let bars: Vec<Bar> = order
+        .iter()
+        .enumerate()
+        .map(|(row, &i)| {
+            let s = start[i] - origin;
+            match request_metrics(req, i) {
+                Some(r) => Bar {
+                    row,
+                    request: i,
+                    start: s,
+                    first_token: s + r.ttft,
+                    end: s + r.e2e,
+                    failed: false,
+                },
+                None => Bar {
+                    row,
+                    request: i,
+                    start: s,
+                    first_token: s,
+                    end: s,
+                    failed: true,
+                },
+            }
+        })
+        .collect();
+    let end = bars.iter().map(|b| b.end).fold(0.0f64, f64::max);
+    let shade = steady_state(req, point.concurrency).map(|w| {
+        (
+            w.start_s - origin,
+            w.end_s - origin,
+            format!(
+                "steady state: {:.0} requests in flight",
+                point.concurrency.unwrap_or(0.0)
+            ),
+        )
+    });
+    let rows = bars.len().max(1) as f64;
+    Some(ChartSpec {
+        id: ChartKind::Timeline,
+        x: Axis {
+            label: "seconds since the first request was sent".into(),
+            scale: Scale::Linear,
+            range: (0.0, if end > 0.0 { end * 1.02 } else { 1.0 }),
+        },
+        panels: vec![Panel {
+            title: format!(
+                "requests at concurrency {} in send order: waiting + prefill (TTFT), then decode",
+                point
+                    .concurrency
+                    .map_or_else(|| "?".to_owned(), |c| format!("{c}"))
+            ),
+            y: Axis {
+                label: "request (send order)".into(),
+                scale: Scale::Linear,
+                range: (0.0, rows),
+            },
+            series: Vec::new(),
+        }],
+        bars,
+        shade,
+    })
+}
