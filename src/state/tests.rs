@@ -95,19 +95,24 @@ fn naming_runs_regroups_files_and_an_empty_name_restores_theirs() {
     });
 }
 
+/// Reads file 0 again as tpsview/1: it parses, and its run is still named "mine".
+fn read_back_as_mine(files: Files) {
+    files.read_as(0, tpsview_core::Format::Tpsview);
+    let f = files.0.with_untracked(|f| f[0].clone());
+    assert_eq!(f.status.error, None);
+    assert_eq!(f.status.run_label, "mine");
+    assert_eq!(
+        f.parsed.as_ref().and_then(|p| p.run_label.as_deref()),
+        Some("mine")
+    );
+}
+
 #[test]
 fn reading_a_file_again_as_another_format_keeps_its_run_name() {
     with_owner(|| {
         let files = Files(RwSignal::new(vec![before()]));
         files.set_run_label(0, "mine".into());
-        files.read_as(0, tpsview_core::Format::Tpsview);
-        let f = files.0.with_untracked(|f| f[0].clone());
-        assert_eq!(f.status.error, None);
-        assert_eq!(f.status.run_label, "mine");
-        assert_eq!(
-            f.parsed.as_ref().and_then(|p| p.run_label.as_deref()),
-            Some("mine")
-        );
+        read_back_as_mine(files);
         // Read as vLLM, a tpsview/1 report is an error that names the file; it stays in its place.
         files.read_as(0, tpsview_core::Format::VllmServe);
         let f = files.0.with_untracked(|f| f[0].clone());
@@ -115,14 +120,7 @@ fn reading_a_file_again_as_another_format_keeps_its_run_name() {
         let err = f.status.error.expect("not a vLLM result");
         assert!(err.starts_with("before.json"), "{err}");
         // Read back as what it is: the user's run name comes back with it.
-        files.read_as(0, tpsview_core::Format::Tpsview);
-        let f = files.0.with_untracked(|f| f[0].clone());
-        assert_eq!(f.status.error, None);
-        assert_eq!(f.status.run_label, "mine");
-        assert_eq!(
-            f.parsed.as_ref().and_then(|p| p.run_label.as_deref()),
-            Some("mine")
-        );
+        read_back_as_mine(files);
         // A file of another name is never put in its place.
         files.replace(0, after());
         assert_eq!(names(files), ["before.json"]);

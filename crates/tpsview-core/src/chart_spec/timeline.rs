@@ -70,30 +70,25 @@ pub fn timeline_spans(
         for (list, is_decode) in [(&mut wait, false), (&mut decode, true)] {
             list.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             let mut cur: Option<(f64, f64)> = None;
+            let span = |(x0, x1): (f64, f64)| Span {
+                row0: r0,
+                row1: r1,
+                x0,
+                x1,
+                decode: is_decode,
+            };
             for &(a, b) in list.iter() {
                 cur = match cur {
                     Some((x0, x1)) if a <= x1 + eps => Some((x0, x1.max(b))),
-                    Some((x0, x1)) => {
-                        out.push(Span {
-                            row0: r0,
-                            row1: r1,
-                            x0,
-                            x1,
-                            decode: is_decode,
-                        });
+                    Some(done) => {
+                        out.push(span(done));
                         Some((a, b))
                     }
                     None => Some((a, b)),
                 };
             }
-            if let Some((x0, x1)) = cur {
-                out.push(Span {
-                    row0: r0,
-                    row1: r1,
-                    x0,
-                    x1,
-                    decode: is_decode,
-                });
+            if let Some(done) = cur {
+                out.push(span(done));
             }
         }
     }
