@@ -92,7 +92,7 @@ async fn job(data: JsValue) {
     set(&done, "bytes", total);
     // Requests seen while parsing (the byte scanner reports every 1,024), at most every 80 ms.
     let mut last = 0.0;
-    tpsview_core::progress::set_hook(Some(Box::new(move |requests, at| {
+    let mut report = move |requests: u64, at: u64| {
         if now() - last >= PROGRESS_EVERY_MS {
             last = now();
             let p = message("progress");
@@ -102,12 +102,11 @@ async fn job(data: JsValue) {
             set(&p, "requests", requests as f64);
             let _ = scope().post_message(&p);
         }
-    })));
-    let result = match format {
-        Some(f) => tpsview_core::parse(f, &name, &bytes),
-        None => tpsview_core::parse_any(&name, &bytes),
     };
-    tpsview_core::progress::set_hook(None);
+    let result = match format {
+        Some(f) => tpsview_core::formats::parse_with_progress(f, &name, &bytes, &mut report),
+        None => tpsview_core::formats::parse_any_with_progress(&name, &bytes, &mut report),
+    };
     let mut transfer = Array::new();
     match result {
         Ok(mut parsed) => {

@@ -544,8 +544,23 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// Parses `bytes` as `format`. `file` names the file in every error and diagnostic.
 pub fn parse(format: Format, file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
+    parse_with_progress(format, file, bytes, &mut crate::progress::Silent)
+}
+
+/// [`parse`], reporting the requests read so far to `progress` (the byte scanner's formats:
+/// vLLM and SGLang `bench_serving`; the others report nothing).
+pub fn parse_with_progress(
+    format: Format,
+    file: &str,
+    bytes: &[u8],
+    progress: &mut dyn crate::progress::Progress,
+) -> Result<Parsed, ParseError> {
     check_not_empty(file, bytes)?;
-    let (report, diagnostics) = (format.parser())(file, bytes)?;
+    let (report, diagnostics) = match format {
+        Format::VllmServe => vllm::parse_with(file, bytes, true, vllm::VLLM, progress)?,
+        Format::SglangServe => sglang::parse_with_progress(file, bytes, progress)?,
+        _ => (format.parser())(file, bytes)?,
+    };
     Ok(Parsed {
         file: file.to_owned(),
         format,
@@ -558,9 +573,18 @@ pub fn parse(format: Format, file: &str, bytes: &[u8]) -> Result<Parsed, ParseEr
 /// Detects the format and parses; an unknown file gets an error that lists the supported formats
 /// and says what the file looked like.
 pub fn parse_any(file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
+    parse_any_with_progress(file, bytes, &mut crate::progress::Silent)
+}
+
+/// [`parse_any`], reporting progress as [`parse_with_progress`] does.
+pub fn parse_any_with_progress(
+    file: &str,
+    bytes: &[u8],
+    progress: &mut dyn crate::progress::Progress,
+) -> Result<Parsed, ParseError> {
     check_not_empty(file, bytes)?;
     match detect(bytes) {
-        Some(f) => parse(f, file, bytes),
+        Some(f) => parse_with_progress(f, file, bytes, progress),
         None => Err(ParseError::new(
             file,
             ParseErrorKind::UnknownFormat {

@@ -5,6 +5,7 @@
 //! which handles every oddity and names it in a diagnostic. It never panics on any input.
 
 use crate::model::Ragged;
+use crate::progress::Progress;
 
 /// Exact powers of ten as f64 (10^0 … 10^22 are exactly representable).
 const POW10: [f64; 23] = [
@@ -15,16 +16,30 @@ const POW10: [f64; 23] = [
 /// Deepest nesting `skip_value` accepts before giving up (the serde path then reports it).
 const MAX_DEPTH: usize = 128;
 
-/// A cursor over JSON bytes.
+/// A cursor over JSON bytes; with a [`Progress`], it reports the rows of ragged arrays it reads.
 pub struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
+    progress: Option<&'a mut dyn Progress>,
 }
 
 impl<'a> Scanner<'a> {
     /// Starts at the first byte.
     pub fn new(b: &'a [u8]) -> Self {
-        Scanner { b, i: 0 }
+        Scanner {
+            b,
+            i: 0,
+            progress: None,
+        }
+    }
+
+    /// Starts at the first byte; reports to `progress`.
+    pub fn with_progress(b: &'a [u8], progress: &'a mut dyn Progress) -> Self {
+        Scanner {
+            b,
+            i: 0,
+            progress: Some(progress),
+        }
     }
 
     /// Bytes not yet read.
@@ -248,7 +263,9 @@ impl<'a> Scanner<'a> {
             out.offsets.push(u32::try_from(out.values.len()).ok()?);
             let rows = out.offsets.len() - 1;
             if rows % 1024 == 0 {
-                crate::progress::report(rows as u64, self.i as u64);
+                if let Some(p) = self.progress.as_deref_mut() {
+                    p.report(rows as u64, self.i as u64);
+                }
             }
             if self.eat(b',') {
                 continue;

@@ -102,6 +102,15 @@ pub const ONE_BATCH_VOCABULARY: Vocabulary = Vocabulary {
 
 /// Parses a `bench_serving` file.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    parse_with_progress(file, bytes, &mut crate::progress::Silent)
+}
+
+/// [`parse`], reporting progress.
+pub(crate) fn parse_with_progress(
+    file: &str,
+    bytes: &[u8],
+    progress: &mut dyn crate::progress::Progress,
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     super::vllm::parse_with(
         file,
         bytes,
@@ -110,6 +119,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             id: ID,
             default_label: "SGLang run",
         },
+        progress,
     )
 }
 

@@ -205,14 +205,14 @@ pub(crate) struct Flavor {
     pub default_label: &'static str,
 }
 
-const VLLM: Flavor = Flavor {
+pub(crate) const VLLM: Flavor = Flavor {
     id: ID,
     default_label: "vLLM run",
 };
 
 /// Parses a vLLM result file (one object, or several separated by whitespace).
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
-    parse_with(file, bytes, true, VLLM)
+    parse_with(file, bytes, true, VLLM, &mut crate::progress::Silent)
 }
 
 /// `parse`, with the scanner fast path switchable (tests check both paths agree) and the tool
@@ -222,11 +222,12 @@ pub(crate) fn parse_with(
     bytes: &[u8],
     allow_fast: bool,
     flavor: Flavor,
+    progress: &mut dyn crate::progress::Progress,
 ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let bytes = super::strip_bom(bytes);
     let mut diags = Vec::new();
     let fast = allow_fast
-        .then(|| fast_read(bytes))
+        .then(|| fast_read(bytes, progress))
         .flatten()
         .map(|v| v.into_iter().enumerate().collect::<Vec<_>>());
     // The first attempt's notes are kept only if it is the one that reads the file.
@@ -350,9 +351,9 @@ fn read_objects(
 /// The fast path: reads well-formed vLLM objects with the byte scanner (numbers straight into
 /// columns, texts skipped). `None` on anything unexpected (a `null` in an array, a bare `NaN`, a
 /// broken line…): the serde path then reads the file and names every problem.
-fn fast_read(bytes: &[u8]) -> Option<Vec<RawVllm>> {
+fn fast_read(bytes: &[u8], progress: &mut dyn crate::progress::Progress) -> Option<Vec<RawVllm>> {
     use crate::scan::Scanner;
-    let mut s = Scanner::new(bytes);
+    let mut s = Scanner::with_progress(bytes, progress);
     let mut out = Vec::new();
     while !s.at_end() {
         let mut raw = RawVllm::default();

@@ -329,12 +329,30 @@ fn fast_and_serde_paths_agree_on_every_fixture() {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if fast_read(&bytes).is_some() {
+        if fast_read(&bytes, &mut crate::progress::Silent).is_some() {
             fast_taken += 1;
         }
         // Debug text, because NaN != NaN for PartialEq but prints the same.
-        let a = format!("{:?}", super::parse_with(&name, &bytes, true, super::VLLM));
-        let b = format!("{:?}", super::parse_with(&name, &bytes, false, super::VLLM));
+        let a = format!(
+            "{:?}",
+            super::parse_with(
+                &name,
+                &bytes,
+                true,
+                super::VLLM,
+                &mut crate::progress::Silent
+            )
+        );
+        let b = format!(
+            "{:?}",
+            super::parse_with(
+                &name,
+                &bytes,
+                false,
+                super::VLLM,
+                &mut crate::progress::Silent
+            )
+        );
         assert_eq!(a, b, "{name}");
     }
     assert!(
@@ -347,15 +365,43 @@ fn fast_and_serde_paths_agree_on_every_fixture() {
 fn fast_and_serde_paths_agree_on_generated_files() {
     // Short decimals: both paths are exact, so the reports are identical.
     let text = crate::synthetic::vllm_detailed(50, 40, 9, false);
-    assert!(fast_read(text.as_bytes()).is_some());
-    let a = super::parse_with("g.json", text.as_bytes(), true, super::VLLM).unwrap();
-    let b = super::parse_with("g.json", text.as_bytes(), false, super::VLLM).unwrap();
+    assert!(fast_read(text.as_bytes(), &mut crate::progress::Silent).is_some());
+    let a = super::parse_with(
+        "g.json",
+        text.as_bytes(),
+        true,
+        super::VLLM,
+        &mut crate::progress::Silent,
+    )
+    .unwrap();
+    let b = super::parse_with(
+        "g.json",
+        text.as_bytes(),
+        false,
+        super::VLLM,
+        &mut crate::progress::Silent,
+    )
+    .unwrap();
     assert_eq!(a, b);
     // 17-digit Python repr: the fast path rounds correctly, serde_json's default parser may be one
     // ulp off; every figure agrees to 1e-14.
     let text = crate::synthetic::vllm_detailed(50, 40, 9, true);
-    let a = super::parse_with("g.json", text.as_bytes(), true, super::VLLM).unwrap();
-    let b = super::parse_with("g.json", text.as_bytes(), false, super::VLLM).unwrap();
+    let a = super::parse_with(
+        "g.json",
+        text.as_bytes(),
+        true,
+        super::VLLM,
+        &mut crate::progress::Silent,
+    )
+    .unwrap();
+    let b = super::parse_with(
+        "g.json",
+        text.as_bytes(),
+        false,
+        super::VLLM,
+        &mut crate::progress::Silent,
+    )
+    .unwrap();
     let (ma, _) = compute_point(&a.0.runs[0].points[0], &MetricOptions::default());
     let (mb, _) = compute_point(&b.0.runs[0].points[0], &MetricOptions::default());
     for name in crate::vocabulary::Metric::ALL {
@@ -374,7 +420,7 @@ fn fast_path_gives_way_on_null_entries() {
     let text = String::from_utf8(fixture("detailed-small.json"))
         .unwrap()
         .replace("\"ttfts\": [0.1,", "\"ttfts\": [null,");
-    assert!(fast_read(text.as_bytes()).is_none());
+    assert!(fast_read(text.as_bytes(), &mut crate::progress::Silent).is_none());
     let parsed = parse_any("n.json", text.as_bytes()).unwrap();
     assert!(parsed
         .diagnostics
