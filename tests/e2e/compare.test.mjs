@@ -120,6 +120,7 @@ test('a permalink opened in a fresh page restores the runs and the view', async 
   await page.selectOption('[data-testid=stat]', 'p99');
   await page.click('[data-testid=legend-run][data-run="before: vLLM 0.11 defaults"]');
   await page.check('.chart-controls input[type=checkbox] >> nth=0');
+  await settled(page);
   await page.click('[data-testid=make-permalink]');
   const link = await page.inputValue('[data-testid=permalink]');
   assert.match(link, /\?src=%2Ffx%2Fbefore\.json&src=%2Ffx%2Fafter\.json&view=/);

@@ -117,6 +117,7 @@ test('broken and hostile files: bad records are listed, HTML stays text, truncat
     fixture('llmperf/broken_individual_responses.json')], 4);
   await page.setInputFiles('[data-testid=file-input]', fixture('genai-perf/truncated_profile_export.json'));
   await page.waitForSelector('[data-testid=load-error]');
+  await settled(page);
   const err = await page.textContent('[data-testid=load-error]');
   assert.match(err, /truncated_profile_export\.json/);
   const warnings = await page.$$eval('.diagnostics-list-warnings li', (l) => l.map((x) => x.textContent));
@@ -140,6 +141,9 @@ test('a file can be read as another format, and files renamed alike form one run
   await selects.first().selectOption('vllm-bench-serve');
   await page.waitForFunction(() => document.querySelector('[data-testid=read-as]').value === 'vllm-bench-serve'
     && document.querySelector('.diagnostics-list-format').textContent.includes('vLLM bench serve result'));
+  // The file list changes at once; the summary (and with it the tool-definitions panel) two tasks
+  // later: wait for the page to have done it.
+  await settled(page);
   assert.equal(await page.locator('[data-testid=tool-definitions][data-tool=vllm-bench-serve]').count(), 1);
   // Two runs; name both "before" and they become one run of four points.
   let runs = new Set((await tableRows(page)).map((r) => r.run));
