@@ -64,6 +64,7 @@ pub mod guidellm;
 pub mod inference_benchmarker;
 pub mod llama_bench;
 pub mod llmperf;
+pub mod openai;
 pub mod sglang;
 pub mod tpsview;
 pub mod trtllm;

@@ -14,7 +14,6 @@ pub mod learn;
 pub mod lenient;
 pub mod metrics;
 pub mod model;
-pub mod openai;
 pub mod progress;
 pub mod requests;
 pub mod roofline;

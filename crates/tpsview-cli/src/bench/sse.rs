@@ -33,7 +33,7 @@ fn count(v: Option<f64>) -> Option<u32> {
 }
 
 /// Reads one event's data (what a chunk carries is read by the core, as the GenAI-Perf importer
-/// reads it: `tpsview_core::openai`).
+/// reads it: `tpsview_core::formats::openai`).
 pub fn classify(data: &str) -> Chunk {
     let text = data.trim();
     if text == "[DONE]" {
@@ -43,7 +43,7 @@ pub fn classify(data: &str) -> Chunk {
         Ok(v @ Value::Object(_)) => v,
         _ => return Chunk::Malformed(text.chars().take(80).collect()),
     };
-    let c = tpsview_core::openai::read_chunk(&v);
+    let c = tpsview_core::formats::openai::read_chunk(&v);
     Chunk::Data {
         content: c.content,
         completion_tokens: count(c.completion_tokens),

@@ -436,7 +436,7 @@ fn read_response(r: &Value, usage: &mut Option<f64>) -> Response {
     let Ok(v) = serde_json::from_str::<Value>(body) else {
         return Response::Empty;
     };
-    let chunk = crate::openai::read_chunk(&v);
+    let chunk = super::openai::read_chunk(&v);
     if let Some(u) = chunk.completion_tokens {
         *usage = Some(u);
     }

@@ -361,47 +361,34 @@ fn fast_and_serde_paths_agree_on_every_fixture() {
     );
 }
 
+/// A generated file read by the fast path and by the serde path.
+fn both_paths(text: &str) -> (ParsedVllm, ParsedVllm) {
+    let read = |fast| {
+        super::parse_with(
+            "g.json",
+            text.as_bytes(),
+            fast,
+            super::VLLM,
+            &mut crate::progress::Silent,
+        )
+        .unwrap()
+    };
+    (read(true), read(false))
+}
+
+type ParsedVllm = (crate::model::Report, Vec<crate::error::Diagnostic>);
+
 #[test]
 fn fast_and_serde_paths_agree_on_generated_files() {
     // Short decimals: both paths are exact, so the reports are identical.
     let text = crate::synthetic::vllm_detailed(50, 40, 9, false);
     assert!(fast_read(text.as_bytes(), &mut crate::progress::Silent).is_some());
-    let a = super::parse_with(
-        "g.json",
-        text.as_bytes(),
-        true,
-        super::VLLM,
-        &mut crate::progress::Silent,
-    )
-    .unwrap();
-    let b = super::parse_with(
-        "g.json",
-        text.as_bytes(),
-        false,
-        super::VLLM,
-        &mut crate::progress::Silent,
-    )
-    .unwrap();
+    let (a, b) = both_paths(&text);
     assert_eq!(a, b);
     // 17-digit Python repr: the fast path rounds correctly, serde_json's default parser may be one
     // ulp off; every figure agrees to 1e-14.
     let text = crate::synthetic::vllm_detailed(50, 40, 9, true);
-    let a = super::parse_with(
-        "g.json",
-        text.as_bytes(),
-        true,
-        super::VLLM,
-        &mut crate::progress::Silent,
-    )
-    .unwrap();
-    let b = super::parse_with(
-        "g.json",
-        text.as_bytes(),
-        false,
-        super::VLLM,
-        &mut crate::progress::Silent,
-    )
-    .unwrap();
+    let (a, b) = both_paths(&text);
     let (ma, _) = compute_point(&a.0.runs[0].points[0], &MetricOptions::default());
     let (mb, _) = compute_point(&b.0.runs[0].points[0], &MetricOptions::default());
     for name in crate::vocabulary::Metric::ALL {

@@ -6,8 +6,10 @@
 
 use serde_json::Value;
 
+use super::common::{at, first_text, num};
+
 /// Where a chunk may hold output text: completions, chat deltas, reasoning deltas, and Triton's
-/// `text_output`. A chunk is content when any of them is a non-empty string.
+/// `text_output`. A chunk is content when any of them holds text.
 pub const CONTENT_PATHS: [&str; 4] = [
     "choices.0.text",
     "choices.0.delta.content",
@@ -20,7 +22,7 @@ pub const CONTENT_PATHS: [&str; 4] = [
 pub struct StreamChunk {
     /// Output text (or reasoning text) arrived in it.
     pub content: bool,
-    /// `usage.completion_tokens`, when present (a number, or a numeric string).
+    /// `usage.completion_tokens`, when present (a number, or a number as tools write it in a string).
     pub completion_tokens: Option<f64>,
     /// `usage.prompt_tokens`, when present.
     pub prompt_tokens: Option<f64>,
@@ -30,33 +32,12 @@ pub struct StreamChunk {
     pub error: Option<String>,
 }
 
-fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.').try_fold(v, |v, seg| match v {
-        Value::Object(m) => m.get(seg),
-        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
-        _ => None,
-    })
-}
-
-fn number(v: &Value, path: &str) -> Option<f64> {
-    match at(v, path)? {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-    .filter(|x: &f64| !x.is_nan())
-}
-
 /// Reads one chunk's parsed JSON.
 pub fn read_chunk(v: &Value) -> StreamChunk {
     StreamChunk {
-        content: CONTENT_PATHS.iter().any(|p| {
-            at(v, p)
-                .and_then(Value::as_str)
-                .is_some_and(|s| !s.is_empty())
-        }),
-        completion_tokens: number(v, "usage.completion_tokens"),
-        prompt_tokens: number(v, "usage.prompt_tokens"),
+        content: first_text(v, &CONTENT_PATHS).is_some(),
+        completion_tokens: num(v, "usage.completion_tokens"),
+        prompt_tokens: num(v, "usage.prompt_tokens"),
         finish_reason: at(v, "choices.0.finish_reason")
             .and_then(Value::as_str)
             .map(str::to_owned),
