@@ -1,9 +1,11 @@
 //! The app's shared state: the files loaded so far, and the analysis the core derives from them.
 
 use leptos::prelude::*;
+use tpsview_core::group::RunKey;
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::model::Report;
 use tpsview_core::summary::{summarize_report, Summary};
+use tpsview_core::vocabulary::RunId;
 
 use crate::load::LoadedFile;
 
@@ -53,22 +55,30 @@ impl Files {
         });
     }
 
-    /// Removes a run: the runs of that label from every file, and files left without runs.
-    pub fn remove_run(&self, label: &str) {
+    /// Removes a run: the runs of every file that were grouped into it (see [`RunKey`]), and the
+    /// files left without runs. Another run with the same label (another model) stays.
+    pub fn remove_run(&self, key: &RunKey) {
         self.0.update(|files| {
             files.retain_mut(|f| {
                 let Some(p) = f.parsed.as_mut() else {
                     return true;
                 };
-                if p.run_label.as_deref() == Some(label) {
-                    return false;
-                }
-                if p.run_label.is_none() {
-                    p.report.runs.retain(|r| r.label != label);
-                }
+                let keep: Vec<bool> = (0..p.report.runs.len()).map(|r| !key.takes(p, r)).collect();
+                let mut k = keep.iter();
+                p.report.runs.retain(|_| *k.next().unwrap_or(&true));
                 !p.report.runs.is_empty()
             });
         });
+    }
+
+    /// The key of run `id` of `report` (grouped from these files), if it has one.
+    pub fn key_of(&self, report: &Report, id: &RunId) -> Option<RunKey> {
+        let i = report.run_ids().iter().position(|r| r == id)?;
+        self.0.with_untracked(|files| {
+            let parsed: Vec<&tpsview_core::Parsed> =
+                files.iter().filter_map(|f| f.parsed.as_ref()).collect();
+            Some(RunKey::of_grouped(&report.runs[i], &parsed))
+        })
     }
 
     /// Names the run of file `i`: files given the same name form one run; an empty name restores

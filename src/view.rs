@@ -4,17 +4,19 @@
 use serde::{Deserialize, Serialize};
 use tpsview_core::chart_spec::ChartOptions;
 use tpsview_core::stats::Stat;
+use tpsview_core::vocabulary::RunId;
 
 /// The view, shared by every page through context.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct View {
-    /// The baseline run's label (the first run when unset or gone).
+    /// The baseline run (the first run when unset or gone).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub baseline: Option<String>,
-    /// Runs hidden on every chart, by label.
+    pub baseline: Option<RunId>,
+    /// Runs hidden on every chart. A run's id is its label unless labels repeat, so views saved
+    /// before ids existed name the same runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub hidden_runs: Vec<String>,
+    pub hidden_runs: Vec<RunId>,
     /// Series hidden on every chart, by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hidden_series: Vec<String>,
@@ -27,9 +29,9 @@ pub struct View {
     /// System-wide figures per GPU.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub per_gpu: bool,
-    /// GPU counts the user gave, by run label.
+    /// GPU counts the user gave, by run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub gpu_counts: Vec<(String, u32)>,
+    pub gpu_counts: Vec<(RunId, u32)>,
 }
 
 impl View {
@@ -59,20 +61,29 @@ impl View {
     }
 
     /// Hides a shown run, shows a hidden one.
-    pub fn toggle_run(&mut self, label: &str) {
-        match self.hidden_runs.iter().position(|h| h == label) {
+    pub fn toggle_run(&mut self, id: &RunId) {
+        match self.hidden_runs.iter().position(|h| h == id) {
             Some(i) => {
                 self.hidden_runs.remove(i);
             }
-            None => self.hidden_runs.push(label.to_owned()),
+            None => self.hidden_runs.push(id.clone()),
+        }
+    }
+
+    /// Forgets a removed run: shown again, and no longer the baseline, if it comes back.
+    pub fn forget_run(&mut self, id: &RunId) {
+        self.hidden_runs.retain(|h| h != id);
+        self.gpu_counts.retain(|(r, _)| r != id);
+        if self.baseline.as_ref() == Some(id) {
+            self.baseline = None;
         }
     }
 
     /// Sets (or, with 0, clears) a run's GPU count.
-    pub fn set_gpu_count(&mut self, label: &str, n: u32) {
-        self.gpu_counts.retain(|(l, _)| l != label);
+    pub fn set_gpu_count(&mut self, id: &RunId, n: u32) {
+        self.gpu_counts.retain(|(r, _)| r != id);
         if n > 0 {
-            self.gpu_counts.push((label.to_owned(), n));
+            self.gpu_counts.push((id.clone(), n));
         }
     }
 

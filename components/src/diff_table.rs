@@ -33,7 +33,7 @@ pub fn DiffTable(
                             </thead>
                             <tbody>
                                 {c.runs.iter().flat_map(|r| r.rows.iter().map(move |row| {
-                                    let label = r.label.clone();
+                                    let label = r.label.to_string();
                                     view! {
                                         <tr data-run=label.clone() data-concurrency=fmt_value(Some(row.concurrency))>
                                             <th scope="row">{label.clone()}</th>

@@ -2,29 +2,32 @@
 //! on every chart, and one that removes it.
 
 use leptos::prelude::*;
+use tpsview_core::vocabulary::RunId;
 
 /// One entry per run.
 #[component]
 pub fn RunLegend(
-    /// Run labels, in chart order (their index is their colour).
-    runs: Signal<Vec<String>>,
-    /// Labels of hidden runs.
-    hidden: Signal<Vec<String>>,
-    /// Called with a run's label to hide or show it.
+    /// The runs' ids, in chart order (their index is their colour; the id is the run's name: its
+    /// label, with the model added where labels repeat).
+    runs: Signal<Vec<RunId>>,
+    /// Hidden runs.
+    hidden: Signal<Vec<RunId>>,
+    /// Called with a run's id to hide or show it.
     #[prop(into)]
-    on_toggle: Callback<String>,
-    /// Called with a run's label to remove it.
+    on_toggle: Callback<RunId>,
+    /// Called with a run's id to remove it.
     #[prop(into)]
-    on_remove: Callback<String>,
+    on_remove: Callback<RunId>,
 ) -> impl IntoView {
     view! {
         <ul class="run-legend" aria-label="runs on the charts" data-testid="run-legend">
-            {move || runs.get().into_iter().enumerate().map(|(i, label)| {
+            {move || runs.get().into_iter().enumerate().map(|(i, id)| {
                 let c = tpsview_plot::run_colour(i);
                 let colour = format!("rgb({}, {}, {})", c.0, c.1, c.2);
-                let l = label.clone();
+                let l = id.clone();
                 let is_hidden = Signal::derive(move || hidden.with(|h| h.contains(&l)));
-                let (t, r) = (label.clone(), label.clone());
+                let (t, r) = (id.clone(), id.clone());
+                let label = id.to_string();
                 view! {
                     <li class="run-legend-entry" class:run-legend-hidden=is_hidden>
                         <button type="button" class="run-legend-toggle" data-testid="legend-run" data-run=label.clone()

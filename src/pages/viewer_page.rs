@@ -8,6 +8,7 @@ use tpsview_components::{
 };
 use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec};
 use tpsview_core::compare::{self, CompareOptions};
+use tpsview_core::vocabulary::RunId;
 
 use crate::share;
 use crate::state::{use_analysis, use_files, use_view, Analysis};
@@ -122,14 +123,14 @@ pub fn ViewerPage() -> impl IntoView {
     let on_error_cb = Callback::new(on_error);
 
     // Runs, the baseline and the comparison.
-    let run_labels = Signal::derive(move || {
-        summary.with(|s| s.runs.iter().map(|r| r.label.clone()).collect::<Vec<_>>())
+    let run_ids = Signal::derive(move || {
+        summary.with(|s| s.runs.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
     });
     let hidden_runs = Signal::derive(move || view.0.with(|v| v.hidden_runs.clone()));
     let baseline_index = Memo::new(move |_| {
         let want = view.0.with(|v| v.baseline.clone());
         summary.with(|s| {
-            want.and_then(|w| s.runs.iter().position(|r| r.label == w))
+            want.and_then(|w| s.runs.iter().position(|r| r.id == w))
                 .unwrap_or(0)
         })
     });
@@ -154,7 +155,7 @@ pub fn ViewerPage() -> impl IntoView {
             s.runs
                 .iter()
                 .filter(|r| r.meta.gpu_count.is_none())
-                .map(|r| (r.label.clone(), compare::gpu_count(r, &opts)))
+                .map(|r| (r.id.clone(), compare::gpu_count(r, &opts)))
                 .collect::<Vec<_>>()
         })
     });
@@ -228,11 +229,13 @@ pub fn ViewerPage() -> impl IntoView {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
         <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()
             data-testid="viewer" data-ready=move || ready.get().to_string()>
-            <RunLegend runs=run_labels hidden=hidden_runs
-                on_toggle=move |l: String| view.0.update(|v| v.toggle_run(&l))
-                on_remove=move |l: String| {
-                    files.remove_run(&l);
-                    view.0.update(|v| v.hidden_runs.retain(|h| *h != l));
+            <RunLegend runs=run_ids hidden=hidden_runs
+                on_toggle=move |id: RunId| view.0.update(|v| v.toggle_run(&id))
+                on_remove=move |id: RunId| {
+                    if let Some(key) = report.with_untracked(|g| files.key_of(g, &id)) {
+                        files.remove_run(&key);
+                    }
+                    view.0.update(|v| v.forget_run(&id));
                 }/>
             <ChartControls names=series_names options=options on_change=set_options/>
             <section aria-labelledby="h-throughput">
@@ -292,7 +295,7 @@ pub fn ViewerPage() -> impl IntoView {
             </section>
             <section aria-labelledby="h-compare">
                 <h2 id="h-compare">"Compare runs"</h2>
-                {move || (run_labels.with(Vec::len) < 2).then(|| view! {
+                {move || (run_ids.with(Vec::len) < 2).then(|| view! {
                     <p class="viewer-page-note">"Load a second run (another file, sample or URL) to compare it with this one."</p>
                 })}
                 <label>
@@ -300,18 +303,19 @@ pub fn ViewerPage() -> impl IntoView {
                     <select data-testid="baseline" aria-label="baseline run"
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
-                            view.0.update(|s| s.baseline = Some(v));
+                            view.0.update(|s| s.baseline = Some(RunId::new(v)));
                         }>
-                        {move || run_labels.get().into_iter().enumerate().map(|(i, l)| {
+                        {move || run_ids.get().into_iter().enumerate().map(|(i, id)| {
                             let selected = baseline_index.get() == i;
-                            view! { <option value=l.clone() selected=selected>{l.clone()}</option> }
+                            view! { <option value=id.to_string() selected=selected>{id.to_string()}</option> }
                         }).collect_view()}
                     </select>
                 </label>
                 {move || view.0.with(|v| v.per_gpu).then(|| view! {
                     <div class="viewer-page-gpus">
-                        {move || missing_gpus.get().into_iter().map(|(label, n)| {
-                            let l = label.clone();
+                        {move || missing_gpus.get().into_iter().map(|(id, n)| {
+                            let label = id.to_string();
+                            let l = id.clone();
                             view! {
                                 <label>
                                     {format!("GPUs of “{label}” (not in its metadata): ")}

@@ -51,15 +51,53 @@ fn the_example_gives_way_to_the_first_own_file_only() {
     });
 }
 
+/// The grouped report of the files, as the viewer derives it.
+fn grouped(files: Files) -> Report {
+    let parsed = files.0.with_untracked(|f| {
+        f.iter()
+            .filter_map(|x| x.parsed.clone())
+            .collect::<Vec<_>>()
+    });
+    tpsview_core::group::group(parsed).0
+}
+
+/// `before.json` read again with another model: the same label, so a run the grouping keeps apart.
+fn before_on(model: &str) -> LoadedFile {
+    let text = String::from_utf8(fixture("compare/before.tpsview.json"))
+        .unwrap()
+        .replace("Llama-3.1-8B", model);
+    from_bytes(&format!("before-{model}.json"), text.as_bytes(), false)
+}
+
 #[test]
 fn removing_a_run_drops_its_files_and_only_them() {
     with_owner(|| {
         let files = Files(RwSignal::new(vec![before(), after()]));
-        let label = files.0.with_untracked(|f| f[1].status.run_label.clone());
-        files.remove_run(&label);
+        let report = grouped(files);
+        let ids = report.run_ids();
+        let key = files.key_of(&report, &ids[1]).expect("a run");
+        files.remove_run(&key);
         assert_eq!(names(files), ["before.json"]);
-        files.remove_run("no such run");
+        assert_eq!(files.key_of(&report, &RunId::new("no such run")), None);
+    });
+}
+
+#[test]
+fn two_runs_with_one_label_are_removed_one_at_a_time() {
+    with_owner(|| {
+        let files = Files(RwSignal::new(vec![before(), before_on("Qwen3-8B")]));
+        let report = grouped(files);
+        assert_eq!(report.runs.len(), 2);
+        let ids = report.run_ids();
+        assert_eq!(ids[0], "before: vLLM 0.11 defaults · Llama-3.1-8B");
+        assert_eq!(ids[1], "before: vLLM 0.11 defaults · Qwen3-8B");
+        let key = files.key_of(&report, &ids[1]).expect("a run");
+        files.remove_run(&key);
         assert_eq!(names(files), ["before.json"]);
+        // The one left is the first run, its label alone its id again.
+        let left = grouped(files);
+        assert_eq!(left.runs[0].meta.model.as_deref(), Some("Llama-3.1-8B"));
+        assert_eq!(left.run_ids(), [RunId::new("before: vLLM 0.11 defaults")]);
     });
 }
 

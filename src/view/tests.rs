@@ -3,22 +3,27 @@ use super::*;
 #[test]
 fn toggling_a_run_twice_shows_it_again() {
     let mut v = View::default();
-    v.toggle_run("a");
-    v.toggle_run("b");
+    v.toggle_run(&"a".into());
+    v.toggle_run(&"b".into());
     assert_eq!(v.hidden_runs, ["a", "b"]);
-    v.toggle_run("a");
+    v.toggle_run(&"a".into());
     assert_eq!(v.hidden_runs, ["b"]);
+    // A removed run is forgotten: shown, without a GPU count, and no longer the baseline.
+    v.set_gpu_count(&"b".into(), 2);
+    v.baseline = Some("b".into());
+    v.forget_run(&"b".into());
+    assert_eq!(v, View::default());
 }
 
 #[test]
 fn gpu_counts_are_set_replaced_and_cleared() {
     let mut v = View::default();
-    v.set_gpu_count("a", 2);
-    v.set_gpu_count("b", 8);
-    v.set_gpu_count("a", 4);
-    assert_eq!(v.gpu_counts, [("b".to_owned(), 8), ("a".to_owned(), 4)]);
-    v.set_gpu_count("b", 0);
-    assert_eq!(v.gpu_counts, [("a".to_owned(), 4)]);
+    v.set_gpu_count(&"a".into(), 2);
+    v.set_gpu_count(&"b".into(), 8);
+    v.set_gpu_count(&"a".into(), 4);
+    assert_eq!(v.gpu_counts, [("b".into(), 8), ("a".into(), 4)]);
+    v.set_gpu_count(&"b".into(), 0);
+    assert_eq!(v.gpu_counts, [("a".into(), 4)]);
 }
 
 #[test]
@@ -30,8 +35,8 @@ fn the_view_round_trips_through_json_and_the_default_is_empty() {
         per_gpu: true,
         ..View::default()
     };
-    v.toggle_run("before");
-    v.set_gpu_count("after", 2);
+    v.toggle_run(&"before".into());
+    v.set_gpu_count(&"after".into(), 2);
     v.hidden_series.push("TTFT".into());
     let mut o = v.chart_options();
     o.stat = Stat::P99;

@@ -96,6 +96,36 @@ test('two runs: two series on the charts, a diff table equal to tpsview compare 
   await page.close();
 });
 
+test('two runs with one label (their models differ) are named, hidden and removed one at a time', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await settled(page);
+  const text = (await readFile(BEFORE, 'utf8'));
+  await page.setInputFiles('[data-testid=file-input]', [
+    { name: 'llama.json', mimeType: 'application/json', buffer: Buffer.from(text) },
+    { name: 'qwen.json', mimeType: 'application/json', buffer: Buffer.from(text.replaceAll('Llama-3.1-8B', 'Qwen3-8B')) },
+  ]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);
+  await settled(page);
+  const label = 'before: vLLM 0.11 defaults';
+  const ids = await page.$$eval('[data-testid=legend-run]', (b) => b.map((x) => x.dataset.run));
+  assert.deepEqual(ids, [`${label} · Llama-3.1-8B`, `${label} · Qwen3-8B`]);
+  // The same data twice: the second run's line lies on the first's, so pixels of the first colour
+  // are counted with the second hidden; hiding the second must not hide the first.
+  const swatch = await page.$$eval('.run-legend-swatch', (s) => s.map((x) => getComputedStyle(x).backgroundColor.match(/\d+/g).slice(0, 3).map(Number)));
+  await page.click(`[data-testid=legend-run][data-run="${ids[1]}"]`);
+  await page.waitForFunction((l) => document.querySelector(`[data-testid=legend-run][data-run="${l}"]`).getAttribute('aria-pressed') === 'false', ids[1]);
+  await settled(page);
+  assert.equal(await page.getAttribute(`[data-testid=legend-run][data-run="${ids[0]}"]`, 'aria-pressed'), 'true');
+  assert.ok(await pixelsOf(page, 'chart-throughput', swatch[0]) > 200, 'the first run is still drawn');
+  assert.ok(await pixelsOf(page, 'chart-throughput', swatch[1]) < 20, 'the second run is hidden');
+  // Removing the second leaves the first, now named by its label alone.
+  await page.click(`[data-testid=remove-run][data-run="${ids[1]}"]`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 1);
+  assert.equal(await page.getAttribute('[data-testid=legend-run]', 'data-run'), label);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('per GPU: a missing GPU count is asked for, and the diff follows', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await loadTwo(page);

@@ -113,8 +113,12 @@ pub fn render_comparison(c: &tpsview_core::compare::Comparison) -> String {
     if !c.missing_gpu_count.is_empty() {
         let _ = writeln!(
             out,
-            "no GPU count for: {} (give one with --gpus LABEL=N)",
-            c.missing_gpu_count.join(", ")
+            "no GPU count for: {} (give one with --gpus RUN=N)",
+            c.missing_gpu_count
+                .iter()
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     for r in &c.runs {

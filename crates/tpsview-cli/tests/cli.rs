@@ -469,6 +469,53 @@ fn compare_json_gives_ratios_marks_interpolation_and_normalises_per_gpu() {
     );
 }
 
+/// Two runs with one label and different models: `compare` names them by id, `--baseline` by
+/// label is refused as ambiguous (exit 2, the ids listed), by id it is taken, and `--gpus` names a
+/// run the same way.
+#[test]
+fn compare_tells_runs_with_one_label_apart_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("compare/before.tpsview.json")).unwrap();
+    let qwen = dir.path().join("qwen.json");
+    std::fs::write(&qwen, text.replace("Llama-3.1-8B", "Qwen3-8B")).unwrap();
+    let (llama, qwen) = (
+        fixture("compare/before.tpsview.json"),
+        qwen.to_string_lossy().into_owned(),
+    );
+    let label = "before: vLLM 0.11 defaults";
+    let v = json(&tpsview(&["compare", "--json", &llama, &qwen]));
+    assert_eq!(v["baseline"], format!("{label} · Llama-3.1-8B"));
+    assert_eq!(v["runs"][0]["label"], format!("{label} · Qwen3-8B"));
+    let o = tpsview(&["compare", "--baseline", label, &llama, &qwen]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("2 runs have that label") && err.contains("· Qwen3-8B"),
+        "{err}"
+    );
+    let id = format!("{label} · Qwen3-8B");
+    let gpus = format!("{id}=2");
+    let v = json(&tpsview(&[
+        "compare",
+        "--json",
+        "--per-gpu",
+        "--baseline",
+        &id,
+        "--gpus",
+        &gpus,
+        &llama,
+        &qwen,
+    ]));
+    assert_eq!(v["baseline"], id.as_str());
+    // Llama's metadata says 1 GPU, Qwen's copy too, but the user's 2 wins for Qwen: at every
+    // level Llama's per-GPU system T/s is twice Qwen's (the files are otherwise the same).
+    let c = &v["runs"][0]["rows"][0]["cells"][0];
+    assert_eq!(c["metric"], "system_tps");
+    assert!((c["ratio"].as_f64().unwrap() - 2.0).abs() < 1e-12, "{c}");
+    let o = tpsview(&["compare", "--gpus", "nobody=2", &llama, &qwen]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
 /// Starts the hidden stub server on a free port; returns the child and its URL.
 fn stub_server(interval_ms: &str) -> (std::process::Child, String) {
     use std::io::BufRead;

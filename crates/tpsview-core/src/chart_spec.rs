@@ -4,8 +4,9 @@
 
 use crate::metrics::{request_metrics, steady_state};
 use crate::model::Point;
+use crate::summary::RunSummary;
 use crate::summary::{PointSummary, Summary};
-use crate::vocabulary::ChartKind;
+use crate::vocabulary::{ChartKind, RunId};
 
 /// How an axis maps values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +62,10 @@ pub enum Mark {
 pub struct Series {
     /// What it is, e.g. `system T/s`.
     pub name: String,
-    /// Index of its run (its colour).
-    pub run: usize,
-    /// The run's label.
+    /// The run it shows, or `None` for a series of no single run (the Pareto frontier across
+    /// runs, the decode model's bound).
+    pub run: Option<RunRef>,
+    /// Its legend name: the run's id, or what it is (`all runs`, `decode model`).
     pub run_label: String,
     /// (x, y) in data units, ascending in x for lines.
     pub points: Vec<(f64, f64)>,
@@ -73,6 +75,16 @@ pub struct Series {
     pub labels: Vec<String>,
     /// How to draw it.
     pub mark: Mark,
+}
+
+/// The run a series shows: its place among the summary's runs (which gives its colour) and its id
+/// (which hiding names).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRef {
+    /// Index among the summary's runs.
+    pub index: usize,
+    /// The run's id.
+    pub id: RunId,
 }
 
 /// One panel: a y axis and its series.
@@ -125,17 +137,24 @@ pub struct ChartOptions {
     pub linear_x: bool,
     /// Series hidden by the user, by `name` (all runs) — e.g. `per-stream T/s`.
     pub hidden: Vec<String>,
-    /// Runs hidden by the user (clicking their legend entry), by label.
-    pub hidden_runs: Vec<String>,
+    /// Runs hidden by the user (clicking their legend entry).
+    pub hidden_runs: Vec<RunId>,
     /// The statistic the latency chart's line shows (the band stays p50–p99).
     pub stat: crate::stats::Stat,
     /// System-wide figures divided by each run's GPU count (runs without one are left out).
     pub per_gpu: bool,
-    /// GPU counts the user gave, by run label.
-    pub gpu_counts: Vec<(String, u32)>,
+    /// GPU counts the user gave, by run.
+    pub gpu_counts: Vec<(RunId, u32)>,
 }
 
 impl ChartOptions {
+    /// True when the user hid the run `s` shows.
+    fn is_hidden(&self, s: &Series) -> bool {
+        s.run
+            .as_ref()
+            .is_some_and(|r| self.hidden_runs.contains(&r.id))
+    }
+
     fn compare_options(&self) -> crate::compare::CompareOptions {
         crate::compare::CompareOptions {
             per_gpu: self.per_gpu,
@@ -213,21 +232,24 @@ fn x_axis(opts: &ChartOptions) -> Scale {
 
 /// A line series of one metric of every point of a run, against concurrency.
 fn metric_series(
-    run: usize,
-    label: &str,
-    points: &[PointSummary],
+    index: usize,
+    run: &RunSummary,
     name: &str,
     y: impl Fn(&PointSummary) -> Option<f64>,
 ) -> Series {
-    let mut pts: Vec<(f64, f64)> = points
+    let mut pts: Vec<(f64, f64)> = run
+        .points
         .iter()
         .filter_map(|p| Some((p.metrics.concurrency?, y(p)?)))
         .collect();
     pts.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     Series {
         name: name.into(),
-        run,
-        run_label: label.into(),
+        run: Some(RunRef {
+            index,
+            id: run.id.clone(),
+        }),
+        run_label: run.id.to_string(),
         points: pts,
         band: Vec::new(),
         labels: Vec::new(),
@@ -238,7 +260,7 @@ fn metric_series(
 fn panel(title: &str, unit: &str, series: Vec<Series>, opts: &ChartOptions) -> Panel {
     let series: Vec<Series> = series
         .into_iter()
-        .filter(|s| !opts.hidden.contains(&s.name) && !opts.hidden_runs.contains(&s.run_label))
+        .filter(|s| !opts.hidden.contains(&s.name) && !opts.is_hidden(s))
         .collect();
     let values = series.iter().flat_map(|s| {
         s.points

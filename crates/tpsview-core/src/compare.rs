@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::summary::{PointSummary, RunSummary, Summary};
-use crate::vocabulary::{Better, Latency, Metric, Stat};
+use crate::vocabulary::{Better, Latency, Metric, RunId, Stat};
 
 /// The figures compared; each says itself which way is better ([`Metric::better`]).
 pub const COMPARED: [Metric; 8] = [
@@ -25,15 +25,15 @@ pub const COMPARED: [Metric; 8] = [
 pub struct CompareOptions {
     /// Divide system-wide figures by each run's GPU count.
     pub per_gpu: bool,
-    /// GPU counts the user gave, by run label, for runs whose metadata has none.
-    pub gpu_counts: Vec<(String, u32)>,
+    /// GPU counts the user gave, by run, for runs whose metadata has none.
+    pub gpu_counts: Vec<(RunId, u32)>,
 }
 
 /// One run's GPU count: the user's, else the metadata's.
 pub fn gpu_count(run: &RunSummary, opts: &CompareOptions) -> Option<u32> {
     opts.gpu_counts
         .iter()
-        .find(|(l, _)| *l == run.label)
+        .find(|(id, _)| *id == run.id)
         .map(|(_, n)| *n)
         .or(run.meta.gpu_count)
         .filter(|n| *n > 0)
@@ -105,8 +105,8 @@ pub struct DiffRow {
 /// A run against the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunDiff {
-    /// The run's label.
-    pub label: String,
+    /// The run's id (its label, made unique where labels repeat; the key stays `label`).
+    pub label: RunId,
     /// Its levels.
     pub rows: Vec<DiffRow>,
 }
@@ -114,12 +114,12 @@ pub struct RunDiff {
 /// Every other run against the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
-    /// The baseline run's label.
-    pub baseline: String,
+    /// The baseline run's id (its label, made unique where labels repeat).
+    pub baseline: RunId,
     /// Whether system-wide figures are per GPU.
     pub per_gpu: bool,
     /// Runs whose GPU count is unknown (their system-wide cells are empty when per GPU).
-    pub missing_gpu_count: Vec<String>,
+    pub missing_gpu_count: Vec<RunId>,
     /// The other runs.
     pub runs: Vec<RunDiff>,
 }
@@ -139,7 +139,7 @@ pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Opt
             .runs
             .iter()
             .filter(|r| gpu_count(r, opts).is_none())
-            .map(|r| r.label.clone())
+            .map(|r| r.id.clone())
             .collect()
     } else {
         Vec::new()
@@ -150,7 +150,7 @@ pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Opt
         .enumerate()
         .filter(|(i, _)| *i != baseline)
         .map(|(_, run)| RunDiff {
-            label: run.label.clone(),
+            label: run.id.clone(),
             rows: run
                 .points
                 .iter()
@@ -192,7 +192,7 @@ pub fn compare(summary: &Summary, baseline: usize, opts: &CompareOptions) -> Opt
         })
         .collect();
     Some(Comparison {
-        baseline: base.label.clone(),
+        baseline: base.id.clone(),
         per_gpu: opts.per_gpu,
         missing_gpu_count,
         runs,
@@ -209,8 +209,8 @@ pub fn comparison_csv(c: &Comparison) -> String {
             for cell in &row.cells {
                 out.push_str(&format!(
                     "{},{},{},{},{},{},{},{},{}\n",
-                    csv_text(&r.label),
-                    csv_text(&c.baseline),
+                    csv_text(r.label.as_str()),
+                    csv_text(c.baseline.as_str()),
                     row.concurrency,
                     cell.metric,
                     csv_num(cell.value),
@@ -237,7 +237,7 @@ pub fn summary_csv(s: &Summary) -> String {
         for p in &r.points {
             out.push_str(&format!(
                 "{},{},{},{:?}",
-                csv_text(&r.label),
+                csv_text(r.label.as_str()),
                 csv_num(p.metrics.concurrency),
                 csv_num(p.metrics.request_rate),
                 p.metrics.basis

@@ -93,6 +93,60 @@ fn pair(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// What makes runs of several files one run: the same label and, unless the user named the run
+/// (then the label alone), the same engine and model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunKey {
+    label: String,
+    /// `None` when the label alone decides.
+    engine_model: Option<(Option<String>, Option<String>)>,
+}
+
+impl RunKey {
+    /// The key of `run` (its metadata inherited from its report); `by_label` when a user named it.
+    pub fn of(run: &Run, by_label: bool) -> RunKey {
+        RunKey {
+            label: run.label.clone(),
+            engine_model: (!by_label).then(|| (run.meta.engine.clone(), run.meta.model.clone())),
+        }
+    }
+
+    /// The key of run `target` of a grouped report, given the files it was grouped from (where a
+    /// user's name for a file makes its label decide alone).
+    pub fn of_grouped(target: &Run, files: &[&Parsed]) -> RunKey {
+        let by_label = files
+            .iter()
+            .any(|f| f.run_label.as_deref() == Some(target.label.as_str()));
+        RunKey::of(target, by_label)
+    }
+
+    /// True when `run` (metadata inherited) joins the run of this key.
+    pub fn matches(&self, run: &Run) -> bool {
+        run.label == self.label
+            && self
+                .engine_model
+                .as_ref()
+                .is_none_or(|(e, m)| run.meta.engine == *e && run.meta.model == *m)
+    }
+
+    /// True when run `r` of file `file` joins the run of this key when the files are grouped.
+    pub fn takes(&self, file: &Parsed, r: usize) -> bool {
+        let Some(run) = file.report.runs.get(r) else {
+            return false;
+        };
+        if let Some(l) = &file.run_label {
+            return *l == self.label;
+        }
+        let mut meta = run.meta.clone();
+        meta.inherit(&file.report.meta);
+        run.label == self.label
+            && self
+                .engine_model
+                .as_ref()
+                .is_none_or(|(e, m)| meta.engine == *e && meta.model == *m)
+    }
+}
+
 /// Merges the runs of several parsed files into one report, grouping by (engine, model, label)
 /// and sorting each run's points by concurrency, then request rate. Points that claim the same
 /// level are kept and flagged.
@@ -111,12 +165,10 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
                 forced.push(l.clone());
             }
             let by_label = forced.contains(&run.label);
-            let same = |r: &&mut Run| {
-                r.label == run.label
-                    && (by_label
-                        || (r.meta.model == run.meta.model && r.meta.engine == run.meta.engine))
-            };
-            match runs.iter_mut().find(same) {
+            match runs
+                .iter_mut()
+                .find(|r| RunKey::of(r, by_label).matches(&run))
+            {
                 Some(existing) => existing.points.append(&mut run.points),
                 None => runs.push(run),
             }

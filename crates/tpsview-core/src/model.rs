@@ -15,6 +15,25 @@ pub struct Report {
     pub runs: Vec<Run>,
 }
 
+impl Report {
+    /// Each run's [`RunId`](crate::vocabulary::RunId), in order (see [`run_ids`]).
+    pub fn run_ids(&self) -> Vec<crate::vocabulary::RunId> {
+        run_ids(&self.runs)
+    }
+}
+
+/// The ids of runs grouped from files (their metadata already inherited): distinct even where two
+/// runs share a label (their models or engines differ).
+pub fn run_ids(runs: &[Run]) -> Vec<crate::vocabulary::RunId> {
+    crate::vocabulary::RunId::assign(runs.iter().map(|r| {
+        (
+            r.label.as_str(),
+            r.meta.engine.as_deref(),
+            r.meta.model.as_deref(),
+        )
+    }))
+}
+
 /// What was measured, on what.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]

@@ -25,6 +25,10 @@ pub struct Summary {
 /// One run, summarised.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
+    /// The run's identity, and its name wherever labels repeat (not part of the `--json`
+    /// contract: the label and metadata are).
+    #[serde(skip)]
+    pub id: crate::vocabulary::RunId,
     /// Legend label.
     pub label: String,
     /// Where the data came from (a format id).
@@ -81,7 +85,9 @@ pub fn summarize_report(
     let runs = report
         .runs
         .iter()
-        .map(|run| RunSummary {
+        .zip(report.run_ids())
+        .map(|(run, id)| RunSummary {
+            id,
             label: run.label.clone(),
             source_format: run.source_format.clone(),
             model: run.meta.model.clone(),

@@ -66,7 +66,7 @@ impl Default for Theme {
     }
 }
 
-/// The colour of run `i` (grey for series of all runs, such as a frontier).
+/// The colour of run `i`.
 pub fn run_colour(i: usize) -> RGBColor {
     const C: [RGBColor; 8] = [
         RGBColor(37, 99, 235),
@@ -78,11 +78,14 @@ pub fn run_colour(i: usize) -> RGBColor {
         RGBColor(219, 39, 119),
         RGBColor(101, 163, 13),
     ];
-    if i == usize::MAX {
-        RGBColor(120, 120, 120)
-    } else {
-        C[i % C.len()]
-    }
+    C[i % C.len()]
+}
+
+/// A series' colour: its run's, or grey for a series of no single run (a frontier, a bound).
+fn series_colour(s: &tpsview_core::chart_spec::Series) -> RGBColor {
+    s.run
+        .as_ref()
+        .map_or(RGBColor(120, 120, 120), |r| run_colour(r.index))
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -173,7 +176,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         }
         draw_bars(&mut chart, spec, k)?;
         for s in &panel.series {
-            let colour = run_colour(s.run);
+            let colour = series_colour(s);
             let pts: Vec<(f64, f64)> = s
                 .points
                 .iter()
@@ -483,7 +486,7 @@ pub fn draw_hover<DB: DrawingBackend>(
                     area.draw(&Circle::new(
                         pl.pixel(ax, y),
                         (7.0 * k).round() as i32,
-                        ring(run_colour(s.run)),
+                        ring(series_colour(s)),
                     ))
                     .map_err(err)?;
                 }

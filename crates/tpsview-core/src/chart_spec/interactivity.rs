@@ -45,8 +45,11 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
                 .collect();
             Series {
                 name: "runs".into(),
-                run: i,
-                run_label: r.label.clone(),
+                run: Some(RunRef {
+                    index: i,
+                    id: r.id.clone(),
+                }),
+                run_label: r.id.to_string(),
                 points: pts.iter().map(|p| (p.0, p.1)).collect(),
                 band: Vec::new(),
                 labels: pts.into_iter().map(|p| p.2).collect(),
@@ -54,7 +57,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             }
         })
         .collect();
-    series.retain(|s| !opts.hidden_runs.contains(&s.run_label));
+    series.retain(|s| !opts.is_hidden(s));
     let all: Vec<(f64, f64)> = series
         .iter()
         .flat_map(|s| s.points.iter().copied())
@@ -63,7 +66,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
     if frontier.len() > 1 {
         series.push(Series {
             name: "Pareto frontier".into(),
-            run: usize::MAX,
+            run: None,
             run_label: "all runs".into(),
             points: frontier,
             band: Vec::new(),

@@ -11,7 +11,7 @@ pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let mut s = metric_series(i, &r.label, &r.points, name, |p| *f(p).stat(stat));
+                let mut s = metric_series(i, r, name, |p| *f(p).stat(stat));
                 s.band = r
                     .points
                     .iter()

@@ -75,7 +75,7 @@ pub fn roofline(
     ));
     let bound = |name: &str, f: fn(&crate::roofline::DecodeStep) -> f64| Series {
         name: name.into(),
-        run: usize::MAX,
+        run: None,
         run_label: "decode model".into(),
         points: steps.iter().map(|s| (s.batch, f(s))).collect(),
         band: Vec::new(),
@@ -84,7 +84,7 @@ pub fn roofline(
     };
     let measured = |name: &str, f: fn(&PointSummary) -> Option<f64>| -> Vec<Series> {
         run.map(|r| {
-            let mut s = metric_series(0, &r.label, &r.points, name, f);
+            let mut s = metric_series(0, r, name, f);
             s.mark = Mark::Points;
             s
         })

@@ -53,7 +53,7 @@ fn hidden_series_are_left_out() {
 #[test]
 fn hidden_runs_the_chosen_statistic_and_per_gpu_shape_the_charts() {
     let (_, s) = seed();
-    let label = s.runs[0].label.clone();
+    let label = s.runs[0].id.clone();
     let hidden = ChartOptions {
         hidden_runs: vec![label.clone()],
         ..Default::default()
@@ -319,4 +319,43 @@ fn a_timeline_with_more_requests_than_pixel_rows_draws_few_rectangles_covering_t
     assert!(spans
         .iter()
         .any(|s| s.row0 == 0.0 && !s.decode && s.x0.abs() < 1e-12));
+}
+
+/// Two runs with one label and different models (kept apart by grouping): hiding one by its id
+/// leaves the other on every chart, and legends name them apart.
+#[test]
+fn runs_that_share_a_label_are_hidden_one_at_a_time() {
+    let mut report = crate::simulate::seed_report();
+    let mut twin = report.runs[0].clone();
+    twin.meta.model = Some("other-model".into());
+    report.runs.push(twin);
+    let text = crate::formats::tpsview::write(&report);
+    let parsed = crate::parse_any("two.json", text.as_bytes()).unwrap();
+    let s = crate::summarize(vec![parsed], &MetricOptions::default());
+    assert_eq!(s.runs.len(), 2);
+    assert_eq!(s.runs[0].label, s.runs[1].label);
+    assert_ne!(s.runs[0].id, s.runs[1].id);
+    assert!(
+        s.runs[1].id.as_str().ends_with("· other-model"),
+        "{:?}",
+        s.runs[1].id
+    );
+    let opts = ChartOptions {
+        hidden_runs: vec![s.runs[1].id.clone()],
+        ..Default::default()
+    };
+    for spec in [
+        throughput(&s, &opts),
+        latency(&s, &opts),
+        interactivity(&s, &opts),
+    ] {
+        let shown: Vec<Option<usize>> = spec.panels[0]
+            .series
+            .iter()
+            .map(|x| x.run.as_ref().map(|r| r.index))
+            .filter(Option::is_some)
+            .collect();
+        assert_eq!(shown, [Some(0)], "{:?}", spec.id);
+        assert_eq!(spec.panels[0].series[0].run_label, s.runs[0].id.as_str());
+    }
 }

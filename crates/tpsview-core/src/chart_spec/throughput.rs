@@ -9,7 +9,7 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             .runs
             .iter()
             .enumerate()
-            .map(|(i, r)| metric_series(i, &r.label, &r.points, name, f))
+            .map(|(i, r)| metric_series(i, r, name, f))
             .collect()
     };
     let cmp = opts.compare_options();
@@ -18,7 +18,7 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            metric_series(i, &r.label, &r.points, "system T/s", |p| {
+            metric_series(i, r, "system T/s", |p| {
                 crate::compare::value(r, p, crate::vocabulary::Metric::SystemTps, &cmp)
             })
         })

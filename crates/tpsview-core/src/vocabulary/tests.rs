@@ -111,3 +111,39 @@ fn chart_kinds_have_distinct_ids() {
     assert_eq!(ids.len(), ChartKind::ALL.len());
     assert_eq!(ChartKind::Interactivity.to_string(), "interactivity");
 }
+
+#[test]
+fn run_ids_are_labels_when_unique_and_grow_only_as_far_as_needed() {
+    let ids = RunId::assign([
+        ("A", Some("vllm"), Some("llama")),
+        ("A", Some("vllm"), Some("qwen")),
+        ("B", Some("vllm"), Some("llama")),
+        ("C", Some("vllm"), Some("m")),
+        ("C", Some("sglang"), Some("m")),
+        ("D", None, None),
+        ("D", None, None),
+        ("D", None, None),
+    ]);
+    let got: Vec<&str> = ids.iter().map(RunId::as_str).collect();
+    assert_eq!(
+        got,
+        [
+            "A · llama",
+            "A · qwen",
+            "B",
+            "C · m · vllm",
+            "C · m · sglang",
+            "D",
+            "D #2",
+            "D #3"
+        ]
+    );
+    // An ordinal never collides with a label that already looks like one.
+    let ids = RunId::assign([("x #2", None, None), ("x", None, None), ("x", None, None)]);
+    let got: std::collections::BTreeSet<&str> = ids.iter().map(RunId::as_str).collect();
+    assert_eq!(got.len(), 3, "{ids:?}");
+    assert_eq!(
+        serde_json::to_string(&RunId::new("a\"b")).unwrap(),
+        "\"a\\\"b\""
+    );
+}
