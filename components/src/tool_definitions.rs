@@ -3,8 +3,9 @@
 //! recomputation under the tool's own definition agrees.
 
 use leptos::prelude::*;
-use tpsview_core::formats::{vocabulary, Figure, Vocabulary};
+use tpsview_core::formats::vocabulary;
 use tpsview_core::summary::{RunSummary, Summary};
+use tpsview_core::vocabulary::{Figure, Vocabulary};
 
 use crate::format::{fmt_num, fmt_value};
 

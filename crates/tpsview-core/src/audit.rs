@@ -5,10 +5,11 @@
 //! figures an importer re-aggregated from non-per-request raw data
 //! ([`crate::model::Reported::recomputed`]) are checked against that.
 
-use crate::formats::{reported_map, Def, Series, ToolDef};
+use crate::formats::reported_map;
 use crate::metrics::{request_metrics, Basis, PointMetrics};
 use crate::model::{Point, Requests};
 use crate::vocabulary::Metric;
+use crate::vocabulary::{Def, Series, ToolDef};
 
 /// Relative difference above which a reported figure is flagged (0.5 %).
 pub const TOLERANCE: f64 = 0.005;

@@ -1,15 +1,18 @@
-//! Format detection and dispatch. One module per tool under `formats/`; adding a tool is one file
-//! plus one line in each table here.
+//! Format detection and dispatch. One module per tool under `formats/`, each defining its
+//! [`FormatSpec`]s (id, name, signature, reader, summary partners) and its figure tables; this
+//! file lists the specs once ([`SPECS`]) and the tool vocabularies once ([`VOCABULARIES`]).
+//! Adding a format is its module, its [`Format`] variant and one line in [`SPECS`].
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::model::Report;
 use crate::vocabulary::Metric;
+pub use crate::vocabulary::{Def, Figure, Series, ToolDef, Vocabulary};
 
 /// The four statistics of one latency distribution as a tool names them, in tpsview's ms with
 /// `1.0` (`mean_tpot_ms`, `median_tpot_ms`, `p90_tpot_ms`, `p99_tpot_ms`).
 macro_rules! underscore_stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        $crate::formats::latency_figures(
+        $crate::vocabulary::latency_figures(
             [
                 concat!("mean_", $m, "_ms"),
                 concat!("median_", $m, "_ms"),
@@ -26,7 +29,7 @@ macro_rules! underscore_stats {
 /// The same for nested keys (`time_to_first_token.avg`, `.p50`, `.p90`, `.p99`).
 macro_rules! dotted_stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        $crate::formats::latency_figures(
+        $crate::vocabulary::latency_figures(
             [
                 concat!($m, ".avg"),
                 concat!($m, ".p50"),
@@ -38,23 +41,6 @@ macro_rules! dotted_stats {
             $cause,
         )
     };
-}
-
-/// A latency distribution's mean, p50, p90 and p99 under the tool's `keys` (in that order), each
-/// defined as tpsview defines it; the tool's value × `scale` is milliseconds.
-pub(crate) const fn latency_figures(
-    keys: [&'static str; 4],
-    d: crate::vocabulary::Latency,
-    scale: f64,
-    likely_cause: &'static str,
-) -> [Figure; 4] {
-    use crate::vocabulary::Stat;
-    [
-        Figure::same(keys[0], Metric::Latency(d, Stat::Mean), scale, likely_cause),
-        Figure::same(keys[1], Metric::Latency(d, Stat::P50), scale, likely_cause),
-        Figure::same(keys[2], Metric::Latency(d, Stat::P90), scale, likely_cause),
-        Figure::same(keys[3], Metric::Latency(d, Stat::P99), scale, likely_cause),
-    ]
 }
 
 pub mod aiperf;
@@ -113,77 +99,37 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, in detection order.
-    pub const ALL: &'static [Format] = &[
-        Format::Tpsview,
-        Format::GenaiPerfExport,
-        Format::AiperfRecords,
-        Format::AiperfSummary,
-        Format::GenaiPerfSummary,
-        Format::GenaiPerfCsv,
-        Format::Guidellm,
-        Format::InferenceBenchmarker,
-        Format::TrtllmReport,
-        Format::TrtllmRequests,
-        Format::LlamaBench,
-        Format::LlmperfSummary,
-        Format::LlmperfResponses,
-        Format::SglangOneBatch,
-        Format::SglangServe,
-        Format::VllmLatency,
-        Format::VllmThroughput,
-        Format::VllmServe,
-    ];
+    /// Every format, in detection order (the order of [`SPECS`]).
+    pub const ALL: [Format; SPECS.len()] = {
+        let mut all = [Format::Tpsview; SPECS.len()];
+        let mut i = 0;
+        while i < SPECS.len() {
+            all[i] = SPECS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    /// What tpsview knows of this format.
+    pub fn spec(self) -> &'static FormatSpec {
+        SPECS
+            .iter()
+            .copied()
+            .find(|s| s.format == self)
+            .expect("every format has one spec (formats::tests::every_format_has_one_spec)")
+    }
 
     /// A stable id, used in reports (`source_format`) and on the command line.
     pub fn id(self) -> &'static str {
-        match self {
-            Format::Tpsview => tpsview::ID,
-            Format::VllmServe => vllm::ID,
-            Format::VllmLatency => vllm_offline::LATENCY_ID,
-            Format::VllmThroughput => vllm_offline::THROUGHPUT_ID,
-            Format::SglangServe => sglang::ID,
-            Format::SglangOneBatch => sglang::ONE_BATCH_ID,
-            Format::GenaiPerfExport => genai_perf::EXPORT_ID,
-            Format::GenaiPerfSummary => genai_perf::SUMMARY_ID,
-            Format::GenaiPerfCsv => genai_perf::CSV_ID,
-            Format::AiperfRecords => aiperf::RECORDS_ID,
-            Format::AiperfSummary => aiperf::SUMMARY_ID,
-            Format::TrtllmReport => trtllm::REPORT_ID,
-            Format::TrtllmRequests => trtllm::REQUESTS_ID,
-            Format::LlamaBench => llama_bench::ID,
-            Format::LlmperfSummary => llmperf::SUMMARY_ID,
-            Format::LlmperfResponses => llmperf::RESPONSES_ID,
-            Format::Guidellm => guidellm::ID,
-            Format::InferenceBenchmarker => inference_benchmarker::ID,
-        }
+        self.spec().id
     }
 
-    /// A human name.
+    /// A human-readable name.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Tpsview => "tpsview report (tpsview/1)",
-            Format::VllmServe => "vLLM bench serve result",
-            Format::VllmLatency => "vLLM bench latency JSON",
-            Format::VllmThroughput => "vLLM bench throughput JSON",
-            Format::SglangServe => "SGLang bench_serving JSONL",
-            Format::SglangOneBatch => "SGLang bench_one_batch JSONL",
-            Format::GenaiPerfExport => "GenAI-Perf profile_export.json",
-            Format::GenaiPerfSummary => "GenAI-Perf profile_export_genai_perf.json",
-            Format::GenaiPerfCsv => "GenAI-Perf profile_export_genai_perf.csv",
-            Format::AiperfRecords => "AIPerf profile_export.jsonl",
-            Format::AiperfSummary => "AIPerf profile_export_aiperf.json",
-            Format::TrtllmReport => "TensorRT-LLM trtllm-bench report JSON",
-            Format::TrtllmRequests => "TensorRT-LLM trtllm-bench request JSON",
-            Format::LlamaBench => "llama.cpp llama-bench JSON/JSONL",
-            Format::LlmperfSummary => "LLMPerf summary JSON",
-            Format::LlmperfResponses => "LLMPerf individual_responses JSON",
-            Format::Guidellm => "GuideLLM benchmarks JSON",
-            Format::InferenceBenchmarker => "HF inference-benchmarker results",
-        }
+        self.spec().name
     }
 
-    /// The format with this id.
+    /// The format of an id, if it is one of ours.
     pub fn from_id(id: &str) -> Option<Format> {
         Format::ALL.iter().copied().find(|f| f.id() == id)
     }
@@ -191,86 +137,62 @@ impl Format {
     /// For a file of raw per-request data, the summary formats of the same tool whose figures it
     /// pairs with (one run, one point per level); empty otherwise.
     pub fn summary_partners(self) -> &'static [Format] {
-        match self {
-            Format::GenaiPerfExport => &[Format::GenaiPerfSummary, Format::GenaiPerfCsv],
-            Format::AiperfRecords => &[Format::AiperfSummary],
-            Format::TrtllmRequests => &[Format::TrtllmReport],
-            Format::LlmperfResponses => &[Format::LlmperfSummary],
-            _ => &[],
-        }
-    }
-
-    fn parser(self) -> ParseFn {
-        match self {
-            Format::Tpsview => tpsview::parse,
-            Format::VllmServe => vllm::parse,
-            Format::VllmLatency => vllm_offline::parse_latency,
-            Format::VllmThroughput => vllm_offline::parse_throughput,
-            Format::SglangServe => sglang::parse,
-            Format::SglangOneBatch => sglang::parse_one_batch,
-            Format::GenaiPerfExport => genai_perf::parse_export,
-            Format::GenaiPerfSummary => genai_perf::parse_summary,
-            Format::GenaiPerfCsv => genai_perf::parse_csv,
-            Format::AiperfRecords => aiperf::parse_records,
-            Format::AiperfSummary => aiperf::parse_summary,
-            Format::TrtllmReport => trtllm::parse_report,
-            Format::TrtllmRequests => trtllm::parse_requests,
-            Format::LlamaBench => llama_bench::parse,
-            Format::LlmperfSummary => llmperf::parse_summary,
-            Format::LlmperfResponses => llmperf::parse_responses,
-            Format::Guidellm => guidellm::parse,
-            Format::InferenceBenchmarker => inference_benchmarker::parse,
-        }
-    }
-
-    /// Whether the file's sniffed ends carry this format's key signature.
-    fn matches(self, has: &dyn Fn(&str) -> bool, text_start: &[u8]) -> bool {
-        match self {
-            Format::Tpsview => has("\"tpsview/") && has("\"format\""),
-            Format::GenaiPerfExport => has("\"experiments\"") && has("\"response_timestamps\""),
-            Format::AiperfRecords => has("\"request_start_ns\"") && has("\"metrics\""),
-            Format::AiperfSummary => {
-                (has("\"aiperf_version\"") || has("\"schema_version\""))
-                    && has("\"time_to_first_token\"")
-            }
-            Format::GenaiPerfSummary => {
-                has("\"time_to_first_token\"") && has("\"unit\"") && has("\"input_config\"")
-            }
-            Format::GenaiPerfCsv => text_start.starts_with(b"Metric,") && has("Request Latency"),
-            Format::Guidellm => has("\"generative_benchmark\"") && has("\"benchmarks\""),
-            Format::InferenceBenchmarker => has("\"token_throughput_secs\""),
-            Format::TrtllmReport => {
-                has("\"performance\"") && has("\"request_info\"") && has("\"world_info\"")
-            }
-            Format::TrtllmRequests => {
-                has("\"first_token_timestamp\"") && has("\"start_timestamp\"")
-            }
-            Format::LlamaBench => has("\"avg_ts\"") && has("\"n_gen\"") && has("\"n_prompt\""),
-            Format::LlmperfSummary => {
-                has("\"results_ttft_s_mean\"") || has("\"results_num_completed_requests\"")
-            }
-            Format::LlmperfResponses => has("\"ttft_s\"") && has("\"end_to_end_latency_s\""),
-            Format::SglangOneBatch => {
-                has("\"prefill_latency\"") && has("\"median_decode_latency\"")
-            }
-            Format::SglangServe => {
-                has("\"total_output_tokens_retokenized\"")
-                    || (has("\"mean_e2e_latency_ms\"") && has("\"concurrency\""))
-            }
-            Format::VllmLatency => {
-                has("\"avg_latency\"") && has("\"latencies\"") && has("\"percentiles\"")
-            }
-            Format::VllmThroughput => has("\"elapsed_time\"") && has("\"tokens_per_second\""),
-            Format::VllmServe => {
-                has("\"mean_tpot_ms\"")
-                    || has("\"total_token_throughput\"")
-                    || has("\"output_throughput\"")
-            }
-        }
+        self.spec().summary_partners
     }
 }
 
-type ParseFn = fn(&str, &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError>;
+/// One file format: its id and name, how to recognise it, how to read it, and which summary files
+/// complete it. Each format's module defines its spec; [`SPECS`] lists them. Adding a format is
+/// its module, its [`Format`] variant and one line in [`SPECS`].
+#[derive(Debug)]
+pub struct FormatSpec {
+    /// The format.
+    pub format: Format,
+    /// A stable id, used in reports (`source_format`) and on the command line.
+    pub id: &'static str,
+    /// A human-readable name.
+    pub name: &'static str,
+    /// Whether a file's sniffed ends carry the format's key signature: `has(needle)` tells
+    /// whether either end holds `needle`; the second argument is the file's first bytes.
+    pub detect: DetectFn,
+    /// The reader: the file's name (for messages), its bytes, where to report progress.
+    pub parse: ParseFn,
+    /// See [`Format::summary_partners`].
+    pub summary_partners: &'static [Format],
+}
+
+/// Every format, in detection order: the first whose signature matches wins, so a specific
+/// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
+pub const SPECS: [&FormatSpec; 18] = [
+    &tpsview::SPEC,
+    &genai_perf::EXPORT_SPEC,
+    &aiperf::RECORDS_SPEC,
+    &aiperf::SUMMARY_SPEC,
+    &genai_perf::SUMMARY_SPEC,
+    &genai_perf::CSV_SPEC,
+    &guidellm::SPEC,
+    &inference_benchmarker::SPEC,
+    &trtllm::REPORT_SPEC,
+    &trtllm::REQUESTS_SPEC,
+    &llama_bench::SPEC,
+    &llmperf::SUMMARY_SPEC,
+    &llmperf::RESPONSES_SPEC,
+    &sglang::ONE_BATCH_SPEC,
+    &sglang::SPEC,
+    &vllm_offline::LATENCY_SPEC,
+    &vllm_offline::THROUGHPUT_SPEC,
+    &vllm::SPEC,
+];
+
+/// Whether a file's sniffed ends hold a format's signature (see [`FormatSpec::detect`]).
+pub type DetectFn = fn(&dyn Fn(&str) -> bool, &[u8]) -> bool;
+
+/// A format's reader (see [`FormatSpec::parse`]).
+pub type ParseFn = fn(
+    &str,
+    &[u8],
+    &mut dyn crate::progress::Progress,
+) -> Result<(Report, Vec<Diagnostic>), ParseError>;
 
 /// A parsed file: the report it holds and what was skipped or substituted while reading it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -287,145 +209,6 @@ pub struct Parsed {
     /// A run label the user chose: every run of the file takes it, and runs are then grouped by
     /// label alone (see the `group` module).
     pub run_label: Option<String>,
-}
-
-/// One of a tool's reported figures and the tpsview metric it corresponds to.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Figure {
-    /// The tool's key, e.g. `mean_tpot_ms` (nested keys joined with `.`).
-    pub tool_key: &'static str,
-    /// tpsview's metric nearest to it.
-    pub canonical: Metric,
-    /// Multiply the tool's value by this to get tpsview's unit.
-    pub scale: f64,
-    /// Why the two may differ, in a few words (shown with a discrepancy).
-    pub likely_cause: &'static str,
-    /// How the tool defines the figure.
-    pub def: Def,
-}
-
-/// How a tool defines one of its figures, relative to tpsview's metric of the same meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Def {
-    /// The same definition as tpsview's `canonical` metric: shown beside it, used for it when the
-    /// file has no raw data, and audited against it.
-    Same,
-    /// A different definition: never shown as tpsview's metric; the audit recomputes it the tool's
-    /// way from the raw data.
-    Tool(ToolDef),
-}
-
-/// A tool's own definition of a figure, recomputable from per-request data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ToolDef {
-    /// Mean over requests of (N − 1) / (E2E − TTFT), tokens/s: each request's decode rate,
-    /// averaged (tpsview's per-stream T/s is 1 / mean TPOT instead).
-    DecodeRateMean,
-    /// Mean over requests of N / E2E, tokens/s: includes the wait for the first token.
-    UserRateMean,
-    /// Σ (E2E − TTFT) / Σ (N − 1), ms: a token-weighted mean TPOT.
-    TokenWeightedTpot,
-    /// Σ (E2E − TTFT) / Σ N, ms: decode time per output token, divided by N rather than N − 1.
-    DecodePerToken,
-    /// Σ E2E / Σ N, ms: whole-request time per output token, first-token wait included.
-    E2ePerToken,
-    /// (Σ input + Σ output tokens) / duration, tokens/s: prompt tokens counted as throughput.
-    TotalTokenThroughput,
-    /// All requests, failed ones included, / duration, requests/s.
-    AllRequestsThroughput,
-    /// Mean over requests of E2E / number of streamed chunks: first-token wait included.
-    E2ePerChunk,
-    /// Prompt tokens / prefill time: prefill throughput, not decode.
-    PrefillRate,
-    /// (Prompt + generated tokens) / time of a test that does both.
-    MixedRate,
-    /// The p-th percentile (0–100) of a per-request series taken as `sorted[int(n · p / 100)]`,
-    /// without interpolation.
-    NearestIndex(Series, u8),
-}
-
-/// A per-request series, for [`ToolDef::NearestIndex`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Series {
-    /// Time to first token.
-    Ttft,
-    /// Time per output token.
-    Tpot,
-    /// End-to-end latency.
-    E2e,
-}
-
-impl ToolDef {
-    /// The definition in words, for the docs and the UI's definitions table.
-    pub fn describe(self) -> &'static str {
-        match self {
-            ToolDef::DecodeRateMean => "mean over requests of (N − 1) / (E2E − TTFT)",
-            ToolDef::UserRateMean => "mean over requests of N / E2E (first-token wait included)",
-            ToolDef::TokenWeightedTpot => "token-weighted: Σ (E2E − TTFT) / Σ (N − 1)",
-            ToolDef::DecodePerToken => {
-                "token-weighted: Σ (E2E − TTFT) / Σ N (divides by N, not N − 1)"
-            }
-            ToolDef::E2ePerToken => "token-weighted: Σ E2E / Σ N (first-token wait included)",
-            ToolDef::TotalTokenThroughput => "(prompt + output tokens) / duration",
-            ToolDef::AllRequestsThroughput => "all requests, failed included, / duration",
-            ToolDef::E2ePerChunk => {
-                "mean over requests of E2E / chunks (first-token wait included)"
-            }
-            ToolDef::PrefillRate => "prompt tokens / prefill time (prefill, not decode)",
-            ToolDef::MixedRate => "(prompt + generated tokens) / test time",
-            ToolDef::NearestIndex(..) => "percentile as sorted[int(n · p)], no interpolation",
-        }
-    }
-}
-
-impl Figure {
-    /// A figure defined as tpsview defines `canonical`.
-    pub const fn same(
-        tool_key: &'static str,
-        canonical: Metric,
-        scale: f64,
-        likely_cause: &'static str,
-    ) -> Figure {
-        Figure {
-            tool_key,
-            canonical,
-            scale,
-            likely_cause,
-            def: Def::Same,
-        }
-    }
-
-    /// A figure the tool defines its own way.
-    pub const fn tool(
-        tool_key: &'static str,
-        canonical: Metric,
-        scale: f64,
-        likely_cause: &'static str,
-        def: ToolDef,
-    ) -> Figure {
-        Figure {
-            tool_key,
-            canonical,
-            scale,
-            likely_cause,
-            def: Def::Tool(def),
-        }
-    }
-}
-
-/// One tool's vocabulary: its display name, its figures, and what else differs (shown in the UI
-/// beside a file from that tool, and in docs/formats.md).
-#[derive(Debug, Clone, Copy)]
-pub struct Vocabulary {
-    /// Reported-tool id (what [`crate::model::Reported::tool`] holds).
-    pub tool: &'static str,
-    /// The tool's name, e.g. `GenAI-Perf`.
-    pub name: &'static str,
-    /// Figure table, in groups (e.g. the tool's own figures, then one group per distribution).
-    pub groups: &'static [&'static [Figure]],
-    /// Definitional differences that are not one figure's: token counting, duration window,
-    /// concurrency field, percentile method.
-    pub notes: &'static [&'static str],
 }
 
 /// Every tool vocabulary tpsview knows.
@@ -448,49 +231,6 @@ pub const VOCABULARIES: &[Vocabulary] = &[
 /// The vocabulary of a reported-tool id, when it is a known tool's.
 pub fn vocabulary(tool: &str) -> Option<&'static Vocabulary> {
     VOCABULARIES.iter().find(|v| v.tool == tool)
-}
-
-impl Vocabulary {
-    /// Every figure, in table order.
-    pub fn figures(&self) -> impl Iterator<Item = &'static Figure> {
-        self.groups.iter().flat_map(|g| g.iter())
-    }
-
-    /// How the tool's figure `f` relates to tpsview's metric, in words.
-    pub fn relation(f: &Figure) -> &'static str {
-        match f.def {
-            Def::Same => "same quantity as tpsview's",
-            Def::Tool(d) => d.describe(),
-        }
-    }
-
-    /// The vocabulary as Markdown: the mapping table and the notes (docs/formats.md holds this
-    /// text, checked by a test).
-    pub fn markdown(&self) -> String {
-        let mut out = format!(
-            "### {} — figures of `{}`\n\n| {} figure | tpsview metric | definition | why they may differ |\n|---|---|---|---|\n",
-            self.name, self.tool, self.name
-        );
-        for f in self.figures() {
-            let unit = if f.scale == 1.0 {
-                String::new()
-            } else {
-                format!(" (× {})", f.scale)
-            };
-            out.push_str(&format!(
-                "| `{}`{unit} | `{}` | {} | {} |\n",
-                f.tool_key,
-                f.canonical,
-                Vocabulary::relation(f),
-                f.likely_cause
-            ));
-        }
-        out.push('\n');
-        for n in self.notes {
-            out.push_str(&format!("- {n}\n"));
-        }
-        out
-    }
 }
 
 /// Every vocabulary as Markdown, in one block.
@@ -534,7 +274,10 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     let tail = &bytes[bytes.len().saturating_sub(SNIFF)..];
     let has = |needle: &str| contains(head, needle.as_bytes()) || contains(tail, needle.as_bytes());
     let start = strip_bom(head);
-    Format::ALL.iter().copied().find(|f| f.matches(&has, start))
+    SPECS
+        .iter()
+        .find(|s| (s.detect)(&has, start))
+        .map(|s| s.format)
 }
 
 /// A plain scan: it runs once per file over at most 128 KB, and `memchr::memmem` would add its
@@ -557,11 +300,7 @@ pub fn parse_with_progress(
     progress: &mut dyn crate::progress::Progress,
 ) -> Result<Parsed, ParseError> {
     check_not_empty(file, bytes)?;
-    let (report, diagnostics) = match format {
-        Format::VllmServe => vllm::parse_with(file, bytes, true, vllm::VLLM, progress)?,
-        Format::SglangServe => sglang::parse_with_progress(file, bytes, progress)?,
-        _ => (format.parser())(file, bytes)?,
-    };
+    let (report, diagnostics) = (format.spec().parse)(file, bytes, progress)?;
     Ok(Parsed {
         file: file.to_owned(),
         format,

@@ -257,7 +257,7 @@ pub fn compute_point(point: &Point, opts: &MetricOptions) -> (PointMetrics, Vec<
 fn from_reported(point: &Point, diags: &mut Vec<Diagnostic>) -> PointMetrics {
     let mut m = PointMetrics::empty(Basis::Reported, point);
     let same = crate::formats::reported_map(&point.reported.tool)
-        .filter(|f| f.def == crate::formats::Def::Same);
+        .filter(|f| f.def == crate::vocabulary::Def::Same);
     for fig in same {
         if let Some(&v) = point.reported.figures.get(fig.tool_key) {
             if v.is_finite() && m.get(fig.canonical).is_none() {

@@ -100,7 +100,7 @@ fn every_format_is_detected_from_its_fixture() {
     }
     for f in Format::ALL {
         assert!(
-            *f == Format::Tpsview || seen.contains(f),
+            f == Format::Tpsview || seen.contains(&f),
             "{f:?} has no fixture"
         );
     }

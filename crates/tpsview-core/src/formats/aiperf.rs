@@ -3,6 +3,7 @@
 //! GenAI-Perf-compatible summary, in the ≤ 0.8 `loadgen` and 0.11 `phases` layouts). Records and
 //! summary pair into one point.
 
+use super::{Format, FormatSpec};
 use serde_json::Value;
 
 use super::common::{self, at, map_records, num, read_values, summary_point, Row, Rows};
@@ -16,6 +17,28 @@ use crate::vocabulary::Metric;
 pub const RECORDS_ID: &str = "aiperf-records";
 /// Format id of `profile_export_aiperf.json`; also the reported-tool id of AIPerf figures.
 pub const SUMMARY_ID: &str = "aiperf";
+
+/// AIPerf `profile_export.jsonl` (per-request records).
+pub const RECORDS_SPEC: FormatSpec = FormatSpec {
+    format: Format::AiperfRecords,
+    id: RECORDS_ID,
+    name: "AIPerf profile_export.jsonl",
+    detect: |has, _| has("\"request_start_ns\"") && has("\"metrics\""),
+    parse: |f, b, _| parse_records(f, b),
+    summary_partners: &[Format::AiperfSummary],
+};
+
+/// AIPerf `profile_export_aiperf.json` (summary).
+pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
+    format: Format::AiperfSummary,
+    id: SUMMARY_ID,
+    name: "AIPerf profile_export_aiperf.json",
+    detect: |has, _| {
+        (has("\"aiperf_version\"") || has("\"schema_version\"")) && has("\"time_to_first_token\"")
+    },
+    parse: |f, b, _| parse_summary(f, b),
+    summary_partners: &[],
+};
 
 const TOKENS: &str = "token counts: AIPerf re-tokenizes the output with --tokenizer (reasoning tokens included in OSL); tpsview uses the records' OSL";
 const FIRST: &str = "first-token definition: AIPerf's first response with content";

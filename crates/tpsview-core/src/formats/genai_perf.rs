@@ -3,6 +3,7 @@
 //! summaries `profile_export_genai_perf.json` / `.csv` (the CSV quotes values ≥ 1,000 with
 //! thousands separators). An export and its summary pair into one point.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -19,6 +20,36 @@ pub const EXPORT_ID: &str = "genai-perf-export";
 pub const SUMMARY_ID: &str = "genai-perf";
 /// Format id of `profile_export_genai_perf.csv`.
 pub const CSV_ID: &str = "genai-perf-csv";
+
+/// GenAI-Perf `profile_export.json` (raw per-request timestamps).
+pub const EXPORT_SPEC: FormatSpec = FormatSpec {
+    format: Format::GenaiPerfExport,
+    id: EXPORT_ID,
+    name: "GenAI-Perf profile_export.json",
+    detect: |has, _| has("\"experiments\"") && has("\"response_timestamps\""),
+    parse: |f, b, _| parse_export(f, b),
+    summary_partners: &[Format::GenaiPerfSummary, Format::GenaiPerfCsv],
+};
+
+/// GenAI-Perf `profile_export_genai_perf.json` (summary).
+pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
+    format: Format::GenaiPerfSummary,
+    id: SUMMARY_ID,
+    name: "GenAI-Perf profile_export_genai_perf.json",
+    detect: |has, _| has("\"time_to_first_token\"") && has("\"unit\"") && has("\"input_config\""),
+    parse: |f, b, _| parse_summary(f, b),
+    summary_partners: &[],
+};
+
+/// GenAI-Perf `profile_export_genai_perf.csv` (summary).
+pub const CSV_SPEC: FormatSpec = FormatSpec {
+    format: Format::GenaiPerfCsv,
+    id: CSV_ID,
+    name: "GenAI-Perf profile_export_genai_perf.csv",
+    detect: |has, start| start.starts_with(b"Metric,") && has("Request Latency"),
+    parse: |f, b, _| parse_csv(f, b),
+    summary_partners: &[],
+};
 
 const TOKENS: &str = "token counts: GenAI-Perf re-tokenizes the output text with --tokenizer; tpsview uses the server's usage count, else one token per content chunk";
 const FIRST: &str = "first-token definition: GenAI-Perf drops role-only and empty responses, as tpsview does; a difference means a response tpsview read as content";

@@ -3,6 +3,7 @@
 //! `info.timings`). One point per benchmark (strategy). Requests may be a sample of the run; then
 //! counts and throughput come from the tool.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -15,6 +16,16 @@ use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id.
 pub const ID: &str = "guidellm";
+
+/// GuideLLM `benchmarks.json` (v0.2–0.3 and v0.4+ schemas).
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::Guidellm,
+    id: ID,
+    name: "GuideLLM benchmarks JSON",
+    detect: |has, _| has("\"generative_benchmark\"") && has("\"benchmarks\""),
+    parse: |f, b, _| parse(f, b),
+    summary_partners: &[],
+};
 /// Reported-tool id of v0.2–0.3 files.
 pub const V02: &str = "guidellm-0.2";
 /// Reported-tool id of v0.4+ files.

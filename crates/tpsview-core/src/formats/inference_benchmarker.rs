@@ -1,6 +1,7 @@
 //! Hugging Face `inference-benchmarker` results (`results/<tokenizer>_<timestamp>.json`): one
 //! summary per step (warm-up, throughput, constant rates), percentiles only, no per-request data.
 
+use super::{Format, FormatSpec};
 use serde_json::Value;
 
 use super::common::{self, at, num, read_values, summary_point};
@@ -11,6 +12,16 @@ use crate::vocabulary::Metric;
 
 /// Format id; also the reported-tool id.
 pub const ID: &str = "inference-benchmarker";
+
+/// Hugging Face `inference-benchmarker` results.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::InferenceBenchmarker,
+    id: ID,
+    name: "HF inference-benchmarker results",
+    detect: |has, _| has("\"token_throughput_secs\""),
+    parse: |f, b, _| parse(f, b),
+    summary_partners: &[],
+};
 
 const TOKENS: &str =
     "token counts: inference-benchmarker counts tokens by client-tokenizing each chunk";

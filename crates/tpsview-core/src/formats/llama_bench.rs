@@ -4,6 +4,7 @@
 //! size, depth…) is the run's level axis. The per-repetition samples are re-aggregated to audit
 //! `avg_ts`.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -16,6 +17,16 @@ use crate::vocabulary::Metric;
 
 /// Format id; also the reported-tool id.
 pub const ID: &str = "llama-bench";
+
+/// llama.cpp `llama-bench -o json|jsonl`.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::LlamaBench,
+    id: ID,
+    name: "llama.cpp llama-bench JSON/JSONL",
+    detect: |has, _| has("\"avg_ts\"") && has("\"n_gen\"") && has("\"n_prompt\""),
+    parse: |f, b, _| parse(f, b),
+    summary_partners: &[],
+};
 
 const SAMPLES: &str = "avg_ts is the mean of per-repetition rates (n/t each), not n / avg_ns; a difference means the samples and the mean disagree";
 

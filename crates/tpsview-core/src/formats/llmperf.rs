@@ -2,6 +2,7 @@
 //! `results_*` keys; some numbers written as strings) and `*_individual_responses.json` (per
 //! request, in seconds, no timestamps). A responses file and its summary pair into one point.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
 use super::common::{self, map_records, num, read_values, summary_point, Row, Rows};
@@ -15,6 +16,26 @@ pub const SUMMARY_ID: &str = "llmperf";
 /// Format id of `individual_responses` files.
 pub const RESPONSES_ID: &str = "llmperf-responses";
 
+/// LLMPerf `*_summary.json`.
+pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
+    format: Format::LlmperfSummary,
+    id: SUMMARY_ID,
+    name: "LLMPerf summary JSON",
+    detect: |has, _| has("\"results_ttft_s_mean\"") || has("\"results_num_completed_requests\""),
+    parse: |f, b, _| parse_summary(f, b),
+    summary_partners: &[],
+};
+
+/// LLMPerf `*_individual_responses.json`.
+pub const RESPONSES_SPEC: FormatSpec = FormatSpec {
+    format: Format::LlmperfResponses,
+    id: RESPONSES_ID,
+    name: "LLMPerf individual_responses JSON",
+    detect: |has, _| has("\"ttft_s\"") && has("\"end_to_end_latency_s\""),
+    parse: |f, b, _| parse_responses(f, b),
+    summary_partners: &[Format::LlmperfSummary],
+};
+
 const TOKENS: &str =
     "token counts: LLMPerf re-counts output with a Llama tokenizer for every model";
 const ITL_CAUSE: &str = "LLMPerf's ITL is Σ of all gaps including TTFT / number of SSE events (≈ E2E / N); a difference means the summary and its own per-request values disagree";
@@ -22,7 +43,7 @@ const PANDAS: &str = "pandas linear quantiles over the non-errored requests";
 
 macro_rules! q {
     ($m:literal, $c:ident) => {
-        super::latency_figures(
+        crate::vocabulary::latency_figures(
             [
                 concat!("results_", $m, "_mean"),
                 concat!("results_", $m, "_quantiles_p50"),

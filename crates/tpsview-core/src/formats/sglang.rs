@@ -5,6 +5,7 @@
 
 use super::common::{self, num, read_values, records, summary_point};
 use super::{Figure, ToolDef, Vocabulary};
+use super::{Format, FormatSpec};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
 use crate::vocabulary::{Latency, Metric, Stat};
@@ -13,6 +14,29 @@ use crate::vocabulary::{Latency, Metric, Stat};
 pub const ID: &str = "sglang-bench-serving";
 /// Format id of `bench_one_batch` files.
 pub const ONE_BATCH_ID: &str = "sglang-bench-one-batch";
+
+/// SGLang `bench_one_batch` JSONL.
+pub const ONE_BATCH_SPEC: FormatSpec = FormatSpec {
+    format: Format::SglangOneBatch,
+    id: ONE_BATCH_ID,
+    name: "SGLang bench_one_batch JSONL",
+    detect: |has, _| has("\"prefill_latency\"") && has("\"median_decode_latency\""),
+    parse: |f, b, _| parse_one_batch(f, b),
+    summary_partners: &[],
+};
+
+/// SGLang `bench_serving` JSONL.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::SglangServe,
+    id: ID,
+    name: "SGLang bench_serving JSONL",
+    detect: |has, _| {
+        has("\"total_output_tokens_retokenized\"")
+            || (has("\"mean_e2e_latency_ms\"") && has("\"concurrency\""))
+    },
+    parse: parse_with_progress,
+    summary_partners: &[],
+};
 
 const WINDOW: &str = "duration window: SGLang times from the benchmark's start to the last response; tpsview from the first send to the last token (without send times tpsview uses SGLang's duration)";
 const LAST_LINE: &str = "end time: SGLang's latency is taken at the last line received, the final usage/[DONE] line included; tpsview's at the last content chunk";

@@ -11,8 +11,41 @@ fn detection_looks_at_the_end_of_the_file_too() {
 #[test]
 fn every_format_has_an_id_that_maps_back() {
     for f in Format::ALL {
-        assert_eq!(Format::from_id(f.id()), Some(*f));
+        assert_eq!(Format::from_id(f.id()), Some(f));
     }
+}
+
+#[test]
+fn every_format_has_one_spec() {
+    // Exhaustive: a new variant does not compile here until it is listed, and the list is checked
+    // against SPECS below.
+    let every = |f: Format| match f {
+        Format::Tpsview
+        | Format::VllmServe
+        | Format::VllmLatency
+        | Format::VllmThroughput
+        | Format::SglangServe
+        | Format::SglangOneBatch
+        | Format::GenaiPerfExport
+        | Format::GenaiPerfSummary
+        | Format::GenaiPerfCsv
+        | Format::AiperfRecords
+        | Format::AiperfSummary
+        | Format::TrtllmReport
+        | Format::TrtllmRequests
+        | Format::LlamaBench
+        | Format::LlmperfSummary
+        | Format::LlmperfResponses
+        | Format::Guidellm
+        | Format::InferenceBenchmarker => f,
+    };
+    for f in Format::ALL {
+        assert_eq!(every(f).spec().format, f);
+        assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
+    }
+    assert_eq!(Format::ALL.len(), 18);
+    let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.id).collect();
+    assert_eq!(ids.len(), SPECS.len());
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! per-request data as columns, one array per field, so that a 100 MB report is a handful of
 //! number arrays that parse without a heap object per request or per chunk gap.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -15,6 +16,16 @@ use crate::vocabulary::Metric;
 
 /// Format id, also the value of the `format` key.
 pub const ID: &str = "tpsview/1";
+
+/// tpsview's own report format, `tpsview/1`.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::Tpsview,
+    id: ID,
+    name: "tpsview report (tpsview/1)",
+    detect: |has, _| has("\"tpsview/") && has("\"format\""),
+    parse: |f, b, _| parse(f, b),
+    summary_partners: &[],
+};
 
 /// Summary-only points in tpsview/1 use tpsview's own metric names: the identity map over
 /// [`Metric::ALL`], built once.

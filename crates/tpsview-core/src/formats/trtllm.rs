@@ -3,6 +3,7 @@
 //! per-chunk times). The report does not record `--concurrency`; a request file and its report pair
 //! into one point.
 
+use super::{Format, FormatSpec};
 use serde_json::Value;
 
 use super::common::{self, at, first_num, map_records, num, read_values, summary_point, Row, Rows};
@@ -15,6 +16,26 @@ use crate::vocabulary::{Latency, Metric, Stat};
 pub const REPORT_ID: &str = "trtllm-bench";
 /// Format id of `--request_json` files.
 pub const REQUESTS_ID: &str = "trtllm-bench-requests";
+
+/// TensorRT-LLM `trtllm-bench --report_json`.
+pub const REPORT_SPEC: FormatSpec = FormatSpec {
+    format: Format::TrtllmReport,
+    id: REPORT_ID,
+    name: "TensorRT-LLM trtllm-bench report JSON",
+    detect: |has, _| has("\"performance\"") && has("\"request_info\"") && has("\"world_info\""),
+    parse: |f, b, _| parse_report(f, b),
+    summary_partners: &[],
+};
+
+/// TensorRT-LLM `trtllm-bench --request_json`.
+pub const REQUESTS_SPEC: FormatSpec = FormatSpec {
+    format: Format::TrtllmRequests,
+    id: REQUESTS_ID,
+    name: "TensorRT-LLM trtllm-bench request JSON",
+    detect: |has, _| has("\"first_token_timestamp\"") && has("\"start_timestamp\""),
+    parse: |f, b, _| parse_requests(f, b),
+    summary_partners: &[Format::TrtllmReport],
+};
 
 const WINDOW: &str = "duration window: last end − first start, as tpsview";
 const NEAREST: &str = "percentile method: trtllm-bench takes sorted[int(n·p)] without interpolation (newer versions weight)";

@@ -3,6 +3,7 @@
 //! `--save-detailed` files with per-request arrays; old and new key sets, detected by the keys
 //! present, never by flags. `request_rate` may be the string `"inf"`.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -17,6 +18,18 @@ use crate::vocabulary::Metric;
 
 /// Format id.
 pub const ID: &str = "vllm-bench-serve";
+
+/// vLLM `bench serve` / `benchmark_serving.py` result files.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::VllmServe,
+    id: ID,
+    name: "vLLM bench serve result",
+    detect: |has, _| {
+        has("\"mean_tpot_ms\"") || has("\"total_token_throughput\"") || has("\"output_throughput\"")
+    },
+    parse: |f, b, p| parse_with(f, b, true, VLLM, p),
+    summary_partners: &[],
+};
 
 const WINDOW: &str = "duration window: vLLM times from the benchmark's start (before the first send) to after the last response; tpsview from the first send to the last token";
 const TOKENS: &str = "token counts: output lengths re-tokenized from text, or requests with fewer than 2 tokens treated differently";

@@ -3,6 +3,7 @@
 //! dataset). Neither records concurrency, prompt or output lengths, so both are shown as reported
 //! with only what the definitions allow.
 
+use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
 use super::common::{self, num, read_values, summary_point};
@@ -15,6 +16,26 @@ use crate::vocabulary::{Latency, Metric, Stat};
 pub const LATENCY_ID: &str = "vllm-bench-latency";
 /// Format id of `bench throughput` files.
 pub const THROUGHPUT_ID: &str = "vllm-bench-throughput";
+
+/// vLLM `bench latency --output-json`.
+pub const LATENCY_SPEC: FormatSpec = FormatSpec {
+    format: Format::VllmLatency,
+    id: LATENCY_ID,
+    name: "vLLM bench latency JSON",
+    detect: |has, _| has("\"avg_latency\"") && has("\"latencies\"") && has("\"percentiles\""),
+    parse: |f, b, _| parse_latency(f, b),
+    summary_partners: &[],
+};
+
+/// vLLM `bench throughput --output-json`.
+pub const THROUGHPUT_SPEC: FormatSpec = FormatSpec {
+    format: Format::VllmThroughput,
+    id: THROUGHPUT_ID,
+    name: "vLLM bench throughput JSON",
+    detect: |has, _| has("\"elapsed_time\"") && has("\"tokens_per_second\""),
+    parse: |f, b, _| parse_throughput(f, b),
+    summary_partners: &[],
+};
 
 const BATCH: &str = "whole-batch latency: prefill of --batch-size prompts plus every decode step, not one request's; a discrepancy means the tool's mean or percentiles disagree with its own per-iteration latencies";
 
