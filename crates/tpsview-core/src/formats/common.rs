@@ -21,64 +21,81 @@ pub(crate) fn read_values(
     bytes: &[u8],
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Value>, ParseError> {
-    let bytes = super::strip_bom(bytes);
-    match stream(bytes) {
-        Ok(v) => non_empty(file, v),
-        Err(e) => {
-            if let Some(fixed) = crate::lenient::quote_nonfinite_literals(bytes) {
-                if let Ok(v) = stream(&fixed) {
-                    diags.push(Diagnostic::info(
-                        file,
-                        "(file)",
-                        "bare NaN/Infinity literals (not valid JSON) were read as numbers",
-                    ));
-                    return non_empty(file, v);
-                }
-            }
-            let lines: Vec<(usize, &[u8])> = bytes
-                .split(|b| *b == b'\n')
-                .enumerate()
-                .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
-                .collect();
-            if lines.len() < 2 {
-                return Err(ParseError::from_json(
-                    file,
-                    &e,
-                    super::path_of_error(bytes, &e),
-                ));
-            }
-            let mut good = Vec::new();
-            for (n, line) in lines {
-                let fixed = crate::lenient::quote_nonfinite_literals(line);
-                match serde_json::from_slice::<Value>(fixed.as_deref().unwrap_or(line)) {
-                    Ok(v) => good.push(v),
-                    Err(le) => diags.push(Diagnostic::warning(
-                        file,
-                        &format!("line {}", n + 1),
-                        None,
-                        format!(
-                            "record skipped: {}",
-                            ParseError::from_json(file, &le, None).kind
-                        ),
-                    )),
-                }
-            }
-            if good.is_empty() {
-                return Err(ParseError::from_json(
-                    file,
-                    &e,
-                    super::path_of_error(bytes, &e),
-                ));
-            }
-            Ok(good)
-        }
-    }
+    let v = read_stream::<Value>(file, bytes, "record", diags)?;
+    non_empty(file, v.into_iter().map(|(_, v)| v).collect())
 }
 
-fn stream(bytes: &[u8]) -> Result<Vec<Value>, serde_json::Error> {
-    serde_json::Deserializer::from_slice(bytes)
-        .into_iter::<Value>()
-        .collect()
+/// The note of a file read with bare `NaN`/`Infinity` quoted.
+const QUOTED: &str = "bare NaN/Infinity literals (not valid JSON) were read as numbers";
+
+/// The one reader of record streams, for any record type `T` (a JSON value, or a format's own
+/// record read straight into columns): every value of the file, each with its place in the stream
+/// (its ordinal among the file's non-blank lines when lines had to be read one by one, so that a
+/// skipped record keeps the places of the others). Recovery, in order: bare `NaN`/`Infinity`
+/// quoted and the whole file read again (with a note); else, in a file of two lines or more, each
+/// line read on its own, a broken one skipped with a warning that names its line and calls it a
+/// `what`. The error of the whole file when nothing can be read. May be empty.
+pub(crate) fn read_stream<T: serde::de::DeserializeOwned>(
+    file: &str,
+    bytes: &[u8],
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<(usize, T)>, ParseError> {
+    let bytes = super::strip_bom(bytes);
+    let stream = |b: &[u8]| {
+        serde_json::Deserializer::from_slice(b)
+            .into_iter::<T>()
+            .enumerate()
+            .map(|(i, v)| v.map(|v| (i, v)))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let e = match stream(bytes) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    if let Some(fixed) = crate::lenient::quote_nonfinite_literals(bytes) {
+        if let Ok(v) = stream(&fixed) {
+            diags.push(Diagnostic::info(file, "(file)", QUOTED));
+            return Ok(v);
+        }
+    }
+    let whole = || ParseError::from_json(file, &e, super::path_of_error(bytes, &e));
+    let lines: Vec<(usize, &[u8])> = bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+        .collect();
+    if lines.len() < 2 {
+        return Err(whole());
+    }
+    let mut good = Vec::new();
+    let (mut skipped, mut quoted) = (Vec::new(), false);
+    for (ordinal, (n, line)) in lines.into_iter().enumerate() {
+        let fixed = crate::lenient::quote_nonfinite_literals(line);
+        match serde_json::from_slice::<T>(fixed.as_deref().unwrap_or(line)) {
+            Ok(v) => {
+                quoted |= fixed.is_some();
+                good.push((ordinal, v));
+            }
+            Err(le) => skipped.push(Diagnostic::warning(
+                file,
+                &format!("line {}", n + 1),
+                None,
+                format!(
+                    "{what} skipped: {}",
+                    ParseError::from_json(file, &le, None).kind
+                ),
+            )),
+        }
+    }
+    if good.is_empty() {
+        return Err(whole());
+    }
+    if quoted {
+        diags.push(Diagnostic::info(file, "(file)", QUOTED));
+    }
+    diags.append(&mut skipped);
+    Ok(good)
 }
 
 fn non_empty(file: &str, v: Vec<Value>) -> Result<Vec<Value>, ParseError> {

@@ -126,3 +126,47 @@ fn records_are_read_one_at_a_time_from_an_array_or_lines_and_broken_lines_fall_b
     assert_eq!(out, vec![(0, Some(1)), (1, Some(3))]);
     assert_eq!(said, 1);
 }
+
+/// The one record-stream reader: a broken line is skipped and named, the others keep their places
+/// in the stream, bare NaN is read as a number and said so once — for a JSON value and for a
+/// format's own record type alike.
+#[test]
+fn record_streams_recover_line_by_line_keeping_places() {
+    let bytes = b"{\"a\": 1}\n\n{\"a\": [\n{\"a\": NaN}\n";
+    let mut diags = Vec::new();
+    let got: Vec<(usize, serde_json::Value)> =
+        common::read_stream("s.jsonl", bytes, "thing", &mut diags).unwrap();
+    assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), [0, 2]);
+    assert_eq!(got[0].1["a"], 1);
+    assert_eq!(
+        got[1].1["a"], "NaN",
+        "quoted, for the lenient number reader"
+    );
+    let said: Vec<(&str, &str)> = diags
+        .iter()
+        .map(|d| (d.field.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(said[0].0, "(file)");
+    assert!(said[0].1.contains("NaN"));
+    assert_eq!(said[1].0, "line 3");
+    assert!(said[1].1.starts_with("thing skipped:"), "{}", said[1].1);
+    // Typed records go through the same path.
+    #[derive(serde::Deserialize)]
+    struct A {
+        a: f64,
+    }
+    let mut diags = Vec::new();
+    let typed: Vec<(usize, A)> = common::read_stream(
+        "s.jsonl",
+        b"{\"a\": 2}\n{\"a\": \"x\"}\n",
+        "record",
+        &mut diags,
+    )
+    .unwrap();
+    assert_eq!(typed.len(), 1);
+    assert_eq!((typed[0].0, typed[0].1.a), (0, 2.0));
+    assert_eq!(diags[0].field, "line 2");
+    // Nothing readable: the whole file's error.
+    assert!(common::read_stream::<A>("s.json", b"{\"a\": ", "record", &mut Vec::new()).is_err());
+}

@@ -95,6 +95,64 @@ struct RawVllm {
     errors: Option<Vec<Option<String>>>,
 }
 
+/// A per-request column of numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    InputLens,
+    OutputLens,
+    Ttfts,
+    Latencies,
+    StartTimes,
+}
+
+/// What a key of a result object holds, for both readers (the byte scanner and serde).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    /// A column of per-request numbers.
+    Column(Col),
+    /// Per-request chunk gaps, one array per request.
+    Itls,
+    /// Per-request error texts (`""` for none).
+    Errors,
+    /// Per-request data tpsview does not use (texts, queue times): skipped unread.
+    Ignored,
+    /// Anything else: a small value kept by name (figures, config, metadata).
+    Other,
+}
+
+/// The one key table.
+const KEYS: &[(&str, Key)] = &[
+    ("input_lens", Key::Column(Col::InputLens)),
+    ("output_lens", Key::Column(Col::OutputLens)),
+    ("ttfts", Key::Column(Col::Ttfts)),
+    ("latencies", Key::Column(Col::Latencies)),
+    ("start_times", Key::Column(Col::StartTimes)),
+    ("itls", Key::Itls),
+    ("errors", Key::Errors),
+    ("generated_texts", Key::Ignored),
+    ("queue_times", Key::Ignored),
+];
+
+impl Key {
+    fn of(key: &str) -> Key {
+        KEYS.iter()
+            .find(|(k, _)| *k == key)
+            .map_or(Key::Other, |(_, v)| *v)
+    }
+}
+
+impl RawVllm {
+    fn column(&mut self, c: Col) -> &mut Option<Column> {
+        match c {
+            Col::InputLens => &mut self.input_lens,
+            Col::OutputLens => &mut self.output_lens,
+            Col::Ttfts => &mut self.ttfts,
+            Col::Latencies => &mut self.latencies,
+            Col::StartTimes => &mut self.start_times,
+        }
+    }
+}
+
 /// Config keys: not figures the tool measured.
 const CONFIG_KEYS: &[&str] = &[
     "num_prompts",
@@ -115,14 +173,10 @@ impl<'de> de::Deserialize<'de> for RawVllm {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawVllm, A::Error> {
                 let mut raw = RawVllm::default();
                 while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "input_lens" => raw.input_lens = Some(map.next_value()?),
-                        "output_lens" => raw.output_lens = Some(map.next_value()?),
-                        "ttfts" => raw.ttfts = Some(map.next_value()?),
-                        "latencies" => raw.latencies = Some(map.next_value()?),
-                        "start_times" => raw.start_times = Some(map.next_value()?),
-                        "itls" => raw.itls = Some(map.next_value()?),
-                        "errors" => {
+                    match Key::of(&key) {
+                        Key::Column(c) => *raw.column(c) = Some(map.next_value()?),
+                        Key::Itls => raw.itls = Some(map.next_value()?),
+                        Key::Errors => {
                             raw.errors = Some(
                                 map.next_value::<Vec<ErrorText>>()?
                                     .into_iter()
@@ -130,10 +184,10 @@ impl<'de> de::Deserialize<'de> for RawVllm {
                                     .collect(),
                             )
                         }
-                        "generated_texts" | "queue_times" => {
+                        Key::Ignored => {
                             map.next_value::<de::IgnoredAny>()?;
                         }
-                        _ => {
+                        Key::Other => {
                             let v = map.next_value::<Small>()?;
                             raw.keep(key, v);
                         }
@@ -243,27 +297,9 @@ pub(crate) fn parse_with(
         .then(|| fast_read(bytes, progress))
         .flatten()
         .map(|v| v.into_iter().enumerate().collect::<Vec<_>>());
-    // The first attempt's notes are kept only if it is the one that reads the file.
-    let mut first_diags = Vec::new();
-    let objects = match fast.map_or_else(|| read_objects(file, bytes, &mut first_diags), Ok) {
-        Ok(o) => {
-            diags.append(&mut first_diags);
-            o
-        }
-        Err(e) => {
-            // Python's json.dumps writes bare NaN / Infinity; read them as numbers and say so.
-            match crate::lenient::quote_nonfinite_literals(bytes) {
-                Some(fixed) => {
-                    diags.push(Diagnostic::info(
-                        file,
-                        "(file)",
-                        "bare NaN/Infinity literals (not valid JSON) were read as numbers",
-                    ));
-                    read_objects(file, &fixed, &mut diags).map_err(|_| e)?
-                }
-                None => return Err(e),
-            }
-        }
+    let objects = match fast {
+        Some(o) => o,
+        None => super::common::read_stream::<RawVllm>(file, bytes, "result object", &mut diags)?,
     };
     if objects.is_empty() {
         return Err(ParseError::new(
@@ -311,56 +347,6 @@ pub(crate) fn parse_with(
     ))
 }
 
-/// Reads every object in the file; if the stream breaks, falls back to line-by-line reading so the
-/// good lines of an `--append-result` file still load and the bad one is named.
-fn read_objects(
-    file: &str,
-    bytes: &[u8],
-    diags: &mut Vec<Diagnostic>,
-) -> Result<Vec<(usize, RawVllm)>, ParseError> {
-    let mut out = Vec::new();
-    let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<RawVllm>();
-    let err = loop {
-        match stream.next() {
-            None => return Ok(out),
-            Some(Ok(raw)) => out.push((out.len(), raw)),
-            Some(Err(e)) => break e,
-        }
-    };
-    let first_err = || ParseError::from_json(file, &err, super::path_of_error(bytes, &err));
-    let lines: Vec<&[u8]> = bytes
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
-        .collect();
-    if lines.len() < 2 {
-        return Err(first_err());
-    }
-    let mut good = Vec::new();
-    let mut line_no = 0;
-    for (lineno, line) in bytes.split(|b| *b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        line_no += 1;
-        match serde_json::from_slice::<RawVllm>(line) {
-            Ok(raw) => good.push((line_no - 1, raw)),
-            Err(e) => diags.push(Diagnostic::warning(
-                file,
-                &format!("line {}", lineno + 1),
-                None,
-                format!(
-                    "result object skipped: {}",
-                    ParseError::from_json(file, &e, None).kind
-                ),
-            )),
-        }
-    }
-    if good.is_empty() {
-        return Err(first_err());
-    }
-    Ok(good)
-}
-
 /// The fast path: reads well-formed vLLM objects with the byte scanner (numbers straight into
 /// columns, texts skipped). `None` on anything unexpected (a `null` in an array, a bare `NaN`, a
 /// broken line…): the serde path then reads the file and names every problem.
@@ -379,13 +365,9 @@ fn fast_read(bytes: &[u8], progress: &mut dyn crate::progress::Progress) -> Opti
                     s.f64_array(&mut values)?;
                     Some(Column { values })
                 };
-                match key {
-                    "input_lens" => raw.input_lens = Some(col(&mut s)?),
-                    "output_lens" => raw.output_lens = Some(col(&mut s)?),
-                    "ttfts" => raw.ttfts = Some(col(&mut s)?),
-                    "latencies" => raw.latencies = Some(col(&mut s)?),
-                    "start_times" => raw.start_times = Some(col(&mut s)?),
-                    "itls" => {
+                match Key::of(key) {
+                    Key::Column(c) => *raw.column(c) = Some(col(&mut s)?),
+                    Key::Itls => {
                         let mut r = RaggedColumn::default();
                         // vLLM writes output_lens first: with one token per chunk, the gaps number
                         // Σ(output_lens − 1). Reserving that once spares the doubling reallocations
@@ -399,10 +381,10 @@ fn fast_read(bytes: &[u8], progress: &mut dyn crate::progress::Progress) -> Opti
                         s.ragged(&mut r.data)?;
                         raw.itls = Some(r);
                     }
-                    "generated_texts" | "queue_times" => {
+                    Key::Ignored => {
                         s.skip_value()?;
                     }
-                    "errors" => {
+                    Key::Errors => {
                         let mut errs = Vec::new();
                         s.expect(b'[')?;
                         if !s.eat(b']') {
@@ -429,7 +411,7 @@ fn fast_read(bytes: &[u8], progress: &mut dyn crate::progress::Progress) -> Opti
                         }
                         raw.errors = Some(errs);
                     }
-                    _ => {
+                    Key::Other => {
                         // Small values (summary figures, config, metadata): read them the usual way.
                         let span = s.skip_value()?;
                         let owned = key.to_owned();
