@@ -176,6 +176,22 @@ pub struct HoverRow {
     pub value: f64,
 }
 
+/// What a tooltip points at on the chart, by index into the spec: the overlay marks exactly these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoverAt {
+    /// Point `point` of series `series` of panel `panel`.
+    Point {
+        /// Panel index.
+        panel: usize,
+        /// Series index within the panel.
+        series: usize,
+        /// Point index within the series.
+        point: usize,
+    },
+    /// Bar `0` of the timeline (an index into [`ChartSpec::bars`]).
+    Bar(usize),
+}
+
 /// What the tooltip shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hover {
@@ -185,6 +201,8 @@ pub struct Hover {
     pub title: String,
     /// One row per visible series that has a point there.
     pub rows: Vec<HoverRow>,
+    /// The points (or the bar) the tooltip is about.
+    pub at: Vec<HoverAt>,
 }
 
 fn range_of(values: impl Iterator<Item = f64>, scale: Scale, zero_floor: bool) -> (f64, f64) {
@@ -314,7 +332,7 @@ pub use interactivity::{interactivity, pareto_frontier};
 pub use latency::latency;
 pub use roofline::{efficiency, roofline, Efficiency};
 pub use throughput::throughput;
-pub use timeline::{timeline, timeline_spans, Span};
+pub use timeline::timeline;
 
 #[cfg(test)]
 mod tests;

@@ -5,8 +5,10 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use tpsview_core::chart_spec::{ChartSpec, Hover, Mark, Scale};
+use tpsview_core::chart_spec::{ChartSpec, Hover, HoverAt, Mark, Scale};
 use tpsview_core::vocabulary::ChartKind;
+
+pub mod spans;
 
 /// Where one panel's plotting area landed, in backend pixels, and what it shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -363,12 +365,7 @@ fn draw_bars<DB: DrawingBackend>(
     let gap = if spec.bars.len() < 200 { 0.15 } else { 0.0 };
     // More requests than pixel rows: requests sharing a row are drawn as the union of their spans.
     let (cols, rows) = chart.plotting_area().dim_in_pixel();
-    let spans = tpsview_core::chart_spec::timeline_spans(
-        &spec.bars,
-        rows as usize,
-        cols as usize,
-        spec.x.range,
-    );
+    let spans = spans::timeline_spans(&spec.bars, rows as usize, cols as usize, spec.x.range);
     chart
         .draw_series(spans.iter().map(|s| {
             let (y0, y1) = (s.row0 + gap, s.row1 - gap);
@@ -451,45 +448,53 @@ pub fn draw_hover<DB: DrawingBackend>(
         RGBColor(17, 24, 39)
     };
     let ring = |c: RGBColor| c.stroke_width((2.0 * k).round() as u32);
-    for (panel, pl) in spec.panels.iter().zip(&layout.panels) {
+    for (pi, pl) in layout.panels.iter().enumerate() {
         let (l, r, t, b) = pl.rect;
-        if spec.id == ChartKind::Timeline {
-            if let Some(bar) = spec.bars.iter().find(|bar| bar.start == h.x) {
-                let (_, y0) = pl.pixel(pl.x_axis.0, bar.row as f64);
-                let (_, y1) = pl.pixel(pl.x_axis.0, bar.row as f64 + 1.0);
-                area.draw(&Rectangle::new(
-                    [(l, y1.min(y0 - 2)), (r, y0)],
-                    fg.mix(0.35).filled(),
+        if spec.id != ChartKind::Timeline && spec.id != ChartKind::Interactivity {
+            if let Some(hx) = layout.x_scale.to_axis(h.x) {
+                let (x, _) = pl.pixel(hx, pl.y.0);
+                area.draw(&PathElement::new(
+                    vec![(x, t), (x, b)],
+                    fg.mix(0.5).stroke_width(k.round() as u32),
                 ))
                 .map_err(err)?;
             }
-            continue;
         }
-        let Some(hx) = layout.x_scale.to_axis(h.x) else {
-            continue;
-        };
-        if spec.id != ChartKind::Interactivity {
-            let (x, _) = pl.pixel(hx, pl.y.0);
-            area.draw(&PathElement::new(
-                vec![(x, t), (x, b)],
-                fg.mix(0.5).stroke_width(k.round() as u32),
-            ))
-            .map_err(err)?;
-        }
-        for s in &panel.series {
-            for &(x, y) in s.points.iter().filter(|p| {
-                p.0 == h.x
-                    && (spec.id != ChartKind::Interactivity
-                        || h.rows.iter().any(|r| r.value == p.1))
-            }) {
-                if let Some(ax) = layout.x_scale.to_axis(x) {
-                    area.draw(&Circle::new(
-                        pl.pixel(ax, y),
-                        (7.0 * k).round() as i32,
-                        ring(series_colour(s)),
+        for at in &h.at {
+            match *at {
+                HoverAt::Bar(i) if pi == 0 => {
+                    let Some(bar) = spec.bars.get(i) else {
+                        continue;
+                    };
+                    let (_, y0) = pl.pixel(pl.x_axis.0, bar.row as f64);
+                    let (_, y1) = pl.pixel(pl.x_axis.0, bar.row as f64 + 1.0);
+                    area.draw(&Rectangle::new(
+                        [(l, y1.min(y0 - 2)), (r, y0)],
+                        fg.mix(0.35).filled(),
                     ))
                     .map_err(err)?;
                 }
+                HoverAt::Point {
+                    panel,
+                    series,
+                    point,
+                } if panel == pi => {
+                    let Some(s) = spec.panels.get(panel).and_then(|p| p.series.get(series)) else {
+                        continue;
+                    };
+                    let Some(&(x, y)) = s.points.get(point) else {
+                        continue;
+                    };
+                    if let Some(ax) = layout.x_scale.to_axis(x) {
+                        area.draw(&Circle::new(
+                            pl.pixel(ax, y),
+                            (7.0 * k).round() as i32,
+                            ring(series_colour(s)),
+                        ))
+                        .map_err(err)?;
+                    }
+                }
+                _ => {}
             }
         }
     }

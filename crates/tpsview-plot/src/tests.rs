@@ -1,5 +1,5 @@
 use super::*;
-use tpsview_core::chart_spec::{self, ChartOptions};
+use tpsview_core::chart_spec::{self, Bar, ChartOptions};
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::Summary;
 
@@ -132,6 +132,28 @@ fn hover_layer_draws_a_crosshair_and_a_ring_per_series_at_the_level() {
         2,
         "one crosshair per panel"
     );
+    // A timeline's tooltip marks its own bar even when another request was sent at the same time.
+    let (report, _) = seed();
+    let mut tl = chart_spec::timeline(&report.runs[0].points[1]).unwrap();
+    tl.bars[4].start = tl.bars[3].start;
+    let (_, tl_layout) = render(&tl);
+    let marks: Vec<String> = [3usize, 4]
+        .iter()
+        .map(|&row| {
+            let h = tl.hover(1.0, Some(row as f64 + 0.5), 0).unwrap();
+            let mut marks = String::new();
+            {
+                let area = SVGBackend::with_string(&mut marks, (800, 600)).into_drawing_area();
+                draw_hover(&area, &tl, &tl_layout, Some(&h), Theme::default()).unwrap();
+            }
+            assert_eq!(marks.matches("<rect").count(), 1, "{marks}");
+            marks
+        })
+        .collect();
+    assert_ne!(
+        marks[0], marks[1],
+        "rows 3 and 4 are marked at their own rows"
+    );
     // The ring sits where the point was drawn.
     let p = layout.panels[0];
     let (cx, _) = p.pixel(6.0, 0.0);
@@ -185,4 +207,56 @@ fn the_legend_never_sits_on_the_only_point() {
         legend_corner(&spec, &spec.panels[1]),
         SeriesLabelPosition::LowerLeft | SeriesLabelPosition::LowerRight
     ));
+}
+
+#[test]
+fn a_timeline_with_more_requests_than_pixel_rows_draws_few_rectangles_covering_the_same_time() {
+    // 10,000 requests, 10 in flight, each waiting 0.1 s then decoding 1 s.
+    let bars: Vec<Bar> = (0..10_000)
+        .map(|i| {
+            let s = (i / 10) as f64 * 1.1;
+            Bar {
+                row: i,
+                request: i,
+                start: s,
+                first_token: s + 0.1,
+                end: s + 1.1,
+                failed: i % 997 == 0,
+            }
+        })
+        .collect();
+    let few = spans::timeline_spans(&bars[..100], 400, 1000, (0.0, 1100.0));
+    assert_eq!(
+        few.len(),
+        2 * 99,
+        "one wait and one decode span per request that did not fail"
+    );
+    let spans = spans::timeline_spans(&bars, 400, 1000, (0.0, 1100.0));
+    assert!(spans.len() <= 400 * 2 * 3, "{} rectangles", spans.len());
+    // Every pixel row group covers exactly its requests' rows, and the union of their time.
+    let group = 10_000usize.div_ceil(400);
+    for s in &spans {
+        assert_eq!(s.row0 as usize % group, 0);
+        assert!(s.x1 >= s.x0);
+    }
+    // Rows 0..25 are 3 batches (the first request failed): decode covers 0.1–1.1, 1.2–2.2 and
+    // 2.3–3.3. At 1,000 columns over 1,100 s a pixel is 1.1 s: the 0.1 s gaps close (0.1–3.3);
+    // at 100,000 columns they stay.
+    let decode_of = |spans: &[spans::Span]| -> f64 {
+        spans
+            .iter()
+            .filter(|s| s.row0 == 0.0 && s.decode)
+            .map(|s| s.x1 - s.x0)
+            .sum()
+    };
+    assert!((decode_of(&spans) - 3.2).abs() < 1e-9);
+    let fine = spans::timeline_spans(&bars, 400, 100_000, (0.0, 1100.0));
+    assert!(
+        (decode_of(&fine) - 3.0).abs() < 1e-9,
+        "{}",
+        decode_of(&fine)
+    );
+    assert!(spans
+        .iter()
+        .any(|s| s.row0 == 0.0 && !s.decode && s.x0.abs() < 1e-12));
 }

@@ -12,7 +12,8 @@ impl ChartSpec {
         }
         if self.id == ChartKind::Timeline {
             let row = y?.floor() as usize;
-            let b = self.bars.iter().find(|b| b.row == row)?;
+            let bar = self.bars.iter().position(|b| b.row == row)?;
+            let b = &self.bars[bar];
             let rows = if b.failed {
                 vec![HoverRow {
                     panel: String::new(),
@@ -52,6 +53,7 @@ impl ChartSpec {
                 x: b.start,
                 title: format!("request {} (row {})", b.request, b.row),
                 rows,
+                at: vec![HoverAt::Bar(bar)],
             });
         }
         let ax = self.x.scale.to_axis(x)?;
@@ -62,15 +64,21 @@ impl ChartSpec {
             .filter_map(|px| Some((px, (self.x.scale.to_axis(px)? - ax).abs())))
             .min_by(|a, b| a.1.total_cmp(&b.1))?
             .0;
-        let mut rows = Vec::new();
-        for p in &self.panels {
-            for s in &p.series {
-                if let Some(q) = s.points.iter().find(|q| q.0 == nearest) {
+        let (mut rows, mut at) = (Vec::new(), Vec::new());
+        for (pi, p) in self.panels.iter().enumerate() {
+            for (si, s) in p.series.iter().enumerate() {
+                // `nearest` is one of the points' own x values: an exact match, not a tolerance.
+                if let Some(k) = s.points.iter().position(|q| q.0 == nearest) {
                     rows.push(HoverRow {
                         panel: p.title.clone(),
                         run: s.run_label.clone(),
                         series: s.name.clone(),
-                        value: q.1,
+                        value: s.points[k].1,
+                    });
+                    at.push(HoverAt::Point {
+                        panel: pi,
+                        series: si,
+                        point: k,
                     });
                 }
             }
@@ -82,6 +90,7 @@ impl ChartSpec {
                 self.x.label.split([' ', ',']).next().unwrap_or("level")
             ),
             rows,
+            at,
         })
     }
 
@@ -91,18 +100,20 @@ impl ChartSpec {
             (self.x.range.1 - self.x.range.0).max(1e-12),
             (p.y.range.1 - p.y.range.0).max(1e-12),
         );
-        let (s, k) = p
+        let (si, k) = p
             .series
             .iter()
-            .filter(|s| s.mark == Mark::Points)
-            .flat_map(|s| {
+            .enumerate()
+            .filter(|(_, s)| s.mark == Mark::Points)
+            .flat_map(|(si, s)| {
                 s.points
                     .iter()
                     .enumerate()
-                    .map(move |(k, q)| (s, k, ((q.0 - x) / sx).hypot((q.1 - y) / sy)))
+                    .map(move |(k, q)| (si, k, ((q.0 - x) / sx).hypot((q.1 - y) / sy)))
             })
             .min_by(|a, b| a.2.total_cmp(&b.2))
-            .map(|(s, k, _)| (s, k))?;
+            .map(|(si, k, _)| (si, k))?;
+        let s = &p.series[si];
         let (px, py) = s.points[k];
         let label = s.labels.get(k).cloned().unwrap_or_default();
         Some(Hover {
@@ -122,6 +133,11 @@ impl ChartSpec {
                     value: py,
                 },
             ],
+            at: vec![HoverAt::Point {
+                panel,
+                series: si,
+                point: k,
+            }],
         })
     }
 

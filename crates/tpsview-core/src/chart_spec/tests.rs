@@ -144,6 +144,15 @@ fn interactivity_labels_points_by_concurrency() {
         )
         .unwrap();
     assert!(h.title.ends_with("concurrency 64"), "{}", h.title);
+    // The tooltip names the point by index, not by value.
+    assert_eq!(
+        h.at,
+        [HoverAt::Point {
+            panel: 0,
+            series: 0,
+            point: 2
+        }]
+    );
 }
 
 #[test]
@@ -158,6 +167,13 @@ fn hover_snaps_to_the_nearest_level_and_lists_every_series() {
         s.runs[0].points[2].metrics.system_tps.unwrap()
     );
     assert_eq!(h.rows[1].series, "per-stream T/s");
+    // Each row's point, by index: the seed's level 64 is its third point in both panels.
+    let third = |panel| HoverAt::Point {
+        panel,
+        series: 0,
+        point: 2,
+    };
+    assert_eq!(h.at, [third(0), third(1)]);
     assert!(c.hover(-1.0, None, 0).is_none(), "log2 axis has no x ≤ 0");
 }
 
@@ -178,6 +194,14 @@ fn timeline_rows_follow_send_order_and_shade_the_steady_window() {
     let h = c.hover(1.0, Some(3.5), 0).unwrap();
     assert!(h.title.contains("row 3"));
     assert_eq!(h.rows.len(), 4);
+    assert_eq!(h.at, [HoverAt::Bar(3)]);
+    // Two requests sent at the same instant: each row's tooltip points at its own bar.
+    let mut twins = c.clone();
+    twins.bars[4].start = twins.bars[3].start;
+    assert_eq!(
+        twins.hover(1.0, Some(4.5), 0).unwrap().at,
+        [HoverAt::Bar(4)]
+    );
 }
 
 #[test]
@@ -267,58 +291,6 @@ fn arrow_keys_step_through_levels_and_stop_at_the_ends() {
         &ChartOptions::default(),
     );
     assert!(empty.step_hover(None, 1).is_none());
-}
-
-#[test]
-fn a_timeline_with_more_requests_than_pixel_rows_draws_few_rectangles_covering_the_same_time() {
-    // 10,000 requests, 10 in flight, each waiting 0.1 s then decoding 1 s.
-    let bars: Vec<Bar> = (0..10_000)
-        .map(|i| {
-            let s = (i / 10) as f64 * 1.1;
-            Bar {
-                row: i,
-                request: i,
-                start: s,
-                first_token: s + 0.1,
-                end: s + 1.1,
-                failed: i % 997 == 0,
-            }
-        })
-        .collect();
-    let few = timeline_spans(&bars[..100], 400, 1000, (0.0, 1100.0));
-    assert_eq!(
-        few.len(),
-        2 * 99,
-        "one wait and one decode span per request that did not fail"
-    );
-    let spans = timeline_spans(&bars, 400, 1000, (0.0, 1100.0));
-    assert!(spans.len() <= 400 * 2 * 3, "{} rectangles", spans.len());
-    // Every pixel row group covers exactly its requests' rows, and the union of their time.
-    let group = 10_000usize.div_ceil(400);
-    for s in &spans {
-        assert_eq!(s.row0 as usize % group, 0);
-        assert!(s.x1 >= s.x0);
-    }
-    // Rows 0..25 are 3 batches (the first request failed): decode covers 0.1–1.1, 1.2–2.2 and
-    // 2.3–3.3. At 1,000 columns over 1,100 s a pixel is 1.1 s: the 0.1 s gaps close (0.1–3.3);
-    // at 100,000 columns they stay.
-    let decode_of = |spans: &[Span]| -> f64 {
-        spans
-            .iter()
-            .filter(|s| s.row0 == 0.0 && s.decode)
-            .map(|s| s.x1 - s.x0)
-            .sum()
-    };
-    assert!((decode_of(&spans) - 3.2).abs() < 1e-9);
-    let fine = timeline_spans(&bars, 400, 100_000, (0.0, 1100.0));
-    assert!(
-        (decode_of(&fine) - 3.0).abs() < 1e-9,
-        "{}",
-        decode_of(&fine)
-    );
-    assert!(spans
-        .iter()
-        .any(|s| s.row0 == 0.0 && !s.decode && s.x0.abs() < 1e-12));
 }
 
 /// Two runs with one label and different models (kept apart by grouping): hiding one by its id
