@@ -265,6 +265,29 @@ fn from_reported(point: &Point, diags: &mut Vec<Diagnostic>) -> PointMetrics {
             }
         }
     }
+    // No request completed: a latency is a statistic of completed requests, so the tool's zeros
+    // (vLLM writes 0.0 for every mean and percentile) are not measurements. Undefined, and said.
+    // As with raw data, the throughputs are undefined too (nothing was served at a rate).
+    if m.requests_ok == Some(0) {
+        let had = Latency::ALL.iter().any(|&d| m.dist(d).mean.is_some())
+            || m.system_tps.is_some()
+            || m.request_throughput.is_some();
+        for d in Latency::ALL {
+            *m.dist_mut(d) = Dist::default();
+        }
+        m.system_tps = None;
+        m.per_stream_tps = None;
+        m.request_throughput = None;
+        if had {
+            diags.push(Diagnostic::warning(
+                &point.source_file,
+                "completed",
+                None,
+                "no request completed: T/s, TPOT, TTFT, ITL and E2E are undefined (the tool's \
+                 zeros are not measurements)",
+            ));
+        }
+    }
     // The definitions allow per-stream T/s from a reported mean TPOT (or, for a static batch whose
     // streams all advance together, the median step), nothing more.
     if m.per_stream_tps.is_none() {

@@ -91,6 +91,27 @@ fn all_failed_and_empty_points_say_so() {
     assert!(d.iter().any(|d| d.message.contains("no requests")));
 }
 
+/// A summary-only file where every request failed: the tool writes 0.0 for every figure; tpsview
+/// shows them undefined, as it does for raw data where nothing completed, and says why.
+#[test]
+fn a_reported_point_with_no_completed_request_has_no_figures() {
+    let text = br#"{"backend": "vllm", "model_id": "m", "max_concurrency": 4, "duration": 2.0,
+        "completed": 0, "failed": 10, "total_output_tokens": 0, "request_throughput": 0.0,
+        "output_throughput": 0.0, "mean_ttft_ms": 0.0, "median_ttft_ms": 0.0, "p99_ttft_ms": 0.0,
+        "mean_tpot_ms": 0.0, "median_tpot_ms": 0.0, "p99_tpot_ms": 0.0, "mean_e2el_ms": 0.0}"#;
+    let parsed = crate::parse_any("f.json", text).unwrap();
+    let (m, d) = compute_point(&parsed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!((m.requests_ok, m.requests_failed), (Some(0), Some(10)));
+    assert_eq!(m.system_tps, None);
+    assert_eq!(m.per_stream_tps, None);
+    assert_eq!(m.request_throughput, None);
+    assert_eq!(m.tpot_ms, Dist::default());
+    assert_eq!(m.ttft_ms.p99, None);
+    assert!(d
+        .iter()
+        .any(|d| d.field == "completed" && d.message.contains("undefined")));
+}
+
 #[test]
 fn zero_duration_leaves_system_tps_undefined() {
     let req = requests(&[(0.0, 0.0, 0.0, 1)]);
