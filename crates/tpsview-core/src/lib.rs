@@ -3,6 +3,7 @@
 //! example. It takes bytes and returns values: no I/O, no clock, no web dependency.
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod audit;
 pub mod chart_spec;
 pub mod claim;

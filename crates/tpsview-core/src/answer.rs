@@ -1,0 +1,281 @@
+//! The answer first: what a reader wants in the first ten seconds, computed from a run's summary —
+//! the run's header (what was run, on what, only what the files state), the peak system T/s and
+//! the per-user speed there, the best per-user speed, and the knee.
+
+use crate::model::Run;
+use crate::summary::{PointSummary, RunSummary};
+
+/// Below this gain in system T/s per doubling of concurrency, more concurrency mostly costs
+/// per-user speed: the knee is the first level from which the next level gains less.
+pub const KNEE_GAIN: f64 = 0.25;
+
+/// The knee's rule, as the card's "?" states it.
+pub const KNEE_RULE: &str = "The knee is the first concurrency level from which going to the next \
+level raises system T/s by less than 25 % per doubling of concurrency (perfect scaling is +100 % \
+per doubling): past it, more concurrency mostly slows each user down. Computed on the levels \
+measured, between neighbours, on a log₂ concurrency scale.";
+
+/// One part of a run's header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderPart {
+    /// The model, with its precision where stated.
+    Model,
+    /// GPU (and count) or other hardware.
+    Hardware,
+    /// The serving engine and its version.
+    Engine,
+    /// The benchmark tool that wrote the file.
+    Tool,
+    /// Mean input and output lengths of the completed requests.
+    Lengths,
+    /// When it ran.
+    Date,
+}
+
+impl HeaderPart {
+    /// The part's name, for `data-part` and the drawer's labels.
+    pub const fn key(self) -> &'static str {
+        match self {
+            HeaderPart::Model => "model",
+            HeaderPart::Hardware => "hardware",
+            HeaderPart::Engine => "engine",
+            HeaderPart::Tool => "tool",
+            HeaderPart::Lengths => "lengths",
+            HeaderPart::Date => "date",
+        }
+    }
+}
+
+/// A run's header: `model · hardware · engine (version) · tool · ISL/OSL · date`, each part only
+/// where the files state it (lengths are measured: the mean over completed requests).
+pub fn header(run: &RunSummary, raw: Option<&Run>) -> Vec<(HeaderPart, String)> {
+    let m = &run.meta;
+    let mut out = Vec::new();
+    if let Some(model) = m.model.as_deref().filter(|s| !s.is_empty()) {
+        let text = match m.precision.as_deref().filter(|s| !s.is_empty()) {
+            Some(p) if !model.to_lowercase().contains(&p.to_lowercase()) => {
+                format!("{model} ({p})")
+            }
+            _ => model.to_owned(),
+        };
+        out.push((HeaderPart::Model, text));
+    }
+    if let Some(gpu) = m.gpu.as_deref().filter(|s| !s.is_empty()) {
+        let text = match m.gpu_count {
+            Some(n) if n > 1 => format!("{n} × {gpu}"),
+            _ => gpu.to_owned(),
+        };
+        out.push((HeaderPart::Hardware, text));
+    } else if let Some(n) = m.gpu_count.filter(|n| *n > 0) {
+        out.push((
+            HeaderPart::Hardware,
+            format!("{n} GPU{}", if n == 1 { "" } else { "s" }),
+        ));
+    }
+    if let Some(engine) = m.engine.as_deref().filter(|s| !s.is_empty()) {
+        let text = match m.engine_version.as_deref().filter(|s| !s.is_empty()) {
+            Some(v) => format!("{engine} {v}"),
+            None => engine.to_owned(),
+        };
+        out.push((HeaderPart::Engine, text));
+    }
+    out.push((HeaderPart::Tool, tool_name(&run.source_format)));
+    if let Some((isl, osl)) = raw.map(lengths) {
+        let text = match (isl, osl) {
+            (Some(i), Some(o)) => Some(format!("ISL {} / OSL {}", whole(i), whole(o))),
+            (None, Some(o)) => Some(format!("OSL {}", whole(o))),
+            (Some(i), None) => Some(format!("ISL {}", whole(i))),
+            (None, None) => None,
+        };
+        if let Some(t) = text {
+            out.push((HeaderPart::Lengths, t));
+        }
+    }
+    if let Some(d) = m.date.as_deref().filter(|s| !s.is_empty()) {
+        out.push((HeaderPart::Date, readable_date(d)));
+    }
+    out
+}
+
+/// The tool's name for a format id: its vocabulary's (`GenAI-Perf`), else the format's.
+fn tool_name(format_id: &str) -> String {
+    if format_id == crate::formats::tpsview::ID {
+        return "tpsview".into();
+    }
+    if let Some(v) = crate::formats::vocabulary(format_id) {
+        return v.name.to_owned();
+    }
+    crate::Format::from_id(format_id).map_or_else(|| format_id.to_owned(), |f| f.name().to_owned())
+}
+
+fn whole(v: f64) -> String {
+    format!("{}", v.round())
+}
+
+/// vLLM's `20261130-101500` as `2026-11-30 10:15:00`; anything else as written.
+fn readable_date(d: &str) -> String {
+    let b = d.as_bytes();
+    if b.len() == 15
+        && b[8] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 8 || c.is_ascii_digit())
+    {
+        return format!(
+            "{}-{}-{} {}:{}:{}",
+            &d[0..4],
+            &d[4..6],
+            &d[6..8],
+            &d[9..11],
+            &d[11..13],
+            &d[13..15]
+        );
+    }
+    d.to_owned()
+}
+
+/// Mean input and output tokens over a run's completed requests (input only where the file has
+/// input lengths).
+pub fn lengths(run: &Run) -> (Option<f64>, Option<f64>) {
+    let (mut n_in, mut sum_in, mut n_out, mut sum_out) = (0u64, 0f64, 0u64, 0f64);
+    for p in &run.points {
+        let Some(r) = &p.requests else { continue };
+        for i in 0..r.len() {
+            if !r.is_ok(i) {
+                continue;
+            }
+            n_out += 1;
+            sum_out += f64::from(r.output_tokens[i]);
+            if let Some(v) = r.input_tokens.as_ref().and_then(|x| x.get(i)) {
+                n_in += 1;
+                sum_in += f64::from(*v);
+            }
+        }
+    }
+    let mean = |s: f64, n: u64| (n > 0).then(|| s / n as f64);
+    (mean(sum_in, n_in), mean(sum_out, n_out))
+}
+
+/// A figure at one level of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AtLevel {
+    /// Index of the point in the run.
+    pub point: usize,
+    /// Its concurrency, when known.
+    pub concurrency: Option<f64>,
+    /// The figure (T/s).
+    pub value: f64,
+    /// Per-stream T/s at that level.
+    pub per_stream_tps: Option<f64>,
+    /// System T/s at that level.
+    pub system_tps: Option<f64>,
+    /// Mean TTFT at that level, ms.
+    pub ttft_mean_ms: Option<f64>,
+}
+
+/// Where the knee is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Knee {
+    /// At this level: going to the next gains `gain` (fraction per doubling) < [`KNEE_GAIN`].
+    At {
+        /// The knee's concurrency.
+        concurrency: f64,
+        /// System T/s there.
+        system_tps: f64,
+        /// The gain per doubling to the next level.
+        gain: f64,
+    },
+    /// Not within the levels measured: the last step still gains `gain` per doubling.
+    NotReached {
+        /// The gain per doubling of the last step.
+        gain: f64,
+        /// The highest level measured.
+        highest: f64,
+    },
+    /// Fewer than two levels with a concurrency and a system T/s.
+    Unknown,
+}
+
+/// A run's answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answers {
+    /// The level with the highest system T/s.
+    pub peak_system: Option<AtLevel>,
+    /// The level with the highest per-stream T/s.
+    pub best_per_stream: Option<AtLevel>,
+    /// The knee.
+    pub knee: Knee,
+}
+
+fn at(k: usize, p: &PointSummary, value: f64) -> AtLevel {
+    AtLevel {
+        point: k,
+        concurrency: p.metrics.concurrency,
+        value,
+        per_stream_tps: p.metrics.per_stream_tps,
+        system_tps: p.metrics.system_tps,
+        ttft_mean_ms: p.metrics.ttft_ms.mean,
+    }
+}
+
+/// The highest of `f` over the points (the lowest level wins a tie).
+fn best(run: &RunSummary, f: impl Fn(&PointSummary) -> Option<f64>) -> Option<AtLevel> {
+    let mut top: Option<AtLevel> = None;
+    for (k, p) in run.points.iter().enumerate() {
+        if let Some(v) = f(p).filter(|v| v.is_finite()) {
+            if top.is_none_or(|t| v > t.value) {
+                top = Some(at(k, p, v));
+            }
+        }
+    }
+    top
+}
+
+/// The answers for one run.
+pub fn answers(run: &RunSummary) -> Answers {
+    Answers {
+        peak_system: best(run, |p| p.metrics.system_tps),
+        best_per_stream: best(run, |p| p.metrics.per_stream_tps),
+        knee: knee(run),
+    }
+}
+
+/// The knee by [`KNEE_RULE`].
+pub fn knee(run: &RunSummary) -> Knee {
+    let mut pts: Vec<(f64, f64)> = run
+        .points
+        .iter()
+        .filter_map(|p| {
+            let c = p
+                .metrics
+                .concurrency
+                .filter(|c| *c > 0.0 && c.is_finite())?;
+            let s = p.metrics.system_tps.filter(|s| *s > 0.0 && s.is_finite())?;
+            Some((c, s))
+        })
+        .collect();
+    pts.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    // Two points at one level (a repeated run): the first is kept.
+    pts.dedup_by(|b, a| a.0 == b.0);
+    let gain = |a: (f64, f64), b: (f64, f64)| (b.1 / a.1).powf(1.0 / (b.0 / a.0).log2()) - 1.0;
+    for w in pts.windows(2) {
+        let g = gain(w[0], w[1]);
+        if g < KNEE_GAIN {
+            return Knee::At {
+                concurrency: w[0].0,
+                system_tps: w[0].1,
+                gain: g,
+            };
+        }
+    }
+    match pts.as_slice() {
+        [.., a, b] => Knee::NotReached {
+            gain: gain(*a, *b),
+            highest: b.0,
+        },
+        _ => Knee::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests;
