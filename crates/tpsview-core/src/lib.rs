@@ -11,6 +11,7 @@ pub mod compare;
 pub mod error;
 pub mod formats;
 pub mod group;
+pub mod health;
 pub mod learn;
 pub mod lenient;
 pub mod metrics;

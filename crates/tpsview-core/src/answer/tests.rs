@@ -130,5 +130,8 @@ fn lengths_are_means_over_completed_requests() {
         h.contains(&(HeaderPart::Lengths, "ISL 15 / OSL 6".to_owned())),
         "{h:?}"
     );
-    assert!(h.contains(&(HeaderPart::Tool, "vLLM bench serve".to_owned())), "{h:?}");
+    assert!(
+        h.contains(&(HeaderPart::Tool, "vLLM bench serve".to_owned())),
+        "{h:?}"
+    );
 }
