@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing tpsview needs, skipping whatever is already there:
 # the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version,
-# the npm packages in tests/e2e (playwright-core, binaryen's wasm-opt) and, with --browser,
+# the npm packages in tests/e2e (playwright-core, binaryen's wasm-opt, axe-core) and, with --browser,
 # Debian's chromium and chromedriver. Nothing downloads browsers or binaries from elsewhere.
 # Usage: scripts/install-tools.sh [--browser]
 set -euo pipefail
@@ -31,8 +31,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $wbg" ]; t
   cargo install wasm-bindgen-cli --version "=$wbg"
 fi
 
-if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ]; then
-  say "installing npm packages in tests/e2e (playwright-core, binaryen)"
+if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_modules/playwright-core ] \
+  || [ ! -f tests/e2e/node_modules/axe-core/axe.min.js ]; then
+  say "installing npm packages in tests/e2e (playwright-core, binaryen, axe-core)"
   (cd tests/e2e && npm ci --no-audit --no-fund)
 fi
 

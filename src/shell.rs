@@ -106,9 +106,8 @@ pub fn AppShell() -> impl IntoView {
                             view.0.set(v);
                         }
                         files.add(vec![*f]);
-                        if fin.is_some() {
-                            finished.set(fin);
-                        }
+                        // The status line is about the last load: a failed one leaves none.
+                        finished.set(fin);
                     }
                     loader::Outcome::Cancelled => {
                         let dropped = loader::clear_queue();
@@ -243,6 +242,22 @@ pub fn AppShell() -> impl IntoView {
             load_urls(vec![(v, true)], None);
         }
     };
+    // Sources stay collapsed (the answer comes first) and keep whatever the user chose, except
+    // that a file that could not be read opens them: its error must be seen.
+    let sources_ref = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        let failed = statuses.with(|s| s.iter().any(|f| f.error.is_some()));
+        if let (true, Some(el)) = (failed, sources_ref.get()) {
+            el.set_open(true);
+        }
+    });
+    let open_sample = Signal::derive(move || {
+        files.0.with(|f| {
+            f.iter()
+                .find(|x| x.is_sample)
+                .and_then(|x| x.source_url.clone())
+        })
+    });
     let tab = move |href: &'static str, label: &'static str, is: fn(Route) -> bool| {
         view! { <a href=href aria-current=move || is(route.get()).then_some("page")>{label}</a> }
     };
@@ -259,12 +274,17 @@ pub fn AppShell() -> impl IntoView {
                     </label>
                     <label>
                         "Sample "
-                        <select on:change=on_sample aria-label="load a sample report">
+                        <select on:change=on_sample aria-label="load a sample report"
+                            prop:value=move || open_sample.get().unwrap_or_default()>
                             <option value="">"choose…"</option>
                             {load::SAMPLES.iter().map(|(label, path)| view! { <option value=*path>{*label}</option> }).collect_view()}
                         </select>
                     </label>
-                    <button type="button" on:click=move |_| files.0.set(Vec::new())>"Clear"</button>
+                    <button type="button" data-testid="clear" on:click=move |_| {
+                        files.0.set(Vec::new());
+                        finished.set(None);
+                        set_load_note.set(None);
+                    }>"Clear"</button>
                     <span class="viewer-page-busy" aria-live="polite">{move || busy.get().then_some("loading…")}</span>
                 </div>
                 <LoadProgress progress=progress finished=finished note=load_note/>
@@ -275,13 +295,13 @@ pub fn AppShell() -> impl IntoView {
                     </label>
                     <button type="button" data-testid="forget-all" on:click=on_forget>"Forget all"</button>
                     <span class="viewer-page-keep-status" data-testid="keep-status" aria-live="polite">{move || keep_status.get()}</span>
+                    <details class="viewer-page-paste">
+                        <summary>"…or paste JSON"</summary>
+                        <textarea node_ref=paste aria-label="benchmark JSON" rows="4"></textarea>
+                        <button type="button" on:click=on_paste_load>"Load pasted JSON"</button>
+                    </details>
+                    <span class="viewer-page-hint">"Files stay on this machine: read and computed here, in WebAssembly. Drop files anywhere on the page."</span>
                 </div>
-                <details class="viewer-page-paste">
-                    <summary>"…or paste JSON"</summary>
-                    <textarea node_ref=paste aria-label="benchmark JSON" rows="4"></textarea>
-                    <button type="button" on:click=on_paste_load>"Load pasted JSON"</button>
-                </details>
-                <p class="viewer-page-hint">"Files stay on this machine: they are read and computed here, in WebAssembly. Drop files anywhere on the page."</p>
                 <nav class="viewer-page-tabs" aria-label="sections">
                     {tab("#viewer", "Viewer", |r| r == Route::Viewer)}
                     {tab("#learn/1", "Learn", |r| matches!(r, Route::Learn(_)))}
@@ -290,6 +310,29 @@ pub fn AppShell() -> impl IntoView {
                     {tab("#glossary", "Glossary", |r| r == Route::Glossary)}
                 </nav>
             </header>
+            {move || (files.0.with(Vec::is_empty) && route.get() == Route::Viewer).then(|| view! {
+                <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
+                    <h2 id="h-drop">"Drop benchmark files here"</h2>
+                    <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped."</p>
+                    <p class="drop-zone-actions">
+                        <label class="viewer-page-button">
+                            "Open benchmark files"
+                            <input type="file" multiple accept=".json,.jsonl,.csv,application/json,text/csv" data-testid="drop-zone-input" on:change=on_pick/>
+                        </label>
+                        {load::SAMPLES.iter().map(|(label, path)| {
+                            let path = (*path).to_owned();
+                            view! {
+                                <button type="button" class="button-secondary" data-testid="sample-button"
+                                    on:click=move |_| load_urls(vec![(path.clone(), true)], None)>{*label}</button>
+                            }
+                        }).collect_view()}
+                    </p>
+                    <p class="viewer-page-hint">"Nothing leaves this machine: files are read and computed here, in WebAssembly."</p>
+                </section>
+            })}
+            <details class="sources" data-testid="sources" node_ref=sources_ref>
+                <summary>{move || format!("Sources ({})", statuses.with(Vec::len))}
+                    <span class="sources-hint">" — files, how each was read, run names"</span></summary>
             <DiagnosticsList files=statuses
                 on_read_as=Callback::new(move |(i, id): (usize, String)| {
                     let Some(format) = tpsview_core::Format::from_id(&id) else { return };
@@ -311,6 +354,7 @@ pub fn AppShell() -> impl IntoView {
                     }
                 })
                 on_run_label=Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label))/>
+            </details>
             {move || match route.get() {
                 Route::Viewer => view! { <ViewerPage/> }.into_any(),
                 Route::Learn(step) => view! { <LearnPage step=step/> }.into_any(),

@@ -4,15 +4,22 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tpsview_components::{
-    Chart, ChartControls, DiffTable, GapNotes, RunLegend, SummaryTable, ToolDefinitions,
+    Chart, ChartControls, DiffTable, GapNotes, HealthPanel, RunAnswer, RunLegend, SummaryTable,
+    ToolDefinitions,
 };
+use tpsview_core::answer::{self, Answers, HeaderPart};
 use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec};
 use tpsview_core::compare::{self, CompareOptions};
+use tpsview_core::health::{self, HealthItem};
+use tpsview_core::summary::RunSummary;
 use tpsview_core::vocabulary::RunId;
 
 use crate::share;
 use crate::state::{use_analysis, use_files, use_view, Analysis};
 use crate::view::bundle;
+
+/// A run with its header parts and answers, as the answer cards show it.
+type Answered = (RunSummary, Vec<(HeaderPart, String)>, Answers);
 
 /// PNG and SVG downloads of one chart.
 fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView {
@@ -159,6 +166,40 @@ pub fn ViewerPage() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // The answer first: each run's header and answer cards, and the data's health — derived once
+    // the summary is the current files' (until then the last answer stays, so nothing flickers).
+    const ANSWERED_RUNS: usize = 6;
+    let answers = Memo::new(move |prev: Option<&Vec<Answered>>| {
+        if !ready.get() {
+            return prev.cloned().unwrap_or_default();
+        }
+        report.with(|g| {
+            summary.with(|s| {
+                s.runs
+                    .iter()
+                    .take(ANSWERED_RUNS)
+                    .enumerate()
+                    .map(|(i, r)| {
+                        (
+                            r.clone(),
+                            answer::header(r, g.runs.get(i)),
+                            answer::answers(r),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let health_items = Memo::new(move |prev: Option<&Vec<HealthItem>>| {
+        if !ready.get() {
+            return prev.cloned().unwrap_or_default();
+        }
+        let opts = compare_opts.get();
+        report.with(|g| summary.with(|s| health::health(&g.report, s, &opts)))
+    });
+    let more_runs =
+        Signal::derive(move || summary.with(|s| s.runs.len().saturating_sub(ANSWERED_RUNS)));
+
     let download_csv = move |name: &str, text: String| {
         if let Err(e) = share::download(name, "text/csv", text.as_bytes()) {
             on_error(format!("the CSV could not be made: {e:?}"));
@@ -229,6 +270,18 @@ pub fn ViewerPage() -> impl IntoView {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
         <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()
             data-testid="viewer" data-ready=move || ready.get().to_string()>
+            <div class="viewer-answers">
+                {move || {
+                    let counts = health_items.with(|h| health::counts(h));
+                    answers.get().into_iter().map(|(run, header, a)| view! {
+                        <RunAnswer run=run header=header answers=a health=counts/>
+                    }).collect_view()
+                }}
+                {move || (more_runs.get() > 0).then(|| view! {
+                    <p class="viewer-page-note">{format!("…and {} more runs: see the table and the charts.", more_runs.get())}</p>
+                })}
+            </div>
+            {move || has_data().then(|| view! { <HealthPanel items=Signal::from(health_items)/> })}
             <RunLegend runs=run_ids hidden=hidden_runs
                 on_toggle=move |id: RunId| view.0.update(|v| v.toggle_run(&id))
                 on_remove=move |id: RunId| {

@@ -136,6 +136,11 @@ test('broken and hostile files: bad records are listed, HTML stays text, truncat
 test('a file can be read as another format, and files renamed alike form one run', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await upload(page, [fixture('sglang/bench-serving-details.jsonl'), fixture('guidellm/benchmarks-v0.2.json')], 4);
+  // The answer comes first: the file rows are under Sources (2), collapsed after a load.
+  const sources = page.locator('[data-testid=sources]');
+  assert.equal(await sources.evaluate((d) => d.open), false);
+  assert.match(await sources.locator(':scope > summary').textContent(), /^Sources \(2\)/);
+  await sources.locator(':scope > summary').click();
   const selects = page.locator('[data-testid=read-as]');
   assert.equal(await selects.first().inputValue(), 'sglang-bench-serving');
   await selects.first().selectOption('vllm-bench-serve');
@@ -145,6 +150,7 @@ test('a file can be read as another format, and files renamed alike form one run
   // later: wait for the page to have done it.
   await settled(page);
   assert.equal(await page.locator('[data-testid=tool-definitions][data-tool=vllm-bench-serve]').count(), 1);
+  assert.equal(await sources.evaluate((d) => d.open), true, 'what the user opened stays open');
   // Two runs; name both "before" and they become one run of four points.
   let runs = new Set((await tableRows(page)).map((r) => r.run));
   assert.equal(runs.size, 2);

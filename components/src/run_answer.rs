@@ -1,0 +1,198 @@
+//! The answer first, per run: the run's header (what was run, on what — only what the files
+//! state) with a "how this was run" drawer, then the answer cards — peak system T/s with the
+//! per-user speed and TTFT there, best per-user T/s, the knee, and the data-health badge. Every
+//! number comes from `tpsview_core::answer`; each card's "?" says what it is.
+
+use leptos::prelude::*;
+use tpsview_core::answer::{Answers, HeaderPart, Knee, KNEE_RULE};
+use tpsview_core::summary::RunSummary;
+
+use crate::format::{fmt_num, fmt_value};
+
+/// T/s for a card: whole numbers from 100 up, one decimal below.
+fn tps(v: f64) -> String {
+    fmt_num(Some(v), if v.abs() >= 100.0 { 0 } else { 1 })
+}
+
+fn level(c: Option<f64>) -> String {
+    c.map_or_else(
+        || "an unknown level".to_owned(),
+        |c| format!("concurrency {c}"),
+    )
+}
+
+/// A card's "?": its definition, opened in place.
+fn help(text: String) -> impl IntoView {
+    view! {
+        <details class="kpi-help">
+            <summary aria-label="what this figure is">"?"</summary>
+            <p>{text}</p>
+        </details>
+    }
+}
+
+/// One run's header and answer cards.
+#[component]
+pub fn RunAnswer(
+    /// The run.
+    run: RunSummary,
+    /// Its header parts (`tpsview_core::answer::header`).
+    header: Vec<(HeaderPart, String)>,
+    /// Its answers (`tpsview_core::answer::answers`).
+    answers: Answers,
+    /// The data-health counts of the whole page: (errors, warnings, notes).
+    health: (usize, usize, usize),
+) -> impl IntoView {
+    let id = run.id.to_string();
+    let meta = run.meta.clone();
+    let mut drawer: Vec<(String, String)> = vec![
+        ("run".into(), id.clone()),
+        ("label in the file".into(), run.label.clone()),
+    ];
+    let mut put = |k: &str, v: Option<String>| {
+        if let Some(v) = v.filter(|v| !v.is_empty()) {
+            drawer.push((k.to_owned(), v));
+        }
+    };
+    put("model", meta.model.clone());
+    put("precision", meta.precision.clone());
+    put("GPU", meta.gpu.clone());
+    put("GPU count", meta.gpu_count.map(|n| n.to_string()));
+    put(
+        "tensor parallel",
+        meta.tensor_parallel.map(|n| n.to_string()),
+    );
+    put("engine", meta.engine.clone());
+    put("engine version", meta.engine_version.clone());
+    put("date", meta.date.clone());
+    put("format", Some(run.source_format.clone()));
+    put("axis", run.axis.clone());
+    for (k, v) in &meta.labels {
+        put(k, Some(v.clone()));
+    }
+    put("notes", meta.notes.clone());
+    let mut files: Vec<String> = run.points.iter().map(|p| p.source_file.clone()).collect();
+    files.dedup();
+    put("files", Some(files.join(", ")));
+
+    let peak = answers.peak_system.map(|p| {
+        let sub = format!(
+            "at {} · {} T/s per user · TTFT {} ms there",
+            level(p.concurrency),
+            p.per_stream_tps.map_or_else(|| "–".into(), tps),
+            fmt_num(p.ttft_mean_ms, 0)
+        );
+        (p, sub)
+    });
+    let best = answers.best_per_stream.map(|b| {
+        let sub = format!(
+            "at {} · {} T/s system there",
+            level(b.concurrency),
+            b.system_tps.map_or_else(|| "–".into(), tps)
+        );
+        (b, sub)
+    });
+    let (knee_c, knee_value, knee_sub) = match answers.knee {
+        Knee::At {
+            concurrency,
+            system_tps,
+            gain,
+        } => (
+            Some(concurrency),
+            format!("concurrency {concurrency}"),
+            format!(
+                "{} T/s system there; the next level gains {:+.0} % per doubling",
+                tps(system_tps),
+                gain * 100.0
+            ),
+        ),
+        Knee::NotReached { gain, highest } => (
+            None,
+            "not reached".to_owned(),
+            format!(
+                "up to concurrency {highest} system T/s still gains {:+.0} % per doubling",
+                gain * 100.0
+            ),
+        ),
+        Knee::Unknown => (
+            None,
+            "–".to_owned(),
+            "needs two or more concurrency levels with a system T/s".to_owned(),
+        ),
+    };
+    let (errors, warnings, notes) = health;
+    let (badge, badge_class) = if errors > 0 {
+        (
+            format!("{errors} error{}", if errors == 1 { "" } else { "s" }),
+            "kpi-health-error",
+        )
+    } else if warnings > 0 {
+        (
+            format!("{warnings} warning{}", if warnings == 1 { "" } else { "s" }),
+            "kpi-health-warning",
+        )
+    } else {
+        ("no problem found".to_owned(), "kpi-health-ok")
+    };
+    let badge_sub = format!(
+        "{errors} error{}, {warnings} warning{}, {notes} note{} — see Data health",
+        if errors == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" },
+        if notes == 1 { "" } else { "s" }
+    );
+
+    view! {
+        <section class="run-answer" data-testid="run-answer" data-run=id.clone() aria-label=format!("answer for {id}")>
+            <header class="run-header" data-testid="run-header" data-run=id.clone()>
+                <h2 class="run-header-title">
+                    {header.iter().enumerate().map(|(i, (part, text))| view! {
+                        {(i > 0).then_some(" · ")}
+                        <span class="run-header-part" data-part=part.key()>{text.clone()}</span>
+                    }).collect_view()}
+                </h2>
+                <details class="run-header-drawer" data-testid="run-drawer">
+                    <summary>"How this was run"</summary>
+                    <dl>
+                        {drawer.into_iter().map(|(k, v)| view! { <dt>{k}</dt><dd>{v}</dd> }).collect_view()}
+                    </dl>
+                </details>
+            </header>
+            <div class="answer-cards">
+                <div class="kpi" data-testid="kpi-peak-system"
+                    data-value=peak.as_ref().map(|p| fmt_value(Some(p.0.value))).unwrap_or_default()
+                    data-concurrency=peak.as_ref().map(|p| fmt_value(p.0.concurrency)).unwrap_or_default()>
+                    <div class="kpi-label">"Peak system T/s"
+                        {help("The highest system T/s of any level: all output tokens of all streams per second of wall-clock time, over the whole level. Shown with one user's decode speed (per-stream T/s) and the mean time to first token at that level.".into())}
+                    </div>
+                    <p class="kpi-value">{peak.as_ref().map_or_else(|| "–".to_owned(), |p| tps(p.0.value))}<span class="kpi-unit">" T/s"</span></p>
+                    <p class="kpi-sub">{peak.as_ref().map_or_else(|| "no level has a system T/s".to_owned(), |p| p.1.clone())}</p>
+                </div>
+                <div class="kpi" data-testid="kpi-best-per-stream"
+                    data-value=best.as_ref().map(|b| fmt_value(Some(b.0.value))).unwrap_or_default()
+                    data-concurrency=best.as_ref().map(|b| fmt_value(b.0.concurrency)).unwrap_or_default()>
+                    <div class="kpi-label">"Best per-user T/s"
+                        {help("The highest per-stream T/s of any level: one request's decode rate, 1 / mean TPOT — how fast one user sees tokens once they start. Usually at the lowest concurrency.".into())}
+                    </div>
+                    <p class="kpi-value">{best.as_ref().map_or_else(|| "–".to_owned(), |b| tps(b.0.value))}<span class="kpi-unit">" T/s"</span></p>
+                    <p class="kpi-sub">{best.as_ref().map_or_else(|| "no level has a per-stream T/s".to_owned(), |b| b.1.clone())}</p>
+                </div>
+                <div class="kpi" data-testid="kpi-knee" data-concurrency=fmt_value(knee_c)>
+                    <div class="kpi-label">"Knee"{help(KNEE_RULE.to_owned())}</div>
+                    <p class="kpi-value">{knee_value}</p>
+                    <p class="kpi-sub">{knee_sub}</p>
+                </div>
+                <button type="button" class=format!("kpi kpi-health {badge_class}") data-testid="kpi-health"
+                    data-errors=errors data-warnings=warnings data-notes=notes
+                    on:click=|_| {
+                        if let Some(el) = document().get_element_by_id("data-health") {
+                            el.scroll_into_view();
+                        }
+                    }>
+                    <span class="kpi-label">"Data health"</span>
+                    <span class="kpi-value">{badge}</span>
+                    <span class="kpi-sub">{badge_sub}</span>
+                </button>
+            </div>
+        </section>
+    }
+}
