@@ -81,6 +81,29 @@ impl Files {
         })
     }
 
+    /// Sets the concurrency of every level of file `name` that records none (the fix an empty
+    /// concurrency chart offers); `name` may carry a `#k` object suffix. Returns how many levels
+    /// it set.
+    pub fn set_concurrency(&self, name: &str, concurrency: f64) -> usize {
+        if !(concurrency > 0.0 && concurrency.is_finite()) {
+            return 0;
+        }
+        let base = name.split_once('#').map_or(name, |(b, _)| b);
+        let mut set = 0;
+        self.0.update(|files| {
+            for f in files.iter_mut().filter(|f| f.status.name == base) {
+                let Some(p) = f.parsed.as_mut() else { continue };
+                for point in p.report.runs.iter_mut().flat_map(|r| r.points.iter_mut()) {
+                    if point.concurrency.is_none() {
+                        point.concurrency = Some(concurrency);
+                        set += 1;
+                    }
+                }
+            }
+        });
+        set
+    }
+
     /// Names the run of file `i`: files given the same name form one run; an empty name restores
     /// the grouping by the files' own labels.
     pub fn set_run_label(&self, i: usize, label: String) {

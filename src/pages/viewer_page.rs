@@ -8,7 +8,7 @@ use tpsview_components::{
     ToolDefinitions,
 };
 use tpsview_core::answer::{self, Answers, HeaderPart};
-use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec};
+use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec, Empty};
 use tpsview_core::compare::{self, CompareOptions};
 use tpsview_core::health::{self, HealthItem};
 use tpsview_core::summary::RunSummary;
@@ -49,6 +49,50 @@ fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView
             " "
             <button type="button" data-testid=move || format!("export-svg-{}", id()) on:click=svg>"SVG"</button>
         </p>
+    }
+}
+
+/// What an empty chart says inside itself, and the fix it offers (a concurrency for files that
+/// lack one). Nothing while the chart has something to draw.
+fn empty_note(spec: Signal<ChartSpec>) -> impl IntoView {
+    let Analysis { summary, .. } = use_analysis();
+    let view = use_view();
+    let files = use_files();
+    let why = Memo::new(move |_| {
+        let opts = view.0.with(|v| v.chart_options());
+        spec.with(|sp| summary.with(|s| chart_spec::why_empty(sp, s, &opts)))
+    });
+    move || {
+        why.get().map(|e| {
+            let id = spec.with_untracked(|s| s.id.id());
+            let fix = match &e {
+                Empty::NoConcurrency { files: names } => names
+                    .iter()
+                    .map(|name| {
+                        let n = name.clone();
+                        view! {
+                            <label class="chart-empty-fix">
+                                {format!("concurrency of {name} ")}
+                                <input type="number" min="1" step="1" data-testid="set-concurrency" data-file=name.clone()
+                                    on:change=move |ev| {
+                                        if let Ok(c) = event_target_value(&ev).trim().parse::<f64>() {
+                                            files.set_concurrency(&n, c);
+                                        }
+                                    }/>
+                            </label>
+                        }
+                    })
+                    .collect_view()
+                    .into_any(),
+                _ => ().into_any(),
+            };
+            view! {
+                <div class="chart-empty" data-testid="chart-empty" data-chart=id role="note">
+                    <p>{e.words()}</p>
+                    {fix}
+                </div>
+            }
+        })
     }
 }
 
@@ -294,7 +338,10 @@ pub fn ViewerPage() -> impl IntoView {
             <section aria-labelledby="h-throughput">
                 <h2 id="h-throughput">"50 or 4,000? Per-stream and system tokens per second"</h2>
                 {terms(&[("system", "system T/s"), ("per-stream", "per-stream T/s"), ("concurrency", "concurrency")])}
-                <Chart spec=throughput label="system and per-stream tokens per second against concurrency" on_error=on_error/>
+                <div class="chart-slot">
+                    <Chart spec=throughput label="system and per-stream tokens per second against concurrency" on_error=on_error/>
+                    {empty_note(throughput)}
+                </div>
                 {exports(throughput, on_error_cb)}
                 <GapNotes summary=Signal::from(summary)/>
                 <p><a href="#learn/1">"Explain this run step by step →"</a></p>
@@ -302,14 +349,20 @@ pub fn ViewerPage() -> impl IntoView {
             <section aria-labelledby="h-latency">
                 <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
                 {terms(&[("tpot", "TPOT"), ("ttft", "TTFT"), ("itl", "ITL (not plotted: chunk gaps)")])}
-                <Chart spec=latency label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
+                <div class="chart-slot">
+                    <Chart spec=latency label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
+                    {empty_note(latency)}
+                </div>
                 {exports(latency, on_error_cb)}
             </section>
             <section aria-labelledby="h-interactivity">
                 <h2 id="h-interactivity">"Throughput against interactivity"</h2>
                 <p class="viewer-page-note">"Each point is one concurrency level: moving right serves each user faster, moving up serves more tokens in all. The dashed line joins the levels no other level beats on both."</p>
                 {terms(&[("per-stream", "per-stream T/s"), ("system", "system T/s")])}
-                <Chart spec=interactivity label="system tokens per second against per-stream tokens per second" on_error=on_error/>
+                <div class="chart-slot">
+                    <Chart spec=interactivity label="system tokens per second against per-stream tokens per second" on_error=on_error/>
+                    {empty_note(interactivity)}
+                </div>
                 {exports(interactivity, on_error_cb)}
             </section>
             <section aria-labelledby="h-timeline">

@@ -164,3 +164,27 @@ fn reading_a_file_again_as_another_format_keeps_its_run_name() {
         assert_eq!(names(files), ["before.json"]);
     });
 }
+
+#[test]
+fn a_file_without_concurrency_gets_the_one_the_user_gives() {
+    with_owner(|| {
+        let report = from_bytes("report.json", &fixture("trtllm/minimal-report.json"), false);
+        let files = Files(RwSignal::new(vec![report, before()]));
+        let levels = |files: Files| {
+            grouped(files)
+                .runs
+                .iter()
+                .flat_map(|r| r.points.iter().map(|p| p.concurrency))
+                .collect::<Vec<_>>()
+        };
+        assert!(levels(files).contains(&None));
+        assert_eq!(files.set_concurrency("report.json", 0.0), 0, "not a level");
+        assert_eq!(files.set_concurrency("other.json", 8.0), 0);
+        assert_eq!(files.set_concurrency("report.json#1", 8.0), 1);
+        let after = levels(files);
+        assert!(!after.contains(&None), "{after:?}");
+        assert!(after.contains(&Some(8.0)));
+        // Levels that had one keep it.
+        assert_eq!(files.set_concurrency("before.json", 2.0), 0);
+    });
+}

@@ -150,6 +150,7 @@ test('every request failed: an error ranked first, and "–" with the reason ins
   // The model's name is text, never markup.
   assert.match(await page.textContent('[data-testid=run-header] h2'), /<b>failing-model<\/b>/);
   assert.equal(await page.locator('[data-testid=run-header] b').count(), 0);
+  assert.match(await page.textContent('[data-testid=chart-empty][data-chart=latency]'), /No level has these figures/);
   await page.screenshot({ path: path.join(shots, 'answer-all-failed.png'), fullPage: true });
   assert.deepEqual(log.errors, []);
   await page.close();
@@ -176,6 +177,30 @@ test('levels without send times, and a run per GPU leaves out, are warnings that
   assert.match(await left.textContent(), /after: <i>chunked prefill<\/i>, max_num_seqs 256: left off the per-GPU charts/);
   await page.uncheck('[data-testid=per-gpu]');
   await left.waitFor({ state: 'detached' });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('an empty chart says why inside itself and offers the fix: a concurrency for a file without one', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  const file = fixture('trtllm/minimal-report.json');
+  await upload(page, [file]);
+  const note = page.locator('[data-testid=chart-empty][data-chart=throughput]');
+  assert.match(await note.textContent(), /minimal-report\.json records no concurrency/);
+  assert.equal(await page.locator('[data-testid=health-item][data-concern=NoConcurrency]').count(), 1);
+  // The note sits inside the chart's box.
+  const [n, c] = [await note.boundingBox(), await page.locator('[data-testid=chart-throughput]').boundingBox()];
+  assert.ok(n.y > c.y && n.y + n.height < c.y + c.height && n.x > c.x && n.x + n.width < c.x + c.width, 'inside the chart');
+  const input = note.locator('[data-testid=set-concurrency]');
+  await input.fill('8');
+  await input.dispatchEvent('change');
+  await note.waitFor({ state: 'detached' });
+  await settled(page);
+  const cli = cliSummary(file).runs[0].points[0];
+  const card = page.locator('[data-testid=kpi-peak-system]');
+  assert.equal(await card.getAttribute('data-concurrency'), '8');
+  assert.equal(Number(await card.getAttribute('data-value')), cli.system_tps);
+  assert.equal(await page.locator('[data-testid=health-item][data-concern=NoConcurrency]').count(), 0);
   assert.deepEqual(log.errors, []);
   await page.close();
 });

@@ -321,6 +321,7 @@ fn concurrency_axis(summary: &Summary, opts: &ChartOptions) -> Axis {
     }
 }
 
+mod empty;
 mod hover;
 mod interactivity;
 mod latency;
@@ -328,6 +329,7 @@ mod roofline;
 mod throughput;
 mod timeline;
 
+pub use empty::{why_empty, Empty};
 pub use interactivity::{interactivity, pareto_frontier};
 pub use latency::latency;
 pub use roofline::{efficiency, roofline, Efficiency};

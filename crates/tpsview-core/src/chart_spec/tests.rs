@@ -331,3 +331,65 @@ fn runs_that_share_a_label_are_hidden_one_at_a_time() {
         assert_eq!(spec.panels[0].series[0].run_label, s.runs[0].id.as_str());
     }
 }
+
+fn summary_of(name: &str, bytes: &[u8]) -> Summary {
+    let parsed = crate::parse_any(name, bytes).unwrap();
+    crate::summarize(vec![parsed], &MetricOptions::default())
+}
+
+fn fixture(p: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/../../tests/fixtures/{p}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn an_empty_chart_says_why_and_a_drawn_one_says_nothing() {
+    let (_, s) = seed();
+    let none = ChartOptions::default();
+    assert_eq!(why_empty(&throughput(&s, &none), &s, &none), None);
+    let hidden = ChartOptions {
+        hidden_runs: vec![s.runs[0].id.clone()],
+        ..Default::default()
+    };
+    assert_eq!(
+        why_empty(&throughput(&s, &hidden), &s, &hidden),
+        Some(Empty::AllHidden)
+    );
+    let off = ChartOptions {
+        hidden: vec!["system T/s".into(), "per-stream T/s".into()],
+        ..Default::default()
+    };
+    assert_eq!(
+        why_empty(&throughput(&s, &off), &s, &off),
+        Some(Empty::SeriesOff)
+    );
+    // A trtllm-bench report records no concurrency: the concurrency charts are empty and say
+    // which file; the interactivity chart (x = per-stream T/s) never blames concurrency.
+    let t = summary_of("report.json", &fixture("trtllm/minimal-report.json"));
+    match why_empty(&throughput(&t, &none), &t, &none) {
+        Some(Empty::NoConcurrency { files }) => assert_eq!(files, ["report.json"]),
+        e => panic!("{e:?}"),
+    }
+    assert!(Empty::NoConcurrency {
+        files: vec!["report.json".into()]
+    }
+    .words()
+    .contains("report.json records no concurrency"));
+    assert!(!matches!(
+        why_empty(&interactivity(&t, &none), &t, &none),
+        Some(Empty::NoConcurrency { .. })
+    ));
+    // Every request failed: nothing to draw, and no other reason.
+    let failed = summary_of(
+        "f.json",
+        br#"{"backend": "vllm", "model_id": "m", "max_concurrency": 4, "duration": 2.0,
+            "completed": 0, "failed": 3, "output_throughput": 0.0, "mean_tpot_ms": 0.0}"#,
+    );
+    assert_eq!(
+        why_empty(&latency(&failed, &none), &failed, &none),
+        Some(Empty::NoFigures)
+    );
+}
