@@ -1,11 +1,15 @@
 //! Number formatting for display: thousands separators and a fixed number of decimals. The
 //! unrounded value always travels beside it in a `data-value` attribute.
 
-/// `1234.5` with 1 decimal → `"1,234.5"`; `None` or a non-finite value → an en dash.
+/// `1234.5` with 1 decimal → `"1,234.5"`; a whole number without decimals (`8192.0` →
+/// `"8,192"`, never `"8,192.0"`); `None` or a non-finite value → an en dash.
 pub fn fmt_num(v: Option<f64>, decimals: usize) -> String {
     v.filter(|v| v.is_finite()).map_or_else(
         || "–".to_owned(),
-        |v| tpsview_core::text::thousands(v, decimals),
+        |v| {
+            let whole = v.fract() == 0.0 && v.abs() < 1e15;
+            tpsview_core::text::thousands(v, if whole { 0 } else { decimals })
+        },
     )
 }
 

@@ -28,9 +28,9 @@ pub fn SummaryTable(
     summary: Signal<Summary>,
 ) -> impl IntoView {
     view! {
+        <p class="summary-table-caption" id="summary-table-caption">"Every figure recomputed from the raw per-request data (or shown as reported where a file has none). ≠ marks a figure the tool printed differently (its value beneath), ✓ one it printed the same (hover for it); – is undefined (hover for why). The table scrolls sideways."</p>
         <div class="summary-table-wrap">
-            <table class="summary-table" data-testid="summary-table">
-                <caption>"Every figure recomputed from the raw per-request data (or shown as reported where a file has none)"</caption>
+            <table class="summary-table" data-testid="summary-table" aria-describedby="summary-table-caption">
                 <thead>
                     <tr>
                         <th scope="col">"run"</th>
@@ -45,8 +45,8 @@ pub fn SummaryTable(
                 </thead>
                 <tbody>
                     {move || summary.with(|s| s.runs.iter().flat_map(|run| {
-                        let label = run.label.clone();
-                        run.points.iter().map(move |p| row(&label, p)).collect::<Vec<_>>()
+                        let name = run.id.to_string();
+                        run.points.iter().map(move |p| row(&name, p)).collect::<Vec<_>>()
                     }).collect_view())}
                 </tbody>
             </table>
@@ -66,34 +66,66 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
     view! {
         <tr data-testid="summary-row" data-run=run.to_owned() data-concurrency=fmt_value(conc)>
             <th scope="row">{run.to_owned()}</th>
-            <td>{conc_text}</td>
+            <td data-label="concurrency">{conc_text}</td>
             {COLS.iter().map(|&(metric, decimals)| {
                 let v = p.get(metric);
                 let disc = p.discrepancies.iter().find(|d| d.metric == metric && !d.tool_defined);
                 // The tool's own figure, when the recomputation had raw data to compare it with.
                 let tool = (!reported_basis).then(|| p.reported_as(metric)).flatten();
-                let title = match disc {
-                    Some(d) => format!(
+                let title = match (disc, v, tool) {
+                    (Some(d), _, _) => format!(
                         "tool's {} = {}; recomputed {} ({:+.2} %). Likely cause: {}",
                         d.tool_metric, d.reported, d.recomputed, d.relative_diff * 100.0, d.likely_cause
                     ),
-                    None if reported_basis => "as reported by the tool (no per-request data)".to_owned(),
-                    None => metric.definition().to_owned(),
+                    (None, None, _) => undefined_reason(p, metric),
+                    (None, _, _) if reported_basis => "as reported by the tool (no per-request data)".to_owned(),
+                    (None, _, Some((name, r))) => format!("{} — the tool's {name} agrees: {}", metric.definition(), fmt_num(Some(r), decimals)),
+                    (None, _, None) => metric.definition().to_owned(),
                 };
+                let label = format!("{} ({})", metric.label(), metric.unit());
                 view! {
-                    <td data-metric=metric.key() data-value=fmt_value(v) title=title
+                    <td data-metric=metric.key() data-value=fmt_value(v) title=title data-label=label
                         class:summary-table-differs=disc.is_some()
                         class:summary-table-reported=reported_basis>
                         {fmt_num(v, decimals)}
                         {disc.map(|_| view! { <span class="summary-table-flag" aria-label="differs from the tool's figure">" ≠"</span> })}
-                        {tool.map(|(name, r)| view! {
-                            <span class="summary-table-tool" data-reported=fmt_value(Some(r)) title=format!("the tool's {name}")>
-                                {format!("tool: {}", fmt_num(Some(r), decimals))}
-                            </span>
+                        // The tool's own value only where it differs; a tick where it agrees.
+                        {tool.map(|(name, r)| if disc.is_some() {
+                            view! {
+                                <span class="summary-table-tool" data-reported=fmt_value(Some(r)) title=format!("the tool's {name}")>
+                                    {format!("tool: {}", fmt_num(Some(r), decimals))}
+                                </span>
+                            }.into_any()
+                        } else {
+                            view! {
+                                <span class="summary-table-agrees" data-reported=fmt_value(Some(r))
+                                    aria-label=format!("the tool's {name} agrees")>" ✓"</span>
+                            }.into_any()
                         })}
                     </td>
                 }
             }).collect_view()}
         </tr>
+    }
+}
+
+/// Why a figure is undefined here, for the "–" cell's hover.
+fn undefined_reason(p: &PointSummary, metric: Metric) -> String {
+    let m = &p.metrics;
+    if m.requests_ok == Some(0) {
+        return "undefined: no request completed at this level".into();
+    }
+    match metric {
+        Metric::SystemTps | Metric::RequestThroughput if m.duration_s.is_none() => {
+            "undefined: no duration (no send times and none reported)".into()
+        }
+        Metric::ConcurrencyAchieved => {
+            "undefined: needs each request's send time and the level's duration".into()
+        }
+        _ if m.basis == tpsview_core::metrics::Basis::Reported => {
+            "undefined: the file has no per-request data and the tool did not report this figure"
+                .into()
+        }
+        _ => "undefined: no request had what this figure needs (see Data health)".into(),
     }
 }
