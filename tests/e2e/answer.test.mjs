@@ -205,6 +205,34 @@ test('an empty chart says why inside itself and offers the fix: a concurrency fo
   await page.close();
 });
 
+test('the table: the tool\'s value only where it differs, whole numbers plain, sticky run column, cards on a phone', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  const file = fixture('vllm/detailed-discrepant.json');
+  await upload(page, [file]);
+  const cli = cliSummary(file).runs[0].points[0];
+  const differs = new Set(cli.discrepancies.filter((d) => !d.tool_defined).map((d) => d.metric));
+  const cells = await page.$$eval('[data-testid=summary-row] td[data-metric]', (c) => c.map((x) => ({
+    metric: x.dataset.metric, text: x.textContent, tool: !!x.querySelector('.summary-table-tool'), agrees: !!x.querySelector('.summary-table-agrees'),
+  })));
+  for (const c of cells) {
+    if (differs.has(c.metric)) assert.ok(c.tool && /tool: /.test(c.text), `${c.metric} differs: the tool's value shown`);
+    else assert.ok(!c.tool && !/tool: /.test(c.text), `${c.metric}: no tool value where it agrees`);
+  }
+  assert.ok(differs.size > 0 && cells.some((c) => c.agrees));
+  // A whole number has no decimals: requests completed.
+  const ok = cells.find((c) => c.metric === 'requests_ok');
+  assert.match(ok.text, new RegExp(`^${cli.requests_ok}\\b`));
+  assert.equal(await page.$eval('[data-testid=summary-row] th[scope=row]', (th) => getComputedStyle(th).position), 'sticky');
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.equal(await page.$eval('[data-testid=summary-row]', (tr) => getComputedStyle(tr).display), 'block');
+  const label = await page.$eval('[data-testid=summary-row] td[data-metric=system_tps]', (td) => getComputedStyle(td, '::before').content);
+  assert.match(label, /system/);
+  await page.locator('[data-testid=summary-table]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'answer-table-390x844.png') });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('Clear gives an empty page with a drop zone and sample buttons, and no stale status', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
