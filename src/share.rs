@@ -41,18 +41,6 @@ fn click_link(href: &str, name: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The PNG of a drawn chart canvas (`data-testid="chart-<id>"`), as a data: URL.
-pub fn chart_png(id: &str) -> Result<String, JsValue> {
-    let doc = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let canvas: web_sys::HtmlCanvasElement = doc
-        .query_selector(&format!("[data-testid=chart-{id}]"))?
-        .ok_or("the chart is not on the page")?
-        .dyn_into()?;
-    canvas.to_data_url_with_type("image/png")
-}
-
 /// This page's address without query or fragment.
 pub fn base_url() -> String {
     web_sys::window()

@@ -102,8 +102,16 @@ pub fn Chart(
         let area = backend.into_drawing_area();
         // Drawn from the spec in place: a timeline's spec holds every request's bar.
         match spec.with_untracked(|s| {
-            draw_chart(&area, s, Theme { scale: k, dark })
-                .map_err(|e| format!("the {} chart could not be drawn: {e}", s.id))
+            draw_chart(
+                &area,
+                s,
+                Theme {
+                    scale: k,
+                    dark,
+                    legend: false,
+                },
+            )
+            .map_err(|e| format!("the {} chart could not be drawn: {e}", s.id))
         }) {
             Ok(l) => layout.set_value(Some((l, k))),
             Err(e) => on_error.run(e),
@@ -184,7 +192,17 @@ pub fn Chart(
         let drawn = layout.with_value(|l| {
             l.as_ref().map(|(l, k)| {
                 spec.with_untracked(|s| {
-                    draw_hover(&area, s, l, h.as_ref(), Theme { scale: *k, dark })
+                    draw_hover(
+                        &area,
+                        s,
+                        l,
+                        h.as_ref(),
+                        Theme {
+                            scale: *k,
+                            dark,
+                            legend: false,
+                        },
+                    )
                 })
             })
         });
@@ -248,6 +266,56 @@ pub fn Chart(
                     }
                 })}
             </div>
+            // The legend, in HTML below the plot: it never covers data (exports draw it inside).
+            <ul class="chart-legend" data-testid=move || format!("chart-{}-legend", id())>
+                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().map(|e| {
+                    let c = format!("rgb({}, {}, {})", e.colour.0, e.colour.1, e.colour.2);
+                    let kind = match e.mark {
+                        tpsview_plot::LegendMark::Line => "line",
+                        tpsview_plot::LegendMark::Dashed => "dashed",
+                        tpsview_plot::LegendMark::Point => "point",
+                        tpsview_plot::LegendMark::Swatch => "swatch",
+                    };
+                    view! {
+                        <li class="chart-legend-entry">
+                            <span class=format!("chart-legend-mark chart-legend-{kind}") style:color=c aria-hidden="true"></span>
+                            {e.label}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
         </figure>
     }
+}
+
+/// A chart as a PNG data URL for download: drawn afresh at 2× pixel density on a canvas of its
+/// own (1000 × 620 CSS pixels), light, with its legend drawn in and `footer` (provenance: runs,
+/// models, files, date, tpsview) under it.
+pub fn export_png(spec: &ChartSpec, footer: &str) -> Result<String, String> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement = doc
+        .create_element("canvas")
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into()
+        .map_err(|e| format!("{e:?}"))?;
+    canvas.set_width(2000);
+    canvas.set_height(1240);
+    let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or("this browser gave no 2D canvas")?;
+    let area = backend.into_drawing_area();
+    tpsview_plot::draw_export(
+        &area,
+        spec,
+        Theme {
+            scale: 2.0,
+            dark: false,
+            legend: true,
+        },
+        Some(footer),
+    )?;
+    canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|e| format!("{e:?}"))
 }

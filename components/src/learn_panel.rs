@@ -32,17 +32,7 @@ pub fn LearnPanel(
         let id = step.with(|s| s.as_ref().map_or(ChartKind::Throughput, |s| s.chart));
         charts
             .with(|c| c.iter().find(|c| c.id == id).or(c.first()).cloned())
-            .unwrap_or_else(|| ChartSpec {
-                id: ChartKind::Throughput,
-                x: tpsview_core::chart_spec::Axis {
-                    label: String::new(),
-                    scale: tpsview_core::chart_spec::Scale::Linear,
-                    range: (0.0, 1.0),
-                },
-                panels: Vec::new(),
-                bars: Vec::new(),
-                shade: None,
-            })
+            .unwrap_or_else(|| ChartSpec::empty(ChartKind::Throughput))
     });
     let pinned = Signal::derive(move || step.with(|s| s.as_ref().and_then(|s| s.highlight)));
     let total = move || steps.with(Vec::len);

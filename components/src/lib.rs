@@ -21,7 +21,7 @@ mod run_legend;
 mod summary_table;
 mod tool_definitions;
 
-pub use chart::Chart;
+pub use chart::{export_png, Chart};
 pub use chart_controls::ChartControls;
 pub use claim_reader::ClaimReader;
 pub use decode_model::DecodeModel;

@@ -21,19 +21,41 @@ use crate::view::bundle;
 /// A run with its header parts and answers, as the answer cards show it.
 type Answered = (RunSummary, Vec<(HeaderPart, String)>, Answers);
 
-/// PNG and SVG downloads of one chart.
+/// Today's date as the page's clock gives it (`2026-11-30`), for an export's provenance.
+fn today() -> String {
+    let iso: String = js_sys::Date::new_0().to_iso_string().into();
+    iso.chars().take(10).collect()
+}
+
+/// PNG (2×) and SVG downloads of one chart, each with its legend drawn in and a provenance footer.
 fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView {
+    let Analysis { summary, .. } = use_analysis();
     let id = move || spec.with(|s| s.id.id());
+    let footer = move || {
+        let what = spec.with(|s| format!("{} chart", s.id.id()));
+        summary.with(|s| answer::provenance(s, &what, &today()))
+    };
     let png = move |_| {
         let id = spec.with(|s| s.id.id());
-        let done = share::chart_png(id)
-            .and_then(|url| share::download_url(&format!("tpsview-{id}.png"), &url));
+        let foot = footer();
+        let done = spec
+            .with(|s| tpsview_components::export_png(s, &foot))
+            .and_then(|url| {
+                share::download_url(&format!("tpsview-{id}.png"), &url)
+                    .map_err(|e| format!("{e:?}"))
+            });
         if let Err(e) = done {
-            on_error.run(format!("the PNG could not be made: {e:?}"));
+            on_error.run(format!("the PNG could not be made: {e}"));
         }
     };
     let svg = move |_| {
-        let (id, text) = spec.with(|s| (s.id.id(), tpsview_plot::chart_svg(s, (900, 600))));
+        let foot = footer();
+        let (id, text) = spec.with(|s| {
+            (
+                s.id.id(),
+                tpsview_plot::chart_svg_with_footer(s, (900, 622), Some(&foot)),
+            )
+        });
         let done = text.map_err(|e| e.to_string()).and_then(|t| {
             share::download(&format!("tpsview-{id}.svg"), "image/svg+xml", t.as_bytes())
                 .map_err(|e| format!("{e:?}"))
@@ -44,8 +66,8 @@ fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView
     };
     view! {
         <p class="viewer-page-exports">
-            "Download: "
-            <button type="button" data-testid=move || format!("export-png-{}", id()) on:click=png>"PNG"</button>
+            "Download (with legend and provenance): "
+            <button type="button" data-testid=move || format!("export-png-{}", id()) on:click=png>"PNG (2×)"</button>
             " "
             <button type="button" data-testid=move || format!("export-svg-{}", id()) on:click=svg>"SVG"</button>
         </p>

@@ -234,9 +234,9 @@ test('PNG, SVG and CSV downloads hold the charts and the figures', async () => {
   const png = await grab('export-png-throughput');
   assert.equal(png.name, 'tpsview-throughput.png');
   assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // Drawn afresh at 2× (1000 × 620 CSS pixels), not a copy of the page's canvas.
   const [w, h] = [png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)];
-  const canvas = await page.$eval('[data-testid=chart-throughput]', (c) => [c.width, c.height]);
-  assert.deepEqual([w, h], canvas);
+  assert.deepEqual([w, h], [2000, 1240]);
   assert.ok(png.bytes.length > 10_000, `${png.bytes.length} bytes`);
   const svg = await grab('export-svg-latency');
   assert.equal(svg.name, 'tpsview-latency.svg');
@@ -245,6 +245,10 @@ test('PNG, SVG and CSV downloads hold the charts and the figures', async () => {
   assert.ok(svgText.includes('before: vLLM 0.11 defaults'), 'run label in the SVG');
   assert.ok(svgText.includes('after: &lt;i&gt;chunked prefill&lt;/i&gt;'), 'label escaped in the SVG');
   assert.ok(svgText.includes('TPOT'));
+  // Its provenance: what it shows, the runs, the files, the date, tpsview.
+  const today = new Date().toISOString().slice(0, 10);
+  assert.ok(svgText.includes(`latency chart · before: vLLM 0.11 defaults (Llama-3.1-8B)`), 'provenance names the chart and run');
+  assert.ok(svgText.includes('before.tpsview.json') && svgText.includes(`exported ${today} by tpsview`), 'files and date');
   const csv = (await grab('export-csv-summary')).bytes.toString('utf8').trim().split('\n');
   const head = csv[0].split(',');
   assert.deepEqual(head.slice(0, 4), ['run', 'concurrency', 'request_rate', 'basis']);

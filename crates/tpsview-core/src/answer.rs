@@ -277,5 +277,38 @@ pub fn knee(run: &RunSummary) -> Knee {
     }
 }
 
+/// An export's one-line provenance: what it shows, of which runs (model), from which files, when
+/// exported, by tpsview.
+pub fn provenance(summary: &crate::summary::Summary, what: &str, date: &str) -> String {
+    let runs: Vec<String> = summary
+        .runs
+        .iter()
+        .map(|r| match r.meta.model.as_deref() {
+            Some(m) if !r.id.as_str().contains(m) => format!("{} ({m})", r.id),
+            _ => r.id.to_string(),
+        })
+        .collect();
+    let mut files: Vec<&str> = summary
+        .runs
+        .iter()
+        .flat_map(|r| r.points.iter().map(|p| p.source_file.as_str()))
+        .map(|f| f.split_once('#').map_or(f, |(b, _)| b))
+        .collect();
+    files.dedup();
+    let shown: Vec<&str> = files.iter().take(3).copied().collect();
+    let more = files.len().saturating_sub(shown.len());
+    format!(
+        "{what} · {} · {}{} · exported {date} by tpsview {}",
+        runs.join("; "),
+        shown.join(", "),
+        if more > 0 {
+            format!(" (+{more} more)")
+        } else {
+            String::new()
+        },
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 #[cfg(test)]
 mod tests;

@@ -128,6 +128,23 @@ pub struct ChartSpec {
     pub bars: Vec<Bar>,
     /// A shaded x window and its caption (the steady state on the timeline).
     pub shade: Option<(f64, f64, String)>,
+    /// Points that matter, marked and labelled (a run's peak and knee).
+    pub marks: Vec<Annotation>,
+}
+
+/// A marked point: a ring in its run's colour and a short label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Annotation {
+    /// Panel index.
+    pub panel: usize,
+    /// Series index within the panel (its colour).
+    pub series: usize,
+    /// Where, in data units.
+    pub x: f64,
+    /// Where, in data units.
+    pub y: f64,
+    /// The label, e.g. `peak`.
+    pub text: String,
 }
 
 /// Viewer choices that change what a chart shows.

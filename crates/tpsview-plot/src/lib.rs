@@ -57,6 +57,9 @@ pub struct Theme {
     pub scale: f64,
     /// Dark background.
     pub dark: bool,
+    /// Draw the legend inside the plot (exports: an image must carry its legend). The page draws
+    /// it in HTML beside the canvas instead ([`legend_entries`]), where it never covers data.
+    pub legend: bool,
 }
 
 impl Default for Theme {
@@ -64,27 +67,133 @@ impl Default for Theme {
         Theme {
             scale: 1.0,
             dark: false,
+            legend: true,
         }
     }
 }
 
+/// How a legend entry is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegendMark {
+    /// A line (with markers).
+    Line,
+    /// A dashed line.
+    Dashed,
+    /// A marker.
+    Point,
+    /// A filled box (timeline spans, a shaded window).
+    Swatch,
+}
+
+/// One legend entry: the same words and colours the in-plot legend uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// What it is.
+    pub label: String,
+    /// Its colour.
+    pub colour: RGBColor,
+    /// How it is drawn.
+    pub mark: LegendMark,
+}
+
+/// The timeline's span colours: waiting + prefill, decode.
+fn span_colours() -> (RGBAColor, RGBAColor) {
+    (run_colour(0).mix(0.3), run_colour(0).mix(0.9))
+}
+
+/// The shaded window's colour.
+fn shade_colour() -> RGBAColor {
+    RGBColor(250, 204, 21).mix(0.18)
+}
+
+fn opaque(c: RGBAColor, on_white: bool) -> RGBColor {
+    // The colour as it looks over the page (white, or the dark page's background).
+    let (br, bg, bb) = if on_white {
+        (255.0, 255.0, 255.0)
+    } else {
+        (17.0, 24.0, 39.0)
+    };
+    let a = c.3;
+    let mix = |f: u8, b: f64| (f64::from(f) * a + b * (1.0 - a)).round() as u8;
+    RGBColor(mix(c.0, br), mix(c.1, bg), mix(c.2, bb))
+}
+
+/// The legend of a chart, once per label, in drawing order (every panel's).
+pub fn legend_entries(spec: &ChartSpec, dark: bool) -> Vec<LegendEntry> {
+    let mut out: Vec<LegendEntry> = Vec::new();
+    let mut push = |e: LegendEntry| {
+        if !out.iter().any(|o| o.label == e.label) {
+            out.push(e);
+        }
+    };
+    if let Some((_, _, label)) = &spec.shade {
+        push(LegendEntry {
+            label: label.clone(),
+            colour: opaque(shade_colour(), !dark),
+            mark: LegendMark::Swatch,
+        });
+    }
+    if !spec.bars.is_empty() {
+        let (wait, decode) = span_colours();
+        push(LegendEntry {
+            label: "waiting + prefill (TTFT)".into(),
+            colour: opaque(wait, !dark),
+            mark: LegendMark::Swatch,
+        });
+        push(LegendEntry {
+            label: "decode".into(),
+            colour: opaque(decode, !dark),
+            mark: LegendMark::Swatch,
+        });
+    }
+    for s in spec.panels.iter().flat_map(|p| &p.series) {
+        push(LegendEntry {
+            label: series_legend(spec, s),
+            colour: series_colour(s),
+            mark: match s.mark {
+                Mark::Line => LegendMark::Line,
+                Mark::Dashed => LegendMark::Dashed,
+                Mark::Points => LegendMark::Point,
+            },
+        });
+    }
+    out
+}
+
+/// A series' legend words.
+fn series_legend(spec: &ChartSpec, s: &tpsview_core::chart_spec::Series) -> String {
+    match (spec.id, s.mark) {
+        (ChartKind::Interactivity, Mark::Points) => s.run_label.clone(),
+        (ChartKind::Interactivity, _) => s.name.clone(),
+        _ => format!("{} — {}", s.run_label, s.name),
+    }
+}
+
+/// The run palette: twelve colours that stay apart for colour-blind readers — the Okabe–Ito set
+/// (less its black and yellow, weak on one of the two backgrounds) and Paul Tol's muted colours —
+/// so no colour repeats before the 13th run.
+pub const PALETTE: [RGBColor; 12] = [
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(136, 34, 85),   // wine
+    RGBColor(68, 170, 153),  // teal
+    RGBColor(153, 153, 51),  // olive
+    RGBColor(51, 34, 136),   // indigo
+    RGBColor(170, 68, 153),  // purple
+    RGBColor(102, 17, 0),    // brown
+];
+
 /// The colour of run `i`.
 pub fn run_colour(i: usize) -> RGBColor {
-    const C: [RGBColor; 8] = [
-        RGBColor(37, 99, 235),
-        RGBColor(220, 38, 38),
-        RGBColor(22, 163, 74),
-        RGBColor(217, 119, 6),
-        RGBColor(147, 51, 234),
-        RGBColor(8, 145, 178),
-        RGBColor(219, 39, 119),
-        RGBColor(101, 163, 13),
-    ];
-    C[i % C.len()]
+    PALETTE[i % PALETTE.len()]
 }
 
 /// A series' colour: its run's, or grey for a series of no single run (a frontier, a bound).
-fn series_colour(s: &tpsview_core::chart_spec::Series) -> RGBColor {
+pub fn series_colour(s: &tpsview_core::chart_spec::Series) -> RGBColor {
     s.run
         .as_ref()
         .map_or(RGBColor(120, 120, 120), |r| run_colour(r.index))
@@ -163,7 +272,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         let to_ax = |x: f64| scale.to_axis(x);
         if let Some((a, b, label)) = &spec.shade {
             if let (Some(a), Some(b)) = (to_ax(*a), to_ax(*b)) {
-                let c = RGBColor(250, 204, 21).mix(0.18);
+                let c = shade_colour();
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
                         [(a, panel.y.range.0), (b, panel.y.range.1)],
@@ -203,11 +312,7 @@ pub fn draw_chart<DB: DrawingBackend>(
                     )))
                     .map_err(err)?;
             }
-            let legend = match (spec.id, s.mark) {
-                (ChartKind::Interactivity, Mark::Points) => s.run_label.clone(),
-                (ChartKind::Interactivity, _) => s.name.clone(),
-                _ => format!("{} — {}", s.run_label, s.name),
-            };
+            let legend = series_legend(spec, s);
             match s.mark {
                 Mark::Line | Mark::Dashed => {
                     let style = colour.stroke_width(px(2.0));
@@ -259,8 +364,31 @@ pub fn draw_chart<DB: DrawingBackend>(
                     .map_err(err)?;
             }
         }
+        // The points that matter (a run's peak, its knee): a ring and a label above it.
+        for m in spec.marks.iter().filter(|m| m.panel == pi) {
+            let Some(s) = panel.series.get(m.series) else {
+                continue;
+            };
+            let Some(x) = to_ax(m.x) else { continue };
+            let colour = series_colour(s);
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (x, m.y),
+                    px(7.0),
+                    colour.stroke_width(px(2.0)),
+                )))
+                .map_err(err)?;
+            use plotters::style::text_anchor::{HPos, Pos, VPos};
+            let label_style = font(11.0).pos(Pos::new(HPos::Center, VPos::Bottom));
+            let lift = -((10.0 * k).round() as i32);
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x, m.y)) + Text::new(m.text.clone(), (0, lift), label_style),
+                ))
+                .map_err(err)?;
+        }
         let has_legend = panel.series.iter().any(|s| !s.points.is_empty()) || spec.shade.is_some();
-        if has_legend {
+        if has_legend && theme.legend {
             let pos = legend_corner(spec, panel);
             chart
                 .configure_series_labels()
@@ -357,11 +485,7 @@ fn draw_bars<DB: DrawingBackend>(
     if spec.bars.is_empty() {
         return Ok(());
     }
-    let (wait, decode, failed) = (
-        run_colour(0).mix(0.3),
-        run_colour(0).mix(0.9),
-        RGBColor(220, 38, 38),
-    );
+    let (wait, decode, failed) = (span_colours().0, span_colours().1, RGBColor(220, 38, 38));
     let gap = if spec.bars.len() < 200 { 0.15 } else { 0.0 };
     // More requests than pixel rows: requests sharing a row are drawn as the union of their spans.
     let (cols, rows) = chart.plotting_area().dim_in_pixel();
@@ -503,12 +627,59 @@ pub fn draw_hover<DB: DrawingBackend>(
 
 /// Renders a chart as an SVG document.
 pub fn chart_svg(spec: &ChartSpec, size: (u32, u32)) -> Result<String, String> {
+    chart_svg_with_footer(spec, size, None)
+}
+
+/// Renders a chart as an SVG document with, under it, a one-line provenance footer.
+pub fn chart_svg_with_footer(
+    spec: &ChartSpec,
+    size: (u32, u32),
+    footer: Option<&str>,
+) -> Result<String, String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_chart(&area, spec, Theme::default())?;
+        draw_export(&area, spec, Theme::default(), footer)?;
     }
     Ok(svg)
+}
+
+/// An exported image: the chart with its legend drawn in, and, when given, a one-line provenance
+/// footer (runs, models, files, date, tpsview) under it.
+pub fn draw_export<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    theme: Theme,
+    footer: Option<&str>,
+) -> Result<Layout, String> {
+    let theme = Theme {
+        legend: true,
+        ..theme
+    };
+    let Some(text) = footer else {
+        return draw_chart(area, spec, theme);
+    };
+    let k = theme.scale.max(1.0);
+    let (_, h) = area.dim_in_pixel();
+    let foot = (22.0 * k).round() as u32;
+    let (top, bottom) = area.split_vertically(h.saturating_sub(foot));
+    let layout = draw_chart(&top, spec, theme)?;
+    let (bg, fg) = if theme.dark {
+        (RGBColor(17, 24, 39), RGBColor(156, 163, 175))
+    } else {
+        (WHITE, RGBColor(75, 85, 99))
+    };
+    bottom.fill(&bg).map_err(err)?;
+    let style = ("sans-serif", 11.0 * k).into_font().color(&fg);
+    bottom
+        .draw(&Text::new(
+            text.to_owned(),
+            ((8.0 * k) as i32, (5.0 * k) as i32),
+            style,
+        ))
+        .map_err(err)?;
+    bottom.present().map_err(err)?;
+    Ok(layout)
 }
 
 #[cfg(test)]

@@ -35,10 +35,14 @@ fn throughput_svg_has_both_panels_lines_markers_and_log2_labels() {
     assert!(svg.contains("per-stream T/s"));
     assert_eq!(
         svg.matches(r#"stroke-width="2""#).count(),
-        2 + 2,
-        "a data line per panel and its legend swatch"
+        2 + 2 + 1,
+        "a data line per panel, its legend swatch, and the peak's ring"
     );
-    assert_eq!(svg.matches("<circle").count(), 8, "a marker per point");
+    assert_eq!(
+        svg.matches("<circle").count(),
+        8 + 1,
+        "a marker per point, and the peak's ring"
+    );
     for label in [">\n1\n<", ">\n16\n<", ">\n64\n<", ">\n128\n<"] {
         assert!(svg.contains(label), "x label {label:?}");
     }
@@ -259,4 +263,68 @@ fn a_timeline_with_more_requests_than_pixel_rows_draws_few_rectangles_covering_t
     assert!(spans
         .iter()
         .any(|s| s.row0 == 0.0 && !s.decode && s.x0.abs() < 1e-12));
+}
+
+#[test]
+fn twelve_run_colours_before_one_repeats() {
+    let first: std::collections::BTreeSet<(u8, u8, u8)> =
+        (0..12).map(run_colour).map(|c| (c.0, c.1, c.2)).collect();
+    assert_eq!(first.len(), 12);
+    assert_eq!(run_colour(12), run_colour(0));
+}
+
+#[test]
+fn exports_carry_the_legend_and_a_provenance_footer_the_page_canvas_does_not() {
+    let (_, s) = seed();
+    let spec = chart_spec::throughput(&s, &ChartOptions::default());
+    let footer = "tpsview · run A · model M · a.json · 2026-11-30";
+    let svg = chart_svg_with_footer(&spec, (900, 600), Some(footer)).unwrap();
+    assert!(svg.contains(footer), "the footer is in the image");
+    // The legend's words are drawn into an export…
+    let entries = legend_entries(&spec, false);
+    assert!(!entries.is_empty());
+    for e in &entries {
+        assert!(svg.contains(&e.label), "{} in the export", e.label);
+    }
+    // …and not into the page's canvas, whose legend is HTML.
+    let mut page = String::new();
+    {
+        let area = SVGBackend::with_string(&mut page, (900, 600)).into_drawing_area();
+        draw_chart(
+            &area,
+            &spec,
+            Theme {
+                legend: false,
+                ..Theme::default()
+            },
+        )
+        .unwrap();
+    }
+    for e in &entries {
+        assert!(!page.contains(&e.label), "{} drawn over the data", e.label);
+    }
+    // One entry per run and series, in the run's colour.
+    assert_eq!(entries[0].colour, run_colour(0));
+    assert!(entries[0].label.ends_with("— system T/s"));
+}
+
+#[test]
+fn peak_and_knee_marks_are_drawn_with_their_labels() {
+    let (_, s) = seed();
+    let spec = chart_spec::throughput(&s, &ChartOptions::default());
+    assert_eq!(spec.marks.len(), 1);
+    let svg = chart_svg(&spec, (900, 600)).unwrap();
+    let mut none = spec.clone();
+    none.marks.clear();
+    let bare = chart_svg(&none, (900, 600)).unwrap();
+    assert_eq!(
+        svg.matches("peak").count(),
+        bare.matches("peak").count() + 1,
+        "the label is drawn"
+    );
+    assert_eq!(
+        svg.matches("<circle").count(),
+        bare.matches("<circle").count() + 1,
+        "one ring more"
+    );
 }

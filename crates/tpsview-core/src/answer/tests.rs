@@ -135,3 +135,18 @@ fn lengths_are_means_over_completed_requests() {
         "{h:?}"
     );
 }
+
+#[test]
+fn an_export_says_what_it_shows_of_which_runs_and_files() {
+    let s = run(
+        &[(1.0, 50.0, 50.0, 20.0), (2.0, 90.0, 45.0, 22.0)],
+        r#"{"model": "M-8B"}"#,
+    );
+    assert_eq!(
+        provenance(&s, "throughput chart", "2026-11-30"),
+        format!(
+            "throughput chart · r (M-8B) · r.json · exported 2026-11-30 by tpsview {}",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+}

@@ -4,6 +4,22 @@
 use super::*;
 
 impl ChartSpec {
+    /// A chart of `id` with nothing in it.
+    pub fn empty(id: ChartKind) -> ChartSpec {
+        ChartSpec {
+            id,
+            x: Axis {
+                label: String::new(),
+                scale: Scale::Linear,
+                range: (0.0, 1.0),
+            },
+            panels: Vec::new(),
+            bars: Vec::new(),
+            shade: None,
+            marks: Vec::new(),
+        }
+    }
+
     /// The tooltip at data x `x` (and, for the scatter chart, data y `y` in panel `panel`): the
     /// nearest point's x, and the value of every visible series there.
     pub fn hover(&self, x: f64, y: Option<f64>, panel: usize) -> Option<Hover> {

@@ -90,5 +90,6 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         )],
         bars: Vec::new(),
         shade: None,
+        marks: Vec::new(),
     }
 }

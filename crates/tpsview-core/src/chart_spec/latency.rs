@@ -51,5 +51,6 @@ pub fn latency(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         ],
         bars: Vec::new(),
         shade: None,
+        marks: Vec::new(),
     }
 }

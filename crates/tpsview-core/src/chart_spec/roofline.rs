@@ -125,5 +125,6 @@ pub fn roofline(
         ],
         bars: Vec::new(),
         shade: None,
+        marks: Vec::new(),
     }
 }

@@ -393,3 +393,46 @@ fn an_empty_chart_says_why_and_a_drawn_one_says_nothing() {
         Some(Empty::NoFigures)
     );
 }
+
+#[test]
+fn the_throughput_chart_marks_each_runs_peak_and_knee_on_its_line() {
+    // System T/s 100, 190, 360, 400, 420 at 1…16: peak at 16; knee at 4 (4 → 8 gains 11 %).
+    let points: Vec<String> = [(1, 100), (2, 190), (4, 360), (8, 400), (16, 420)]
+        .iter()
+        .map(|(c, s)| {
+            format!(
+                r#"{{"concurrency": {c}, "reported": {{"tool": "tpsview/1", "figures": {{"system_tps": {s}, "per_stream_tps": {}}}}}}}"#,
+                f64::from(*s) / f64::from(*c)
+            )
+        })
+        .collect();
+    let doc = format!(
+        r#"{{"format": "tpsview/1", "meta": {{"gpu_count": 2}}, "runs": [{{"label": "k", "points": [{}]}}]}}"#,
+        points.join(",")
+    );
+    let s = summary_of("k.json", doc.as_bytes());
+    let c = throughput(&s, &ChartOptions::default());
+    let marks: Vec<(&str, f64, f64)> = c
+        .marks
+        .iter()
+        .map(|m| (m.text.as_str(), m.x, m.y))
+        .collect();
+    assert_eq!(marks, [("peak", 16.0, 420.0), ("knee", 4.0, 360.0)]);
+    // Per GPU the mark sits on the divided line.
+    let per_gpu = ChartOptions {
+        per_gpu: true,
+        ..Default::default()
+    };
+    let c = throughput(&s, &per_gpu);
+    assert_eq!((c.marks[0].x, c.marks[0].y), (16.0, 210.0));
+    // A hidden run has no marks; the seed (no knee within its levels) only its peak.
+    let hidden = ChartOptions {
+        hidden_runs: vec![s.runs[0].id.clone()],
+        ..Default::default()
+    };
+    assert!(throughput(&s, &hidden).marks.is_empty());
+    let (_, seed) = seed();
+    let m = throughput(&seed, &ChartOptions::default()).marks;
+    assert_eq!(m.len(), 1);
+    assert_eq!((m[0].text.as_str(), m[0].x), ("peak", 128.0));
+}

@@ -23,7 +23,7 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             })
         })
         .collect();
-    ChartSpec {
+    let mut spec = ChartSpec {
         id: ChartKind::Throughput,
         x: concurrency_axis(summary, opts),
         panels: vec![
@@ -46,5 +46,42 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         ],
         bars: Vec::new(),
         shade: None,
+        marks: Vec::new(),
+    };
+    spec.marks = peak_and_knee(&spec, summary);
+    spec
+}
+
+/// At most this many runs have their peak and knee marked (more would bury the lines).
+const MARKED_RUNS: usize = 3;
+
+/// Each shown run's peak system T/s and knee (`crate::answer`), on the system panel, where its
+/// line has that level (per GPU the line's own value, so the mark sits on it).
+fn peak_and_knee(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
+    let mut out = Vec::new();
+    let Some(panel) = spec.panels.first() else {
+        return out;
+    };
+    for (si, s) in panel.series.iter().enumerate().take(MARKED_RUNS) {
+        let Some(run) = s.run.as_ref().and_then(|r| summary.runs.get(r.index)) else {
+            continue;
+        };
+        let a = crate::answer::answers(run);
+        let mut mark = |level: Option<f64>, text: &str| {
+            if let Some(&(x, y)) = level.and_then(|c| s.points.iter().find(|p| p.0 == c)) {
+                out.push(Annotation {
+                    panel: 0,
+                    series: si,
+                    x,
+                    y,
+                    text: text.into(),
+                });
+            }
+        };
+        mark(a.peak_system.and_then(|p| p.concurrency), "peak");
+        if let crate::answer::Knee::At { concurrency, .. } = a.knee {
+            mark(Some(concurrency), "knee");
+        }
     }
+    out
 }

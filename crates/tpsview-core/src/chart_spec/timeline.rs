@@ -79,5 +79,6 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
         }],
         bars,
         shade,
+        marks: Vec::new(),
     })
 }
