@@ -223,6 +223,7 @@ pub fn AppShell() -> impl IntoView {
         read_list(ev.data_transfer().and_then(|d| d.files()));
     };
     let paste = NodeRef::<leptos::html::Textarea>::new();
+    let url_field = NodeRef::<leptos::html::Input>::new();
     let on_paste_load = move |_| {
         let Some(el) = paste.get() else { return };
         let el: HtmlTextAreaElement = el;
@@ -285,6 +286,20 @@ pub fn AppShell() -> impl IntoView {
                         finished.set(None);
                         set_load_note.set(None);
                     }>"Clear"</button>
+                    <form class="url-load" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                        ev.prevent_default();
+                        let Some(el) = url_field.get() else { return };
+                        let el: HtmlInputElement = el;
+                        let url = el.value().trim().to_owned();
+                        if !url.is_empty() {
+                            load_urls(vec![(url, false)], None);
+                            el.set_value("");
+                        }
+                    }>
+                        <input type="url" node_ref=url_field data-testid="url-input" aria-label="benchmark file URL"
+                            placeholder="https://…/result.json"/>
+                        <button type="submit" data-testid="url-load">"Load URL"</button>
+                    </form>
                     <span class="viewer-page-busy" aria-live="polite">{move || busy.get().then_some("loading…")}</span>
                 </div>
                 <LoadProgress progress=progress finished=finished note=load_note/>

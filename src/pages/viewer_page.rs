@@ -21,6 +21,31 @@ use crate::view::bundle;
 /// A run with its header parts and answers, as the answer cards show it.
 type Answered = (RunSummary, Vec<(HeaderPart, String)>, Answers);
 
+/// A button that copies `text` to the clipboard and says so.
+fn copy_button(testid: &'static str, text: String) -> impl IntoView {
+    let (said, set_said) = signal(None::<&'static str>);
+    let copy = move |_| {
+        let text = text.clone();
+        spawn_local(async move {
+            let done = match web_sys::window().map(|w| w.navigator().clipboard()) {
+                Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&text))
+                    .await
+                    .is_ok(),
+                None => false,
+            };
+            set_said.set(Some(if done {
+                "Copied."
+            } else {
+                "Could not copy: select the text and copy it."
+            }));
+        });
+    };
+    view! {
+        <button type="button" data-testid=testid on:click=copy>"Copy"</button>
+        <span class="viewer-page-note" role="status" data-testid=format!("{testid}-status")>{move || said.get()}</span>
+    }
+}
+
 /// Today's date as the page's clock gives it (`2026-11-30`), for an export's provenance.
 fn today() -> String {
     let iso: String = js_sys::Date::new_0().to_iso_string().into();
@@ -274,7 +299,7 @@ pub fn ViewerPage() -> impl IntoView {
 
     // Sharing.
     let (permalink, set_permalink) = signal(None::<(String, Vec<String>)>);
-    let (inline, set_inline) = signal(None::<Result<String, String>>);
+    let (inline, set_inline) = signal(None::<Result<(String, &'static str, String), String>>);
     let make_permalink = move |_| {
         let (sources, local): (Vec<_>, Vec<_>) = files.0.with(|f| {
             let sources = f
@@ -307,15 +332,38 @@ pub fn ViewerPage() -> impl IntoView {
             on_error(format!("the bundle could not be made: {e:?}"));
         }
     };
+    // A link with the data inside: the whole bundle when it fits; else the per-level figures
+    // alone (no per-request data), and the page says which it is.
+    let figures_bundle = move || {
+        report.with(|g| {
+            summary.with(|s| {
+                view.0.with(|v| {
+                    bundle(
+                        &tpsview_core::formats::tpsview::write(
+                            &tpsview_core::summary::figures_only(&g.report, s),
+                        ),
+                        v,
+                    )
+                })
+            })
+        })
+    };
     let make_inline = move |_| {
-        let text = bundle_text();
+        let full = bundle_text();
+        let slim = figures_bundle();
         spawn_local(async move {
-            let r = match share::inline_link(&text).await {
-                Ok(Some(link)) => Ok(link),
-                Ok(None) => Err(format!(
-                    "These runs are too large for a link (over {} KB compressed): export the bundle instead.",
-                    share::INLINE_LIMIT / 1024
-                )),
+            let limit = share::INLINE_LIMIT / 1024;
+            let r = match share::inline_link(&full).await {
+                Ok(Some(link)) => Ok((link, "full", "This link holds every run with its per-request data.".to_owned())),
+                Ok(None) => match share::inline_link(&slim).await {
+                    Ok(Some(link)) => Ok((link, "figures", format!(
+                        "The per-request data is too large for a link (over {limit} KB compressed): this link holds every run's per-level figures, not the requests. Export the bundle for those."
+                    ))),
+                    Ok(None) => Err(format!(
+                        "These runs are too large for a link even as per-level figures (over {limit} KB compressed): export the bundle instead."
+                    )),
+                    Err(e) => Err(format!("this browser cannot compress the bundle: {e:?}")),
+                },
                 Err(e) => Err(format!("this browser cannot compress the bundle: {e:?}")),
             };
             set_inline.set(Some(r));
@@ -482,7 +530,8 @@ pub fn ViewerPage() -> impl IntoView {
                 </p>
                 {move || permalink.get().map(|(link, local)| view! {
                     <p>
-                        <input type="text" readonly data-testid="permalink" class="viewer-page-link" prop:value=link aria-label="permalink"/>
+                        <input type="text" readonly data-testid="permalink" class="viewer-page-link" prop:value=link.clone() aria-label="permalink"/>
+                        " "{copy_button("copy-permalink", link)}
                         {(!local.is_empty()).then(|| view! {
                             <span class="viewer-page-note" data-testid="permalink-local">{format!(
                                 " Not in the link (loaded from this machine; export a bundle for them): {}", local.join(", ")
@@ -491,7 +540,13 @@ pub fn ViewerPage() -> impl IntoView {
                     </p>
                 })}
                 {move || inline.get().map(|r| match r {
-                    Ok(link) => view! { <p><input type="text" readonly data-testid="inline-link" class="viewer-page-link" prop:value=link aria-label="link with the data inside"/></p> }.into_any(),
+                    Ok((link, kind, words)) => view! {
+                        <p>
+                            <input type="text" readonly data-testid="inline-link" data-kind=kind class="viewer-page-link" prop:value=link.clone() aria-label="link with the data inside"/>
+                            " "{copy_button("copy-inline-link", link)}
+                        </p>
+                        <p class="viewer-page-note" data-testid="inline-link-kind">{words}</p>
+                    }.into_any(),
                     Err(e) => view! { <p class="viewer-page-note" data-testid="inline-link-message">{e}</p> }.into_any(),
                 })}
             </section>

@@ -213,13 +213,48 @@ test('an exported bundle re-opens as it was; the inline link too', async () => {
   assert.equal(await viaLink.inputValue('[data-testid=baseline]'), AFTER_LABEL);
   assert.equal(await viaLink.evaluate(() => location.hash), '#viewer');
   await viaLink.close();
-  // The big sample does not fit in a link: said so.
+  assert.equal(await page.getAttribute('[data-testid=inline-link]', 'data-kind'), 'full');
+  // Copy puts the link on the clipboard.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  await page.click('[data-testid=copy-inline-link]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=copy-inline-link-status]').textContent === 'Copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  // With the big sample the requests do not fit: the link carries the per-level figures, says
+  // so, and opens with the same figures.
   await page.selectOption('select[aria-label="load a sample report"]', { index: 1 });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 3);
   await settled(page);
+  const all = await tableRows(page);
   await page.click('[data-testid=make-inline-link]');
-  await page.waitForSelector('[data-testid=inline-link-message]');
-  assert.match(await page.textContent('[data-testid=inline-link-message]'), /too large for a link \(over 32 KB compressed\)/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=inline-link]')?.dataset.kind === 'figures');
+  assert.match(await page.textContent('[data-testid=inline-link-kind]'), /per-level figures, not the requests/);
+  const slim = await page.inputValue('[data-testid=inline-link]');
+  const viaSlim = await context.newPage();
+  await viaSlim.goto(slim);
+  await viaSlim.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 3);
+  await settled(viaSlim);
+  const back = await tableRows(viaSlim);
+  assert.equal(back.length, all.length);
+  for (const [i, r] of all.entries()) {
+    for (const m of ['system_tps', 'per_stream_tps', 'tpot_mean_ms', 'ttft_mean_ms']) {
+      assert.ok(r[m] === back[i][m] || Math.abs(r[m] - back[i][m]) <= 1e-12 * Math.abs(r[m]), `${m} row ${i}: ${r[m]} vs ${back[i][m]}`);
+    }
+  }
+  await viaSlim.close();
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a URL typed in the page loads like ?src=, and the permalink carries it', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await settled(page);
+  await page.fill('[data-testid=url-input]', server.origin + '/fx/before.json');
+  await page.click('[data-testid=url-load]');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=legend-run]')].some((b) => b.dataset.run === 'before: vLLM 0.11 defaults'));
+  await settled(page);
+  await page.click('[data-testid=make-permalink]');
+  const link = await page.inputValue('[data-testid=permalink]');
+  assert.ok(new URL(link).searchParams.getAll('src').includes(server.origin + '/fx/before.json'), link);
   assert.deepEqual(log.errors, []);
   await page.close();
 });

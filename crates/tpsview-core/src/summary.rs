@@ -10,7 +10,7 @@ use crate::audit::{audit, Discrepancy};
 use crate::error::Diagnostic;
 use crate::formats::Parsed;
 use crate::metrics::{compute_point, MetricOptions, PointMetrics};
-use crate::model::{Metadata, Report};
+use crate::model::{Metadata, Point, Report, Reported, Run};
 use crate::vocabulary::Metric;
 
 /// All runs of a set of files, summarised.
@@ -20,6 +20,48 @@ pub struct Summary {
     pub runs: Vec<RunSummary>,
     /// Everything skipped or substituted, across all files.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// `report` with each point's per-request data replaced by the figures computed from it (every
+/// metric, under tpsview's own names, in a `tpsview/1` reported block): what a link carries when
+/// the data itself is too big for one. Read back, each point shows the same figures, as reported.
+/// `summary` must be `report`'s (the same runs and points, in order).
+pub fn figures_only(report: &Report, summary: &Summary) -> Report {
+    Report {
+        meta: report.meta.clone(),
+        runs: report
+            .runs
+            .iter()
+            .zip(&summary.runs)
+            .map(|(run, rs)| Run {
+                label: run.label.clone(),
+                source_format: run.source_format.clone(),
+                meta: run.meta.clone(),
+                axis: run.axis.clone(),
+                points: run
+                    .points
+                    .iter()
+                    .zip(&rs.points)
+                    .map(|(p, ps)| Point {
+                        source_file: p.source_file.clone(),
+                        concurrency: p.concurrency,
+                        request_rate: p.request_rate,
+                        requests: None,
+                        reported: Reported {
+                            tool: crate::formats::tpsview::ID.into(),
+                            figures: Metric::ALL
+                                .iter()
+                                .filter_map(|&m| Some((m.key().to_owned(), ps.get(m)?)))
+                                .filter(|(_, v)| v.is_finite())
+                                .collect(),
+                            recomputed: Default::default(),
+                        },
+                        sampled_from: p.sampled_from,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 /// One run, summarised.
@@ -122,3 +164,6 @@ pub fn summarize(files: Vec<Parsed>, opts: &MetricOptions) -> Summary {
     diagnostics.extend(d);
     Summary { runs, diagnostics }
 }
+
+#[cfg(test)]
+mod tests;

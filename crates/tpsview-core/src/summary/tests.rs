@@ -1,0 +1,53 @@
+use super::*;
+
+#[test]
+fn a_figures_only_report_reads_back_with_every_figure_and_no_request() {
+    let report = crate::simulate::seed_report();
+    let text = crate::formats::tpsview::write(&report);
+    let parsed = crate::parse_any("seed.json", text.as_bytes()).unwrap();
+    let grouped = crate::group::group(vec![parsed]).0;
+    let (runs, _) = summarize_report(&grouped, &MetricOptions::default());
+    let full = Summary {
+        runs,
+        diagnostics: Vec::new(),
+    };
+    let slim = figures_only(&grouped, &full);
+    assert!(slim
+        .runs
+        .iter()
+        .flat_map(|r| &r.points)
+        .all(|p| p.requests.is_none()));
+    let slim_text = crate::formats::tpsview::write(&slim);
+    assert!(
+        slim_text.len() * 20 < text.len(),
+        "{} bytes of {}",
+        slim_text.len(),
+        text.len()
+    );
+    let back = crate::summarize(
+        vec![crate::parse_any("slim.json", slim_text.as_bytes()).unwrap()],
+        &MetricOptions::default(),
+    );
+    assert_eq!(back.runs.len(), full.runs.len());
+    let mut compared = 0;
+    for (a, b) in full.runs.iter().zip(&back.runs) {
+        assert_eq!(a.label, b.label);
+        assert_eq!(a.meta, b.meta);
+        for (p, q) in a.points.iter().zip(&b.points) {
+            assert_eq!(q.metrics.basis, crate::metrics::Basis::Reported);
+            for m in Metric::ALL {
+                // Equal to the last bit or two (a quotient may be formed again when read back).
+                match (p.get(m), q.get(m)) {
+                    (Some(x), Some(y)) => assert!(
+                        (x - y).abs() <= 1e-12 * x.abs().max(1.0),
+                        "{m} at {:?}: {x} vs {y}",
+                        p.metrics.concurrency
+                    ),
+                    (x, y) => assert_eq!(x, y, "{m} at {:?}", p.metrics.concurrency),
+                }
+                compared += usize::from(p.get(m).is_some());
+            }
+        }
+    }
+    assert!(compared > 50, "{compared} figures compared");
+}
