@@ -62,17 +62,12 @@ pub fn ClaimReader() -> impl IntoView {
             {move || match reading.get() {
                 None => view! { <p class="claim-reader-verdict" data-testid="claim-verdict" data-verdict="">"Enter a positive number."</p> }.into_any(),
                 Some(r) => {
-                    let (kind, text) = match r.verdict {
-                        Verdict::PerStream => ("per_stream", format!(
-                            "This can be per-stream T/s: it is within the single-stream bound of {:.1} T/s. (It could also be system T/s of a nearly idle server.)",
-                            r.single_stream_bound)),
-                        Verdict::System => ("system", format!(
-                            "This must be system T/s: one stream cannot exceed {:.1} T/s here, so it adds up at least {:.0} streams decoding together.",
-                            r.single_stream_bound, r.min_streams.ceil())),
-                        Verdict::Impossible => ("impossible", format!(
-                            "This exceeds even the compute ceiling of {:.0} output T/s for this model and hardware: it likely counts prompt tokens too, uses more GPUs, speculative decoding, or a smaller model or precision than stated.",
-                            r.compute_ceiling)),
+                    let kind = match r.verdict {
+                        Verdict::PerStream => "per_stream",
+                        Verdict::System => "system",
+                        Verdict::Impossible => "impossible",
                     };
+                    let text = r.words(claim.get());
                     view! {
                         <p class="claim-reader-verdict" data-testid="claim-verdict" data-verdict=kind>{text}</p>
                         <ol class="claim-reader-steps">{r.steps.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ol>

@@ -4,7 +4,10 @@
 
 use leptos::prelude::*;
 use tpsview_core::chart_spec::{self, ChartOptions};
-use tpsview_core::roofline::{kv_bytes_per_token, DecodeInputs, GPUS, MODELS, PRECISIONS};
+use tpsview_core::roofline::{
+    against_bound, kv_bytes_per_token, AgainstBound, DecodeInputs, ABOVE_IDEAL, AT_BOUND, GPUS,
+    MODELS, PRECISIONS,
+};
 use tpsview_core::summary::RunSummary;
 
 use crate::chart::Chart;
@@ -75,6 +78,16 @@ pub fn DecodeModel(
             kv_dtype.get(),
         ),
         context_tokens: context.get(),
+    });
+    // The context the bound assumes: the loaded run's own (mean prompt plus half the output —
+    // the mean length a sequence has while it decodes) when its files say, so the bound describes
+    // the run; 2048 tokens otherwise. The field can still be changed.
+    Effect::new(move |_| {
+        let ctx = run.with(|r| {
+            r.as_ref()
+                .and_then(|r| Some(r.lengths.0? + r.lengths.1? / 2.0))
+        });
+        context.set(ctx.map_or(2048.0, |c| c.round().max(1.0)));
     });
     let at = Memo::new(move |_| inputs.with(|d| d.step(batch.get().max(1.0))));
     let spec = Signal::derive(move || {
@@ -160,14 +173,31 @@ pub fn DecodeModel(
                                 <td>{fmt_num(Some(e.concurrency), 0)}</td>
                                 <td>{fmt_num(Some(e.system_tps), 0)}</td>
                                 <td>{fmt_num(Some(e.system_bound), 0)}</td>
-                                <td data-value=fmt_value(Some(e.ratio())) class:decode-model-over={e.ratio() > 1.0}>{format!("{} %", fmt_num(Some(e.ratio() * 100.0), 0))}</td>
+                                {
+                                    let against = against_bound(e.ratio());
+                                    view! {
+                                        <td data-value=fmt_value(Some(e.ratio())) data-against=match against {
+                                                AgainstBound::Below => "below",
+                                                AgainstBound::AtBound => "at",
+                                                AgainstBound::Beyond => "beyond",
+                                            }
+                                            class:decode-model-at=against == AgainstBound::AtBound
+                                            class:decode-model-over=against == AgainstBound::Beyond>
+                                            {format!("{} %", fmt_num(Some(e.ratio() * 100.0), 0))}
+                                            {(against == AgainstBound::AtBound).then_some(" ≈ bound")}
+                                        </td>
+                                    }
+                                }
                                 <td>{fmt_num(Some(e.per_stream_tps), 1)}</td>
                                 <td>{fmt_num(Some(e.per_stream_bound), 1)}</td>
                             </tr>
                         }).collect_view()}
                     </tbody>
                 </table>
-                <p class="decode-model-note">"Above 100 %: the measurement beats this bound, so the inputs do not describe the run (model size, precision, GPUs, speculative decoding). The built-in example is simulated from the brief's rounded table and sits a little above the H100 bound at batch 1."</p>
+                <p class="decode-model-note" data-testid="efficiency-note">{format!(
+                    "Up to {:.0} % (≈ bound): at the ideal bound — {}. The built-in example's batch 1 is such a figure: the quoted 50 T/s per stream, 5 % over the bound. Further above: the inputs do not describe the run (model size, precision, GPUs, context). The context here is the run's own when its files give lengths.",
+                    AT_BOUND * 100.0, ABOVE_IDEAL
+                )}</p>
             })}
             <details class="decode-model-formulas" open>
                 <summary>"Formulas"</summary>

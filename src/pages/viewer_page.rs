@@ -264,21 +264,12 @@ pub fn ViewerPage() -> impl IntoView {
         if !ready.get() {
             return prev.cloned().unwrap_or_default();
         }
-        report.with(|g| {
-            summary.with(|s| {
-                s.runs
-                    .iter()
-                    .take(ANSWERED_RUNS)
-                    .enumerate()
-                    .map(|(i, r)| {
-                        (
-                            r.clone(),
-                            answer::header(r, g.runs.get(i)),
-                            answer::answers(r),
-                        )
-                    })
-                    .collect::<Vec<_>>()
-            })
+        summary.with(|s| {
+            s.runs
+                .iter()
+                .take(ANSWERED_RUNS)
+                .map(|r| (r.clone(), answer::header(r), answer::answers(r)))
+                .collect::<Vec<_>>()
         })
     });
     let health_items = Memo::new(move |prev: Option<&Vec<HealthItem>>| {

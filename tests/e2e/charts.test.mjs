@@ -55,6 +55,9 @@ test('charts are drawn again at their new size when the window is resized', asyn
 test('hovering a chart shows a tooltip with the exact values of every series', async () => {
   const { page, log } = await sample();
   const canvas = page.locator('[data-testid=chart-throughput]');
+  // The answer comes first: the chart may start below the fold, and a pointer only reaches what
+  // is on screen.
+  await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.3);
   const tip = page.locator('[data-testid=chart-tooltip]');
@@ -106,6 +109,7 @@ test('series and axis toggles change what is drawn', async () => {
   await page.keyboard.press('Escape');
   await tip.waitFor({ state: 'detached' });
   // Linear axis: the same pixel now lies at a different concurrency.
+  await page.locator('[data-testid=chart-throughput]').scrollIntoViewIfNeeded();
   const box = await page.locator('[data-testid=chart-throughput]').boundingBox();
   const at = async () => {
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);

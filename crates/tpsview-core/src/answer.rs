@@ -48,7 +48,7 @@ impl HeaderPart {
 
 /// A run's header: `model · hardware · engine (version) · tool · ISL/OSL · date`, each part only
 /// where the files state it (lengths are measured: the mean over completed requests).
-pub fn header(run: &RunSummary, raw: Option<&Run>) -> Vec<(HeaderPart, String)> {
+pub fn header(run: &RunSummary) -> Vec<(HeaderPart, String)> {
     let m = &run.meta;
     let mut out = Vec::new();
     if let Some(model) = m.model.as_deref().filter(|s| !s.is_empty()) {
@@ -80,7 +80,8 @@ pub fn header(run: &RunSummary, raw: Option<&Run>) -> Vec<(HeaderPart, String)> 
         out.push((HeaderPart::Engine, text));
     }
     out.push((HeaderPart::Tool, tool_name(&run.source_format)));
-    if let Some((isl, osl)) = raw.map(lengths) {
+    {
+        let (isl, osl) = run.lengths;
         let text = match (isl, osl) {
             (Some(i), Some(o)) => Some(format!("ISL {} / OSL {}", whole(i), whole(o))),
             (None, Some(o)) => Some(format!("OSL {}", whole(o))),
@@ -134,26 +135,9 @@ fn readable_date(d: &str) -> String {
     d.to_owned()
 }
 
-/// Mean input and output tokens over a run's completed requests (input only where the file has
-/// input lengths).
+/// Mean input and output tokens over a run's completed requests (see [`Run::mean_lengths`]).
 pub fn lengths(run: &Run) -> (Option<f64>, Option<f64>) {
-    let (mut n_in, mut sum_in, mut n_out, mut sum_out) = (0u64, 0f64, 0u64, 0f64);
-    for p in &run.points {
-        let Some(r) = &p.requests else { continue };
-        for i in 0..r.len() {
-            if !r.is_ok(i) {
-                continue;
-            }
-            n_out += 1;
-            sum_out += f64::from(r.output_tokens[i]);
-            if let Some(v) = r.input_tokens.as_ref().and_then(|x| x.get(i)) {
-                n_in += 1;
-                sum_in += f64::from(*v);
-            }
-        }
-    }
-    let mean = |s: f64, n: u64| (n > 0).then(|| s / n as f64);
-    (mean(sum_in, n_in), mean(sum_out, n_out))
+    run.mean_lengths()
 }
 
 /// A figure at one level of a run.

@@ -32,8 +32,7 @@ pub struct Reading {
     pub steps: Vec<String>,
 }
 
-/// Slack for rounding in claims and presets: within 10 % of a bound still counts as under it.
-const SLACK: f64 = 1.10;
+use crate::roofline::{ABOVE_IDEAL, AT_BOUND as SLACK};
 
 /// Reads `claim_tps` against the model and hardware in `d` (KV reads ignored: the bound at batch 1
 /// with short context, the most favourable case for the claim).
@@ -69,6 +68,39 @@ pub fn read_claim(claim_tps: f64, d: &DecodeInputs) -> Option<Reading> {
         min_streams: claim_tps / single,
         steps,
     })
+}
+
+impl Reading {
+    /// The verdict in words, with the numbers (the claim reader shows this).
+    pub fn words(&self, claim_tps: f64) -> String {
+        let b = self.single_stream_bound;
+        match self.verdict {
+            Verdict::PerStream if claim_tps > b => format!(
+                "This can be per-stream T/s: it is {:.0} % above the ideal single-stream bound of \
+                 {b:.1} T/s — close enough, because {ABOVE_IDEAL}. Several times the bound would \
+                 be system T/s.",
+                (claim_tps / b - 1.0) * 100.0
+            ),
+            Verdict::PerStream => format!(
+                "This can be per-stream T/s: it is at or under the ideal single-stream bound of \
+                 {b:.1} T/s (HBM bandwidth ÷ weight bytes). It could also be system T/s of a \
+                 nearly idle server."
+            ),
+            Verdict::System => format!(
+                "This must be system T/s: it is {:.1} × the ideal single-stream bound of {b:.1} \
+                 T/s, far beyond what one stream gets (at most a few percent over the bound), so \
+                 at least {:.0} streams decode together.",
+                self.min_streams,
+                self.min_streams.ceil()
+            ),
+            Verdict::Impossible => format!(
+                "This exceeds even the compute ceiling of {:.0} output T/s for this model and \
+                 hardware: it likely counts prompt tokens too, uses more GPUs, speculative \
+                 decoding, or a smaller model or precision than stated.",
+                self.compute_ceiling
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

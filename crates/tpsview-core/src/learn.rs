@@ -127,7 +127,10 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
         slug: "read-a-claim",
         title: "How to read a benchmark claim".into(),
         body: vec![
-            "Ask which aggregation it is: a per-stream figure cannot exceed HBM bandwidth ÷ weight bytes (about 47 T/s for a 70B FP8 model on one H100); anything far above that is system T/s over many streams.".into(),
+            format!(
+                "Ask which aggregation it is. One stream gets at most about HBM bandwidth ÷ weight bytes — the ideal single-stream bound, about 47.5 T/s for a 70B FP8 model on one H100 — or a few percent more, because {}: the quoted 50 T/s at batch 1 is such a figure, 5 % over. A figure several times the bound is system T/s over many streams.",
+                crate::roofline::ABOVE_IDEAL
+            ),
             "Ask at what concurrency, and with what latency: a system figure without its per-stream figure (or TPOT) hides what each user gets.".into(),
             "Ask how it was measured: duration window (first send to last token, or benchmark start to end), whether output tokens were counted by the server or re-tokenized, and whether the tool's \"ITL\" means TPOT or chunk gaps. tpsview shows each tool's own definition beside its own.".into(),
         ],

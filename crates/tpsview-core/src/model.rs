@@ -110,6 +110,30 @@ pub struct Run {
     pub axis: Option<String>,
 }
 
+impl Run {
+    /// Mean input and output tokens over the run's completed requests (input only where the files
+    /// have input lengths); `None` without per-request data.
+    pub fn mean_lengths(&self) -> (Option<f64>, Option<f64>) {
+        let (mut n_in, mut sum_in, mut n_out, mut sum_out) = (0u64, 0f64, 0u64, 0f64);
+        for p in &self.points {
+            let Some(r) = &p.requests else { continue };
+            for i in 0..r.len() {
+                if !r.is_ok(i) {
+                    continue;
+                }
+                n_out += 1;
+                sum_out += f64::from(r.output_tokens[i]);
+                if let Some(v) = r.input_tokens.as_ref().and_then(|x| x.get(i)) {
+                    n_in += 1;
+                    sum_in += f64::from(*v);
+                }
+            }
+        }
+        let mean = |s: f64, n: u64| (n > 0).then(|| s / n as f64);
+        (mean(sum_in, n_in), mean(sum_out, n_out))
+    }
+}
+
 /// One concurrency / batch level of a run.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Point {

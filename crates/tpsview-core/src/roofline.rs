@@ -64,6 +64,37 @@ impl Gpu {
     }
 }
 
+/// A measurement up to this many times an ideal bound counts as at the bound, not beyond it (the
+/// one story every page tells about a figure a few percent above the bound: [`ABOVE_IDEAL`]).
+pub const AT_BOUND: f64 = 1.10;
+
+/// Why a real figure can sit a few percent above an ideal bound.
+pub const ABOVE_IDEAL: &str = "the bound is ideal — the datasheet's full HBM bandwidth, nothing \
+read but the weights and the KV cache — and quoted figures are rounded; speculative decoding or \
+more bandwidth than assumed lift a real stream a little above it";
+
+/// How a measurement stands against an ideal bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgainstBound {
+    /// Under the bound.
+    Below,
+    /// Over it by at most [`AT_BOUND`]: at the bound, for the reasons of [`ABOVE_IDEAL`].
+    AtBound,
+    /// Further over: the bound's inputs do not describe what was measured.
+    Beyond,
+}
+
+/// `measured ÷ bound` read as [`AgainstBound`].
+pub fn against_bound(ratio: f64) -> AgainstBound {
+    if ratio <= 1.0 {
+        AgainstBound::Below
+    } else if ratio <= AT_BOUND {
+        AgainstBound::AtBound
+    } else {
+        AgainstBound::Beyond
+    }
+}
+
 /// Weight precisions: (name, bytes per parameter).
 pub const PRECISIONS: &[(&str, f64)] = &[("BF16", 2.0), ("FP8", 1.0), ("INT4", 0.5)];
 

@@ -71,6 +71,10 @@ pub struct RunSummary {
     /// contract: the label and metadata are).
     #[serde(skip)]
     pub id: crate::vocabulary::RunId,
+    /// Mean input and output tokens of its completed requests ([`Run::mean_lengths`]; not part
+    /// of the `--json` contract).
+    #[serde(skip)]
+    pub lengths: (Option<f64>, Option<f64>),
     /// Legend label.
     pub label: String,
     /// Where the data came from (a format id).
@@ -130,6 +134,7 @@ pub fn summarize_report(
         .zip(report.run_ids())
         .map(|(run, id)| RunSummary {
             id,
+            lengths: run.mean_lengths(),
             label: run.label.clone(),
             source_format: run.source_format.clone(),
             model: run.meta.model.clone(),

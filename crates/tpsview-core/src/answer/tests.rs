@@ -90,7 +90,7 @@ fn the_header_says_only_what_the_file_states() {
         r#"{"model": "Llama-3.1-70B", "precision": "fp8", "gpu": "H100 SXM", "gpu_count": 8,
             "engine": "vllm", "engine_version": "0.11.0", "date": "20261130-101500"}"#,
     );
-    let h = header(&s.runs[0], None);
+    let h = header(&s.runs[0]);
     let text: Vec<(&str, &str)> = h.iter().map(|(p, t)| (p.key(), t.as_str())).collect();
     assert_eq!(
         text,
@@ -105,14 +105,14 @@ fn the_header_says_only_what_the_file_states() {
     // Nothing stated: the tool alone; a model that names its precision is not repeated.
     let bare = run(&[(1.0, 50.0, 50.0, 20.0)], "{}");
     assert_eq!(
-        header(&bare.runs[0], None),
+        header(&bare.runs[0]),
         [(HeaderPart::Tool, "tpsview".to_owned())]
     );
     let fp8 = run(
         &[(1.0, 50.0, 50.0, 20.0)],
         r#"{"model": "x-FP8", "precision": "fp8"}"#,
     );
-    assert_eq!(header(&fp8.runs[0], None)[0].1, "x-FP8");
+    assert_eq!(header(&fp8.runs[0])[0].1, "x-FP8");
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn lengths_are_means_over_completed_requests() {
     let parsed = crate::parse_any("v.json", doc).unwrap();
     assert_eq!(lengths(&parsed.report.runs[0]), (Some(15.0), Some(6.0)));
     let s = crate::summarize(vec![parsed.clone()], &MetricOptions::default());
-    let h = header(&s.runs[0], Some(&parsed.report.runs[0]));
+    let h = header(&s.runs[0]);
     assert!(
         h.contains(&(HeaderPart::Lengths, "ISL 15 / OSL 6".to_owned())),
         "{h:?}"
