@@ -116,10 +116,13 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     }
     let mut runs = Vec::new();
     for ((model, shape), tests) in groups {
-        let axis = SWEPT.iter().copied().find(|p| {
-            let first = tests[0].params.get(p);
-            tests.iter().any(|t| t.params.get(p) != first)
-        });
+        // Depth first: a depth sweep (`-d 0,512,…`) is what a reader compares a test kind across.
+        let axis = std::iter::once("n_depth")
+            .chain(SWEPT.iter().copied().filter(|p| *p != "n_depth"))
+            .find(|p| {
+                let first = tests[0].params.get(p);
+                tests.iter().any(|t| t.params.get(p) != first)
+            });
         let mut split: BTreeMap<Vec<(&str, String)>, Vec<Test>> = BTreeMap::new();
         for t in tests {
             let key: Vec<(&str, String)> = t
@@ -209,10 +212,8 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
         (true, false) => ("prefill_avg_ts", format!("pp{np}")),
         _ => ("mixed_avg_ts", format!("pp{np}+tg{ng}")),
     };
-    let shape = match num(r, "n_depth").filter(|d| *d > 0.0) {
-        Some(d) => format!("{shape} @ d{d}"),
-        None => shape,
-    };
+    // The depth (tokens already in the context) is a swept parameter like the others: tests of one
+    // kind at several depths are one run with depth on the x axis, not a run per depth.
     let recomputed = at(r, "samples_ns").and_then(Value::as_array).and_then(|s| {
         let rates: Vec<f64> = s
             .iter()

@@ -170,3 +170,38 @@ fn record_streams_recover_line_by_line_keeping_places() {
     // Nothing readable: the whole file's error.
     assert!(common::read_stream::<A>("s.json", b"{\"a\": ", "record", &mut Vec::new()).is_err());
 }
+
+/// llama-bench with prompt-processing and generation tests at four depths: one run per test kind,
+/// depth on the x axis (not a run per depth).
+#[test]
+fn llama_bench_depth_sweeps_are_one_run_per_test_kind() {
+    let mut lines = Vec::new();
+    for d in [0, 512, 1024, 2048] {
+        for (np, ng, ts) in [
+            (512, 0, 1000.0 - f64::from(d) / 10.0),
+            (0, 128, 40.0 - f64::from(d) / 200.0),
+        ] {
+            lines.push(format!(
+                r#"{{"model_type": "llama 8B Q4_0", "n_prompt": {np}, "n_gen": {ng}, "n_depth": {d}, "n_threads": 8, "avg_ts": {ts}}}"#
+            ));
+        }
+    }
+    let p = parse_any("d.jsonl", lines.join("\n").as_bytes()).unwrap();
+    let runs = &p.report.runs;
+    assert_eq!(
+        runs.len(),
+        2,
+        "{:?}",
+        runs.iter().map(|r| &r.label).collect::<Vec<_>>()
+    );
+    for r in runs {
+        assert_eq!(r.axis.as_deref(), Some("n_depth"));
+        let levels: Vec<f64> = r.points.iter().filter_map(|p| p.concurrency).collect();
+        assert_eq!(levels, [0.0, 512.0, 1024.0, 2048.0], "{}", r.label);
+    }
+    let labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+    assert!(
+        labels.contains(&"llama 8B Q4_0 · pp512") && labels.contains(&"llama 8B Q4_0 · tg128"),
+        "{labels:?}"
+    );
+}
