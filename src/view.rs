@@ -23,6 +23,9 @@ pub struct View {
     /// Linear concurrency axis.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub linear: bool,
+    /// Log y axis on the charts against concurrency.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub log_y: bool,
     /// The latency lines' statistic (`mean`, `p50`, `p90`, `p99`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub stat: String,
@@ -39,6 +42,7 @@ impl View {
     pub fn chart_options(&self) -> ChartOptions {
         ChartOptions {
             linear_x: self.linear,
+            log_y: self.log_y,
             hidden: self.hidden_series.clone(),
             hidden_runs: self.hidden_runs.clone(),
             stat: Stat::parse(&self.stat).unwrap_or_default(),
@@ -50,6 +54,7 @@ impl View {
     /// Takes the chart options the controls changed.
     pub fn set_chart_options(&mut self, o: &ChartOptions) {
         self.linear = o.linear_x;
+        self.log_y = o.log_y;
         self.hidden_series.clone_from(&o.hidden);
         self.hidden_runs.clone_from(&o.hidden_runs);
         self.stat = match o.stat {

@@ -21,6 +21,11 @@ pub fn ChartControls(
         o.linear_x = !o.linear_x;
         on_change.run(o);
     };
+    let toggle_log_y = move |_| {
+        let mut o = options.get_untracked();
+        o.log_y = !o.log_y;
+        on_change.run(o);
+    };
     let toggle_per_gpu = move |_| {
         let mut o = options.get_untracked();
         o.per_gpu = !o.per_gpu;
@@ -39,6 +44,10 @@ pub fn ChartControls(
             <label>
                 <input type="checkbox" prop:checked=move || options.with(|o| o.linear_x) on:change=toggle_linear/>
                 " linear concurrency axis (default log₂)"
+            </label>
+            <label>
+                <input type="checkbox" data-testid="log-y" prop:checked=move || options.with(|o| o.log_y) on:change=toggle_log_y/>
+                " log y axis (values spanning decades)"
             </label>
             <label>
                 <input type="checkbox" data-testid="per-gpu" prop:checked=move || options.with(|o| o.per_gpu) on:change=toggle_per_gpu/>

@@ -233,6 +233,25 @@ test('the table: the tool\'s value only where it differs, whole numbers plain, s
   await page.close();
 });
 
+test('charts: HTML legends below the plot, a log y axis that the permalink keeps', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await settled(page);
+  const legend = page.locator('[data-testid=chart-throughput-legend] li');
+  const words = await legend.allTextContents();
+  assert.ok(words.some((w) => /system T\/s$/.test(w)) && words.some((w) => /per-stream T\/s$/.test(w)), words.join('|'));
+  const [l, c] = [await page.locator('[data-testid=chart-throughput-legend]').boundingBox(), await page.locator('[data-testid=chart-throughput]').boundingBox()];
+  assert.ok(l.y >= c.y + c.height - 1, 'the legend is below the plot, not over it');
+  const before = await page.$eval('[data-testid=chart-throughput]', (x) => x.toDataURL());
+  await page.check('[data-testid=log-y]');
+  await settled(page);
+  assert.notEqual(await page.$eval('[data-testid=chart-throughput]', (x) => x.toDataURL()), before);
+  await page.click('[data-testid=make-permalink]');
+  const view = JSON.parse(new URL(await page.inputValue('[data-testid=permalink]')).searchParams.get('view'));
+  assert.equal(view.log_y, true);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('Clear gives an empty page with a drop zone and sample buttons, and no stale status', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);

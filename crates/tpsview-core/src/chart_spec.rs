@@ -15,6 +15,8 @@ pub enum Scale {
     Linear,
     /// Base-2 logarithmic (concurrency levels are usually powers of two).
     Log2,
+    /// Base-10 logarithmic (a y axis whose runs span decades: a CPU run next to an H100 run).
+    Log10,
 }
 
 impl Scale {
@@ -23,6 +25,7 @@ impl Scale {
         match self {
             Scale::Linear => v.is_finite().then_some(v),
             Scale::Log2 => (v > 0.0 && v.is_finite()).then(|| v.log2()),
+            Scale::Log10 => (v > 0.0 && v.is_finite()).then(|| v.log10()),
         }
     }
 
@@ -31,6 +34,7 @@ impl Scale {
         match self {
             Scale::Linear => a,
             Scale::Log2 => a.exp2(),
+            Scale::Log10 => 10f64.powf(a),
         }
     }
 }
@@ -152,6 +156,9 @@ pub struct Annotation {
 pub struct ChartOptions {
     /// Concurrency on a linear axis instead of log2.
     pub linear_x: bool,
+    /// Values on a log10 y axis (runs whose values span decades), for the charts against
+    /// concurrency.
+    pub log_y: bool,
     /// Series hidden by the user, by `name` (all runs) — e.g. `per-stream T/s`.
     pub hidden: Vec<String>,
     /// Runs hidden by the user (clicking their legend entry).
@@ -232,6 +239,7 @@ fn range_of(values: impl Iterator<Item = f64>, scale: Scale, zero_floor: bool) -
         return match scale {
             Scale::Linear => (0.0, 1.0),
             Scale::Log2 => (1.0, 2.0),
+            Scale::Log10 => (1.0, 10.0),
         };
     }
     match scale {
@@ -240,6 +248,14 @@ fn range_of(values: impl Iterator<Item = f64>, scale: Scale, zero_floor: bool) -
             (
                 (a - 0.25).exp2(),
                 (if b > a { b } else { a + 1.0 } + 0.25).exp2(),
+            )
+        }
+        Scale::Log10 => {
+            // Whole decades around the data, with a little room.
+            let (a, b) = (lo.log10().floor(), hi.log10().ceil());
+            (
+                10f64.powf(a - 0.05),
+                10f64.powf(if b > a { b } else { a + 1.0 } + 0.05),
             )
         }
         Scale::Linear => {
@@ -303,12 +319,21 @@ fn panel(title: &str, unit: &str, series: Vec<Series>, opts: &ChartOptions) -> P
             .map(|p| p.1)
             .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
     });
+    let scale = if opts.log_y {
+        Scale::Log10
+    } else {
+        Scale::Linear
+    };
     Panel {
         title: title.into(),
         y: Axis {
-            label: unit.into(),
-            scale: Scale::Linear,
-            range: range_of(values, Scale::Linear, true),
+            label: if opts.log_y {
+                format!("{unit} (log)")
+            } else {
+                unit.into()
+            },
+            scale,
+            range: range_of(values, scale, true),
         },
         series,
     }

@@ -17,8 +17,10 @@ pub struct PanelLayout {
     pub rect: (i32, i32, i32, i32),
     /// The x range in axis space (log2 of the value on a log2 axis).
     pub x_axis: (f64, f64),
-    /// The y range in data units.
+    /// The y range in axis space (log10 of the value on a log axis).
     pub y: (f64, f64),
+    /// The y axis's scale.
+    pub y_scale: Scale,
 }
 
 /// Where a chart's panels landed.
@@ -44,8 +46,8 @@ impl Layout {
                 return None;
             }
             let ax = p.x_axis.0 + (px - l) / (r - l) * (p.x_axis.1 - p.x_axis.0);
-            let y = p.y.1 - (py - t) / (b - t) * (p.y.1 - p.y.0);
-            Some((i, self.x_scale.from_axis(ax), y))
+            let ay = p.y.1 - (py - t) / (b - t) * (p.y.1 - p.y.0);
+            Some((i, self.x_scale.from_axis(ax), p.y_scale.from_axis(ay)))
         })
     }
 }
@@ -231,12 +233,19 @@ pub fn draw_chart<DB: DrawingBackend>(
     );
     for (pi, (panel, sub)) in spec.panels.iter().zip(panels.iter()).enumerate() {
         let last = pi + 1 == n;
+        // The y axis in its own space (log10 of the value on a log axis), like x.
+        let y_scale = panel.y.scale;
+        let to_ay = |y: f64| y_scale.to_axis(y);
+        let (ya0, ya1) = (
+            to_ay(panel.y.range.0).unwrap_or(0.0),
+            to_ay(panel.y.range.1).unwrap_or(1.0),
+        );
         let mut chart = ChartBuilder::on(sub)
             .caption(&panel.title, font(13.0))
             .margin(px(8.0))
             .x_label_area_size(px(if last { 38.0 } else { 22.0 }))
             .y_label_area_size(px(58.0))
-            .build_cartesian_2d(x0..x1, panel.y.range.0..panel.y.range.1)
+            .build_cartesian_2d(x0..x1, ya0..ya1)
             .map_err(err)?;
         let scale = spec.x.scale;
         let (x_span, y_span) = (
@@ -245,8 +254,17 @@ pub fn draw_chart<DB: DrawingBackend>(
         );
         let x_fmt = move |v: &f64| match scale {
             Scale::Log2 if (v - v.round()).abs() < 1e-6 => format!("{}", v.exp2().round()),
-            Scale::Log2 => String::new(),
+            Scale::Log2 | Scale::Log10 => String::new(),
             Scale::Linear => format_tick(*v, x_span),
+        };
+        // On a log y axis only whole decades are labelled (1, 10, 100, …).
+        let y_fmt = move |v: &f64| match y_scale {
+            Scale::Log10 if (v - v.round()).abs() < 1e-6 => {
+                let d = 10f64.powf(v.round());
+                format_tick(d, d)
+            }
+            Scale::Log10 | Scale::Log2 => String::new(),
+            Scale::Linear => format_tick(*v, y_span),
         };
         let grid = if theme.dark {
             RGBColor(55, 65, 81)
@@ -266,7 +284,7 @@ pub fn draw_chart<DB: DrawingBackend>(
             .x_desc(if last { spec.x.label.as_str() } else { "" })
             .y_desc(panel.y.label.as_str())
             .x_label_formatter(&x_fmt)
-            .y_label_formatter(&|v| format_tick(*v, y_span))
+            .y_label_formatter(&y_fmt)
             .draw()
             .map_err(err)?;
         let to_ax = |x: f64| scale.to_axis(x);
@@ -275,7 +293,7 @@ pub fn draw_chart<DB: DrawingBackend>(
                 let c = shade_colour();
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
-                        [(a, panel.y.range.0), (b, panel.y.range.1)],
+                        [(a, ya0), (b, ya1)],
                         c.filled(),
                     )))
                     .map_err(err)?
@@ -291,19 +309,19 @@ pub fn draw_chart<DB: DrawingBackend>(
             let pts: Vec<(f64, f64)> = s
                 .points
                 .iter()
-                .filter_map(|&(x, y)| Some((to_ax(x)?, y)))
+                .filter_map(|&(x, y)| Some((to_ax(x)?, to_ay(y)?)))
                 .collect();
             if s.band.len() > 1 {
                 let mut poly: Vec<(f64, f64)> = s
                     .band
                     .iter()
-                    .filter_map(|&(x, lo, _)| Some((to_ax(x)?, lo)))
+                    .filter_map(|&(x, lo, _)| Some((to_ax(x)?, to_ay(lo)?)))
                     .collect();
                 poly.extend(
                     s.band
                         .iter()
                         .rev()
-                        .filter_map(|&(x, _, hi)| Some((to_ax(x)?, hi))),
+                        .filter_map(|&(x, _, hi)| Some((to_ax(x)?, to_ay(hi)?))),
                 );
                 chart
                     .draw_series(std::iter::once(Polygon::new(
@@ -369,11 +387,13 @@ pub fn draw_chart<DB: DrawingBackend>(
             let Some(s) = panel.series.get(m.series) else {
                 continue;
             };
-            let Some(x) = to_ax(m.x) else { continue };
+            let (Some(x), Some(y)) = (to_ax(m.x), to_ay(m.y)) else {
+                continue;
+            };
             let colour = series_colour(s);
             chart
                 .draw_series(std::iter::once(Circle::new(
-                    (x, m.y),
+                    (x, y),
                     px(7.0),
                     colour.stroke_width(px(2.0)),
                 )))
@@ -383,7 +403,7 @@ pub fn draw_chart<DB: DrawingBackend>(
             let lift = -((10.0 * k).round() as i32);
             chart
                 .draw_series(std::iter::once(
-                    EmptyElement::at((x, m.y)) + Text::new(m.text.clone(), (0, lift), label_style),
+                    EmptyElement::at((x, y)) + Text::new(m.text.clone(), (0, lift), label_style),
                 ))
                 .map_err(err)?;
         }
@@ -403,7 +423,8 @@ pub fn draw_chart<DB: DrawingBackend>(
         layout.panels.push(PanelLayout {
             rect: (xr.start, xr.end, yr.start, yr.end),
             x_axis: (x0, x1),
-            y: panel.y.range,
+            y: (ya0, ya1),
+            y_scale,
         });
     }
     area.present().map_err(err)?;
@@ -609,9 +630,10 @@ pub fn draw_hover<DB: DrawingBackend>(
                     let Some(&(x, y)) = s.points.get(point) else {
                         continue;
                     };
-                    if let Some(ax) = layout.x_scale.to_axis(x) {
+                    if let (Some(ax), Some(ay)) = (layout.x_scale.to_axis(x), pl.y_scale.to_axis(y))
+                    {
                         area.draw(&Circle::new(
-                            pl.pixel(ax, y),
+                            pl.pixel(ax, ay),
                             (7.0 * k).round() as i32,
                             ring(series_colour(s)),
                         ))

@@ -328,3 +328,29 @@ fn peak_and_knee_marks_are_drawn_with_their_labels() {
         "one ring more"
     );
 }
+
+#[test]
+fn on_a_log_y_axis_a_pointer_maps_back_to_the_value_drawn_there() {
+    let (_, s) = seed();
+    let spec = chart_spec::throughput(
+        &s,
+        &ChartOptions {
+            log_y: true,
+            ..Default::default()
+        },
+    );
+    let (svg, layout) = render(&spec);
+    let p = layout.panels[0];
+    assert_eq!(p.y_scale, chart_spec::Scale::Log10);
+    // A decade is labelled on the axis.
+    assert!(
+        svg.contains(">\n100\n<") || svg.contains(">\n1000\n<"),
+        "decade labels"
+    );
+    // The seed's point at concurrency 16: its pixel maps back to its value.
+    let (x, y) = spec.panels[0].series[0].points[1];
+    let (px, py) = p.pixel(x.log2(), y.log10());
+    let (panel, _, back) = layout.data_at(f64::from(px), f64::from(py)).unwrap();
+    assert_eq!(panel, 0);
+    assert!((back / y - 1.0).abs() < 0.02, "{back} vs {y}");
+}

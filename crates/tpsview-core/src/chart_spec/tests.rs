@@ -436,3 +436,35 @@ fn the_throughput_chart_marks_each_runs_peak_and_knee_on_its_line() {
     assert_eq!(m.len(), 1);
     assert_eq!((m[0].text.as_str(), m[0].x), ("peak", 128.0));
 }
+
+#[test]
+fn a_log_y_axis_spans_whole_decades_around_the_data() {
+    let (_, s) = seed();
+    let log = ChartOptions {
+        log_y: true,
+        ..Default::default()
+    };
+    let c = throughput(&s, &log);
+    let sys = &c.panels[0];
+    assert_eq!(sys.y.scale, Scale::Log10);
+    assert!(sys.y.label.ends_with("(log)"));
+    // The seed's system T/s runs from ~50 to ~3,200: the axis from just under 10 to just over
+    // 10,000.
+    let (lo, hi) = sys.y.range;
+    let min = sys.series[0]
+        .points
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::INFINITY, f64::min);
+    let max = sys.series[0].points.iter().map(|p| p.1).fold(0.0, f64::max);
+    assert!(lo < min && hi > max);
+    assert!((lo.log10() - (min.log10().floor() - 0.05)).abs() < 1e-12);
+    assert!((hi.log10() - (max.log10().ceil() + 0.05)).abs() < 1e-12);
+    assert_eq!(Scale::Log10.to_axis(1000.0), Some(3.0));
+    assert_eq!(Scale::Log10.to_axis(0.0), None);
+    assert!((Scale::Log10.from_axis(2.0) - 100.0).abs() < 1e-9);
+    assert_eq!(
+        throughput(&s, &ChartOptions::default()).panels[0].y.scale,
+        Scale::Linear
+    );
+}
