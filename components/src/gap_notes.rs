@@ -6,14 +6,19 @@ use tpsview_core::summary::Summary;
 
 use crate::format::fmt_num;
 
-/// One paragraph per point with a gap analysis.
+/// One paragraph per point with a gap analysis, folded under one line (the chart above says the
+/// same at a glance; the paragraphs are for the reader who asks why).
 #[component]
 pub fn GapNotes(
     /// The summary to explain.
     summary: Signal<Summary>,
 ) -> impl IntoView {
     view! {
-        <div class="gap-notes" data-testid="gap-notes">
+        <details class="gap-notes" data-testid="gap-notes">
+            <summary>{move || {
+                let n = summary.with(|s| s.runs.iter().flat_map(|r| &r.points).filter(|p| p.metrics.gap.is_some()).count());
+                format!("Why system T/s is not N × per-stream T/s, level by level ({n})")
+            }}</summary>
             {move || summary.with(|s| s.runs.iter().flat_map(|run| run.points.iter().filter_map(|p| {
                 let g = p.metrics.gap.clone()?;
                 let per_stream = p.metrics.per_stream_tps?;
@@ -42,10 +47,10 @@ pub fn GapNotes(
                 });
                 Some(view! {
                     <p class="gap-notes-point" data-concurrency=format!("{n}")>
-                        <strong>{run.label.clone()}</strong>": "{lead}{detail}
+                        <strong>{run.id.to_string()}</strong>": "{lead}{detail}
                     </p>
                 })
             }).collect::<Vec<_>>()).collect_view())}
-        </div>
+        </details>
     }
 }

@@ -405,7 +405,11 @@ pub fn ViewerPage() -> impl IntoView {
                 </div>
                 {exports(throughput, on_error_cb)}
                 <GapNotes summary=Signal::from(summary)/>
-                <p><a href="#learn/1">"Explain this run step by step →"</a></p>
+                // Offered only where the walkthrough has levels to walk (a concurrency and both
+                // aggregations).
+                {move || summary.with(|s| s.runs.iter().any(|r| !tpsview_core::learn::walkthrough(r).is_empty())).then(|| view! {
+                    <p><a href="#learn/1" data-testid="explain-link">"Explain this run step by step →"</a></p>
+                })}
             </section>
             <section aria-labelledby="h-latency">
                 <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>

@@ -191,6 +191,7 @@ test('an empty chart says why inside itself and offers the fix: a concurrency fo
   // The note sits inside the chart's box.
   const [n, c] = [await note.boundingBox(), await page.locator('[data-testid=chart-throughput]').boundingBox()];
   assert.ok(n.y > c.y && n.y + n.height < c.y + c.height && n.x > c.x && n.x + n.width < c.x + c.width, 'inside the chart');
+  assert.equal(await page.locator('[data-testid=explain-link]').count(), 0, 'no walkthrough without levels');
   const input = note.locator('[data-testid=set-concurrency]');
   await input.fill('8');
   await input.dispatchEvent('change');
@@ -201,6 +202,9 @@ test('an empty chart says why inside itself and offers the fix: a concurrency fo
   assert.equal(await card.getAttribute('data-concurrency'), '8');
   assert.equal(Number(await card.getAttribute('data-value')), cli.system_tps);
   assert.equal(await page.locator('[data-testid=health-item][data-concern=NoConcurrency]').count(), 0);
+  // Still no walkthrough: this report has no per-stream figure to walk through (checked here).
+  assert.equal(cli.per_stream_tps, null);
+  assert.equal(await page.locator('[data-testid=explain-link]').count(), 0);
   assert.deepEqual(log.errors, []);
   await page.close();
 });
