@@ -249,10 +249,15 @@ pub fn Chart(
                     // On the right half the tooltip opens to the left, so it never spills out.
                     let width = canvas.get_untracked().map_or(0.0, |c| f64::from(c.client_width()));
                     let flip = x > width * 0.55;
+                    // A level pinned by the page (not under the pointer or the keys) is shown under
+                    // the chart, where it covers neither the title nor the data.
+                    let pinned_only = hover.with(Option::is_none);
                     view! {
                         <div class="chart-tooltip" data-testid="chart-tooltip" role="status" aria-live="polite"
-                            class:chart-tooltip-left=flip
-                            style:left=format!("{}px", if flip { x - 14.0 } else { x + 14.0 }) style:top=format!("{}px", y + 14.0)>
+                            class:chart-tooltip-left=flip && !pinned_only
+                            class:chart-tooltip-pinned=pinned_only
+                            style:left=(!pinned_only).then(|| format!("{}px", if flip { x - 14.0 } else { x + 14.0 }))
+                            style:top=(!pinned_only).then(|| format!("{}px", y + 14.0))>
                             <div class="chart-tooltip-title">{h.title.clone()}</div>
                             <table>
                                 {h.rows.iter().map(|r| view! {

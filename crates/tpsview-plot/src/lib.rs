@@ -201,6 +201,23 @@ pub fn series_colour(s: &tpsview_core::chart_spec::Series) -> RGBColor {
         .map_or(RGBColor(120, 120, 120), |r| run_colour(r.index))
 }
 
+/// A panel title that fits `width` pixels: at 13 px (× `k`), else smaller down to 10 px, else cut
+/// with an ellipsis (a phone's canvas is narrower than a long title). Widths are estimated at
+/// 0.55 em per character, which holds for the sans-serif fonts browsers pick.
+pub fn fit_caption(title: &str, width: u32, k: f64) -> (String, f64) {
+    let room = f64::from(width) - 16.0 * k;
+    let needs = |size: f64| title.chars().count() as f64 * 0.55 * size * k;
+    for size in [13.0, 12.0, 11.0, 10.0] {
+        if needs(size) <= room {
+            return (title.to_owned(), size);
+        }
+    }
+    let fit = (room / (0.55 * 10.0 * k)).floor().max(1.0) as usize;
+    let mut cut: String = title.chars().take(fit.saturating_sub(1)).collect();
+    cut.push('…');
+    (cut, 10.0)
+}
+
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -240,8 +257,9 @@ pub fn draw_chart<DB: DrawingBackend>(
             to_ay(panel.y.range.0).unwrap_or(0.0),
             to_ay(panel.y.range.1).unwrap_or(1.0),
         );
+        let (title, title_size) = fit_caption(&panel.title, sub.dim_in_pixel().0, k);
         let mut chart = ChartBuilder::on(sub)
-            .caption(&panel.title, font(13.0))
+            .caption(&title, font(title_size))
             .margin(px(8.0))
             .x_label_area_size(px(if last { 38.0 } else { 22.0 }))
             .y_label_area_size(px(58.0))

@@ -354,3 +354,19 @@ fn on_a_log_y_axis_a_pointer_maps_back_to_the_value_drawn_there() {
     assert_eq!(panel, 0);
     assert!((back / y - 1.0).abs() < 0.02, "{back} vs {y}");
 }
+
+#[test]
+fn a_long_title_shrinks_then_is_cut_to_fit_a_narrow_canvas() {
+    let t = "system T/s: the decode model's bound (dashed) and the run's levels";
+    assert_eq!(fit_caption(t, 900, 1.0), (t.to_owned(), 13.0));
+    // 66 characters at 0.55 em: 13 px needs 472 px, 10 px 363 px.
+    let (same, size) = fit_caption(t, 400, 1.0);
+    assert_eq!(same, t);
+    assert!((10.0..13.0).contains(&size));
+    let (cut, size) = fit_caption(t, 300, 1.0);
+    assert_eq!(size, 10.0);
+    assert!(
+        cut.ends_with('…') && cut.chars().count() as f64 * 5.5 <= 300.0 - 16.0,
+        "{cut}"
+    );
+}
