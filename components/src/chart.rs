@@ -244,33 +244,27 @@ pub fn Chart(
                     tabindex="0" role="img" aria-label=label
                     on:mousemove=on_move on:mouseleave=move |_| { mouse_in.set_value(false); set_hover.set(None) } on:keydown=on_key></canvas>
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>
-                {move || shown.get().map(|h| {
+                {move || shown.get().filter(|_| hover.with(Option::is_some)).map(|h| {
                     let (x, y) = pointer.get();
                     // On the right half the tooltip opens to the left, so it never spills out.
                     let width = canvas.get_untracked().map_or(0.0, |c| f64::from(c.client_width()));
                     let flip = x > width * 0.55;
-                    // A level pinned by the page (not under the pointer or the keys) is shown under
-                    // the chart, where it covers neither the title nor the data.
-                    let pinned_only = hover.with(Option::is_none);
                     view! {
                         <div class="chart-tooltip" data-testid="chart-tooltip" role="status" aria-live="polite"
-                            class:chart-tooltip-left=flip && !pinned_only
-                            class:chart-tooltip-pinned=pinned_only
-                            style:left=(!pinned_only).then(|| format!("{}px", if flip { x - 14.0 } else { x + 14.0 }))
-                            style:top=(!pinned_only).then(|| format!("{}px", y + 14.0))>
-                            <div class="chart-tooltip-title">{h.title.clone()}</div>
-                            <table>
-                                {h.rows.iter().map(|r| view! {
-                                    <tr>
-                                        <th scope="row">{if r.run.is_empty() { r.series.clone() } else { format!("{} — {}", r.run, r.series) }}</th>
-                                        <td data-value=crate::format::fmt_value(Some(r.value))>{fmt_num(Some(r.value), if r.value.abs() >= 100.0 { 0 } else { 2 })}</td>
-                                    </tr>
-                                }).collect_view()}
-                            </table>
+                            class:chart-tooltip-left=flip
+                            style:left=format!("{}px", if flip { x - 14.0 } else { x + 14.0 }) style:top=format!("{}px", y + 14.0)>
+                            {tooltip_body(&h)}
                         </div>
                     }
                 })}
             </div>
+            // A level pinned by the page (not under the pointer or the keys) is shown under the
+            // chart, outside the frame the overlay canvas fills: it covers neither title nor data.
+            {move || shown.get().filter(|_| hover.with(Option::is_none)).map(|h| view! {
+                <div class="chart-tooltip chart-tooltip-pinned" data-testid="chart-tooltip" role="status" aria-live="polite">
+                    {tooltip_body(&h)}
+                </div>
+            })}
             // The legend, in HTML below the plot: it never covers data (exports draw it inside).
             <ul class="chart-legend" data-testid=move || format!("chart-{}-legend", id())>
                 {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().map(|e| {
@@ -290,6 +284,21 @@ pub fn Chart(
                 }).collect_view()}
             </ul>
         </figure>
+    }
+}
+
+/// A tooltip's title and rows.
+fn tooltip_body(h: &Hover) -> impl IntoView {
+    view! {
+        <div class="chart-tooltip-title">{h.title.clone()}</div>
+        <table>
+            {h.rows.iter().map(|r| view! {
+                <tr>
+                    <th scope="row">{if r.run.is_empty() { r.series.clone() } else { format!("{} — {}", r.run, r.series) }}</th>
+                    <td data-value=crate::format::fmt_value(Some(r.value))>{fmt_num(Some(r.value), if r.value.abs() >= 100.0 { 0 } else { 2 })}</td>
+                </tr>
+            }).collect_view()}
+        </table>
     }
 }
 
