@@ -464,8 +464,16 @@ pub(crate) fn summary_point(
     }
 }
 
-/// A report of one run.
+/// A report of one run. A run named after its model gets the hardware too, where the file states
+/// it: `model · hardware`.
 pub(crate) fn one_run(label: String, format: &str, meta: Metadata, points: Vec<Point>) -> Report {
+    let label = match (&meta.model, &meta.gpu) {
+        (Some(m), Some(g)) if *m == label && !g.trim().is_empty() => match meta.gpu_count {
+            Some(n) if n > 1 => format!("{label} · {n} × {g}"),
+            _ => format!("{label} · {g}"),
+        },
+        _ => label,
+    };
     Report {
         meta: Metadata::default(),
         runs: vec![Run {
@@ -478,10 +486,11 @@ pub(crate) fn one_run(label: String, format: &str, meta: Metadata, points: Vec<P
     }
 }
 
-/// `"<tool> · <model>"`, or the tool alone.
+/// A run's default name: what it ran — the model (the name the file gives the run, for tools that
+/// name runs) — or, when the file says nothing of it, the tool. [`one_run`] adds the hardware.
 pub(crate) fn label(tool: &str, model: Option<&str>) -> String {
-    match model {
-        Some(m) => format!("{tool} · {m}"),
+    match model.map(str::trim).filter(|m| !m.is_empty()) {
+        Some(m) => m.to_owned(),
         None => tool.to_owned(),
     }
 }

@@ -178,7 +178,12 @@ pub fn parse_one_batch(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
     if points.is_empty() {
         return Err(common::no_data(file, "no row with a batch_size"));
     }
-    let label = common::label("SGLang bench_one_batch", name.as_deref());
+    // The file names no model: its run name (SGLang's `run_name`, "default" unless given) is
+    // shown with the tool's.
+    let label = match name {
+        Some(n) => format!("SGLang bench_one_batch · {n}"),
+        None => "SGLang bench_one_batch".to_owned(),
+    };
     Ok((
         common::one_run(
             label,

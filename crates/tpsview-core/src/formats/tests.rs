@@ -205,3 +205,27 @@ fn llama_bench_depth_sweeps_are_one_run_per_test_kind() {
         "{labels:?}"
     );
 }
+
+/// Runs a tool names itself are named after what they ran: the model (and the GPU where the file
+/// states one); the tool's name only when the file names no model.
+#[test]
+fn tool_named_runs_take_the_model_and_hardware() {
+    let read = |p: &str| {
+        let bytes = std::fs::read(format!(
+            "{}/../../tests/fixtures/{p}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        parse_any(p, &bytes).unwrap().report.runs[0].label.clone()
+    };
+    assert_eq!(read("aiperf/minimal-phases_aiperf.json"), "qwen3-0.6b");
+    assert_eq!(read("aiperf/broken-lines.jsonl"), "AIPerf");
+    assert_eq!(
+        read("trtllm/concurrency8-report.json"),
+        "meta-llama/Llama-3.1-8B · NVIDIA H100 80GB HBM3"
+    );
+    assert_eq!(
+        read("sglang/one-batch.jsonl"),
+        "SGLang bench_one_batch · default"
+    );
+}
