@@ -256,6 +256,54 @@ test('charts: HTML legends below the plot, a log y axis that the permalink keeps
   await page.close();
 });
 
+test('formats land well: a llama-bench depth sweep is one run per test kind, tool files are named by their model', async () => {
+  const lines = [];
+  for (const d of [0, 512, 1024, 2048]) {
+    lines.push(JSON.stringify({ model_type: 'llama 8B Q4_0', n_prompt: 512, n_gen: 0, n_depth: d, n_threads: 8, avg_ts: 1000 - d / 10 }));
+    lines.push(JSON.stringify({ model_type: 'llama 8B Q4_0', n_prompt: 0, n_gen: 128, n_depth: d, n_threads: 8, avg_ts: 40 - d / 200 }));
+  }
+  const file = path.join(dir, 'depths.jsonl');
+  await writeFile(file, lines.join('\n'));
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, [file]);
+  const chips = await page.$$eval('[data-testid=legend-run]', (b) => b.map((x) => x.dataset.run));
+  assert.deepEqual(chips.sort(), ['llama 8B Q4_0 · pp512', 'llama 8B Q4_0 · tg128']);
+  const rows = await tableRows(page);
+  assert.equal(rows.length, 8, 'four depths per run');
+  // AIPerf names its model: the run is named after it, not after the tool.
+  await page.click('[data-testid=clear]');
+  await upload(page, [fixture('aiperf/minimal-phases_aiperf.json')]);
+  assert.equal(await page.getAttribute('[data-testid=legend-run]', 'data-run'), 'qwen3-0.6b');
+  assert.match(await page.textContent('[data-testid=run-header] h2'), /^qwen3-0\.6b · AIPerf/);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
+test('a finished look: styled controls, folded explanations, a pinned tooltip under its chart, legends off the plot on a phone', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await settled(page);
+  // No default browser control: buttons and selects take the design system's radius and border.
+  for (const sel of ['[data-testid=clear]', 'select[aria-label="load a sample report"]', '[data-testid=make-permalink]']) {
+    const radius = await page.$eval(sel, (e) => getComputedStyle(e).borderRadius);
+    assert.equal(radius, '6px', sel);
+  }
+  // The per-level paragraphs are folded under one line.
+  assert.equal(await page.$eval('[data-testid=gap-notes]', (d) => d.tagName === 'DETAILS' && !d.open), true);
+  // The walkthrough's pinned level: its tooltip sits under the chart, not over the title.
+  await page.goto(server.origin + '/#learn/5');
+  await settled(page);
+  const [tip, canvas] = [await page.locator('.learn-panel [data-testid=chart-tooltip]').boundingBox(), await page.locator('.learn-panel canvas.chart-canvas').first().boundingBox()];
+  assert.ok(tip.y >= canvas.y + canvas.height - 1, `tooltip at ${tip.y}, chart ends at ${canvas.y + canvas.height}`);
+  // The decode model on a phone: its legend below the plot.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(server.origin + '/#model');
+  await settled(page);
+  const [legend, plot] = [await page.locator('[data-testid=chart-roofline-legend]').boundingBox(), await page.locator('[data-testid=chart-roofline]').boundingBox()];
+  assert.ok(legend.y >= plot.y + plot.height - 1, 'the legend is under the plot');
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('Clear gives an empty page with a drop zone and sample buttons, and no stale status', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
