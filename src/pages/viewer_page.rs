@@ -447,6 +447,17 @@ pub fn ViewerPage() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
+                // Levels without send times cannot be drawn: said here, not left out silently.
+                {move || {
+                    let shown = timeline_choices.with(Vec::len);
+                    let all = report.with(|r| r.runs.iter().map(|run| run.points.len()).sum::<usize>());
+                    (shown > 0 && shown < all).then(|| view! {
+                        <p class="viewer-page-note" data-testid="timeline-missing">{format!(
+                            "{shown} of {all} levels have each request's send time; the other {} cannot be drawn here (see Data health).",
+                            all - shown
+                        )}</p>
+                    })
+                }}
                 {move || match (timeline_at.get(), timeline.get()) {
                     (Some(_), Some(spec)) => view! {
                         <Chart spec=Signal::stored(spec) label="each request's wait and prefill, then decode, in send order" on_error=on_error/>

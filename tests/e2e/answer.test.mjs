@@ -164,6 +164,9 @@ test('levels without send times, and a run per GPU leaves out, are warnings that
   const warn = page.locator('[data-testid=health-item][data-concern=NoSendTimes]');
   assert.equal(await warn.getAttribute('data-severity'), 'warning');
   assert.match(await warn.textContent(), new RegExp(`2 of 2 levels without send times \\(concurrency ${levels}\\)`));
+  // The timeline says it cannot draw those levels (here every level lacks send times: no
+  // timeline at all, and the section says why).
+  assert.match(await page.textContent('section[aria-labelledby=h-timeline]'), /No level with send times/);
   // The skipped line is a warning too; no note is repeated per file.
   const texts = await page.$$eval('[data-testid=health-item]', (l) => l.map((x) => x.textContent));
   assert.ok(texts.some((t) => /Result object skipped/.test(t)), texts.join('\n'));
@@ -177,6 +180,12 @@ test('levels without send times, and a run per GPU leaves out, are warnings that
   assert.match(await left.textContent(), /after: <i>chunked prefill<\/i>, max_num_seqs 256: left off the per-GPU charts/);
   await page.uncheck('[data-testid=per-gpu]');
   await left.waitFor({ state: 'detached' });
+  // Some levels with send times and one without: the timeline offers those it can draw and says
+  // how many it cannot.
+  await page.click('[data-testid=clear]');
+  await upload(page, [SAMPLE, fixture('vllm/old-keys.json')]);
+  const all = cliSummary(SAMPLE, fixture('vllm/old-keys.json')).runs.reduce((n, r) => n + r.points.length, 0);
+  assert.match(await page.textContent('[data-testid=timeline-missing]'), new RegExp(`^${all - 1} of ${all} levels have each request's send time; the other 1 cannot`));
   assert.deepEqual(log.errors, []);
   await page.close();
 });
