@@ -21,6 +21,7 @@ pub mod requests;
 pub mod roofline;
 pub mod scan;
 pub mod simulate;
+pub mod slo;
 pub mod stats;
 pub mod summary;
 pub mod synthetic;

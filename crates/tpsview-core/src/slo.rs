@@ -1,0 +1,243 @@
+//! Capacity under a latency target (issue 16, the core part): service-level objectives, and per
+//! level the attainment (the share of requests meeting every per-request target), the goodput
+//! (those requests, and their output tokens, per second) and whether the level meets the SLO; per
+//! run, the capacity under it (the level with the highest system T/s among those that meet it).
+//!
+//! Per-request targets follow vLLM's `--goodput`: a request meets them when its own TTFT, TPOT and
+//! E2E are each at most the target (equal meets); a request with one output token has no TPOT and
+//! meets a TPOT target; a failed or unusable request never meets them and still counts in the
+//! denominator. Level targets bound a statistic of the level (`tpot_p99_ms=80`).
+
+use crate::metrics::{request_metrics, PointMetrics};
+use crate::model::Point;
+use crate::vocabulary::{Latency, Stat};
+
+/// A statistic a level target bounds: tpsview's four, and p95.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelStat {
+    /// One of the statistics every distribution carries.
+    Stat(Stat),
+    /// The 95th percentile (numpy-linear over the level's requests), for raw data only.
+    P95,
+}
+
+impl LevelStat {
+    fn parse(s: &str) -> Option<LevelStat> {
+        match s {
+            "p95" => Some(LevelStat::P95),
+            other => Stat::parse(other).map(LevelStat::Stat),
+        }
+    }
+}
+
+/// An SLO: per-request targets, level-statistic targets, and the share of requests that must meet
+/// the per-request ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slo {
+    /// Per-request TTFT target, ms.
+    pub ttft_ms: Option<f64>,
+    /// Per-request TPOT target, ms.
+    pub tpot_ms: Option<f64>,
+    /// Per-request E2E target, ms.
+    pub e2e_ms: Option<f64>,
+    /// Level targets: (distribution, statistic, bound in ms).
+    pub level: Vec<(Latency, LevelStat, f64)>,
+    /// The share of a level's requests that must meet every per-request target (default 0.9).
+    pub attainment: f64,
+}
+
+impl Default for Slo {
+    fn default() -> Self {
+        Slo {
+            ttft_ms: None,
+            tpot_ms: None,
+            e2e_ms: None,
+            level: Vec::new(),
+            attainment: 0.9,
+        }
+    }
+}
+
+/// Why an SLO text could not be read: the part, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{part:?}: {why}")]
+pub struct SloError {
+    /// The offending part, e.g. `tpot_p97_ms=50`.
+    pub part: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl Slo {
+    /// Reads `ttft_ms=500,tpot_ms=50[,e2e_ms=…][,<ttft|tpot|itl|e2e>_<mean|p50|p90|p95|p99>_ms=…][,attainment=0.9]`.
+    pub fn parse(text: &str) -> Result<Slo, SloError> {
+        let mut slo = Slo::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let err = |why: &str| SloError {
+                part: part.to_owned(),
+                why: why.to_owned(),
+            };
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| err("expected NAME=VALUE"))?;
+            let v: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| err("the value is not a number"))?;
+            if !(v.is_finite() && v > 0.0) {
+                return Err(err("a target must be a positive number"));
+            }
+            match key.trim() {
+                "ttft_ms" => slo.ttft_ms = Some(v),
+                "tpot_ms" => slo.tpot_ms = Some(v),
+                "e2e_ms" => slo.e2e_ms = Some(v),
+                "attainment" if v <= 1.0 => slo.attainment = v,
+                "attainment" => return Err(err("attainment is a fraction, at most 1")),
+                k => {
+                    let rest = k
+                        .strip_suffix("_ms")
+                        .ok_or_else(|| err("unknown target (names end in _ms)"))?;
+                    let (d, s) = rest.split_once('_').ok_or_else(|| err("unknown target"))?;
+                    let d = Latency::ALL
+                        .into_iter()
+                        .find(|l| l.name() == d)
+                        .ok_or_else(|| err("unknown metric (ttft, tpot, itl or e2e)"))?;
+                    let s = LevelStat::parse(s)
+                        .ok_or_else(|| err("unknown statistic (mean, p50, p90, p95 or p99)"))?;
+                    slo.level.push((d, s, v));
+                }
+            }
+        }
+        if slo.ttft_ms.is_none()
+            && slo.tpot_ms.is_none()
+            && slo.e2e_ms.is_none()
+            && slo.level.is_empty()
+        {
+            return Err(SloError {
+                part: text.to_owned(),
+                why: "no target".into(),
+            });
+        }
+        Ok(slo)
+    }
+
+    fn has_request_targets(&self) -> bool {
+        self.ttft_ms.is_some() || self.tpot_ms.is_some() || self.e2e_ms.is_some()
+    }
+}
+
+/// One level against an SLO.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct SloPoint {
+    /// Share of all the level's requests meeting every per-request target; `None` without
+    /// per-request data or per-request targets.
+    pub attainment: Option<f64>,
+    /// Requests meeting them per second of the level's duration (vLLM's `request_goodput`).
+    pub goodput_rps: Option<f64>,
+    /// Their output tokens per second.
+    pub goodput_tps: Option<f64>,
+    /// Every level target holds and the attainment is at least the required share; `None` when a
+    /// target cannot be checked (a statistic the file does not give, no per-request data).
+    pub met: Option<bool>,
+}
+
+/// `point` (with its figures `m`) against `slo`.
+pub fn evaluate(point: &Point, m: &PointMetrics, slo: &Slo) -> SloPoint {
+    let mut out = SloPoint {
+        attainment: None,
+        goodput_rps: None,
+        goodput_tps: None,
+        met: None,
+    };
+    let req = point.requests.as_ref();
+    if let (Some(req), true) = (req, slo.has_request_targets()) {
+        let n = req.len();
+        let (mut good, mut tokens) = (0u64, 0u64);
+        for i in 0..n {
+            let Some(r) = request_metrics(req, i) else {
+                continue;
+            };
+            let within = |v: Option<f64>, t: Option<f64>| match (v, t) {
+                (_, None) | (None, Some(_)) => true,
+                (Some(v), Some(t)) => v * 1e3 <= t,
+            };
+            if within(Some(r.ttft), slo.ttft_ms)
+                && within(r.tpot, slo.tpot_ms)
+                && within(Some(r.e2e), slo.e2e_ms)
+            {
+                good += 1;
+                tokens += u64::from(req.output_tokens[i]);
+            }
+        }
+        if n > 0 {
+            out.attainment = Some(good as f64 / n as f64);
+        }
+        if let Some(d) = m.duration_s.filter(|d| *d > 0.0) {
+            out.goodput_rps = Some(good as f64 / d);
+            out.goodput_tps = Some(tokens as f64 / d);
+        }
+    }
+    // Level targets: the level's own statistic; p95 from the requests where there are some.
+    let (mut failed, mut unknown) = (false, false);
+    for &(d, s, bound) in &slo.level {
+        let value = match s {
+            LevelStat::Stat(st) => *m.dist(d).stat(st),
+            LevelStat::P95 => req.and_then(|r| p95(r, d)),
+        };
+        match value {
+            Some(v) => failed |= v > bound,
+            None => unknown = true,
+        }
+    }
+    let level_ok = if failed {
+        Some(false)
+    } else if unknown {
+        None
+    } else {
+        Some(true)
+    };
+    let attained = if slo.has_request_targets() {
+        out.attainment.map(|a| a >= slo.attainment)
+    } else {
+        Some(true)
+    };
+    out.met = match (level_ok, attained) {
+        (Some(a), Some(b)) => Some(a && b),
+        // A level that fails a target it can check does not meet the SLO, whatever is unknown.
+        (Some(false), None) | (None, Some(false)) => Some(false),
+        _ => None,
+    };
+    out
+}
+
+/// The 95th percentile (ms) of a per-request latency over the level's usable requests; ITL (chunk
+/// gaps) is not per request: `None`.
+fn p95(req: &crate::model::Requests, d: Latency) -> Option<f64> {
+    let mut v: Vec<f64> = (0..req.len())
+        .filter_map(|i| request_metrics(req, i))
+        .filter_map(|r| match d {
+            Latency::Ttft => Some(r.ttft),
+            Latency::Tpot => r.tpot,
+            Latency::E2e => Some(r.e2e),
+            Latency::Itl => None,
+        })
+        .map(|s| s * 1e3)
+        .collect();
+    crate::stats::percentiles(&mut v, [95.0])[0]
+}
+
+/// A run's capacity under the SLO: among its levels (concurrency, system T/s, met), the one with
+/// the highest system T/s that meets it.
+pub fn capacity(
+    levels: impl IntoIterator<Item = (Option<f64>, Option<f64>, Option<bool>)>,
+) -> Option<(f64, f64)> {
+    levels
+        .into_iter()
+        .filter_map(|(c, s, met)| Some((c?, s?, met?)))
+        .filter(|(_, _, met)| *met)
+        .map(|(c, s, _)| (c, s))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+#[cfg(test)]
+mod tests;

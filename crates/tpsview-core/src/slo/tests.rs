@@ -1,0 +1,142 @@
+use super::*;
+use crate::metrics::{compute_point, MetricOptions};
+
+/// A vLLM file of one level (concurrency 4) with five requests, by hand:
+/// | # | TTFT s | E2E s | tokens | TPOT ms = (E2E − TTFT) / (n − 1) | state |
+/// | 0 | 0.100  | 1.000 | 10     | 100                               | ok    |
+/// | 1 | 0.500  | 1.400 | 10     | 100                               | ok    |  TTFT exactly 500 ms
+/// | 2 | 0.200  | 2.000 | 10     | 200                               | ok    |
+/// | 3 | 0.300  | 0.300 | 1      | none (one token)                  | ok    |
+/// | 4 | 0      | 0     | 0      | —                                 | failed|
+/// Send times 0 … 0.4 s, duration (first send → last token) = 2.0 + 0.2 = 2.2 s.
+fn level() -> (Point, PointMetrics) {
+    let doc = br#"{"backend": "vllm", "model_id": "m", "max_concurrency": 4, "duration": 2.2,
+        "completed": 4, "failed": 1, "output_throughput": 14.0,
+        "input_lens": [5, 5, 5, 5, 5], "output_lens": [10, 10, 10, 1, 0],
+        "ttfts": [0.1, 0.5, 0.2, 0.3, 0.0], "latencies": [1.0, 1.4, 2.0, 0.3, 0.0],
+        "start_times": [0.0, 0.1, 0.2, 0.3, 0.4],
+        "itls": [[0.1,0.1,0.1,0.1,0.1,0.1,0.1,0.1,0.1], [0.1,0.1,0.1,0.1,0.1,0.1,0.1,0.1,0.1],
+                 [0.2,0.2,0.2,0.2,0.2,0.2,0.2,0.2,0.2], [], []],
+        "errors": ["", "", "", "", "timeout"]}"#;
+    let parsed = crate::parse_any("l.json", doc).unwrap();
+    let point = parsed.report.runs[0].points[0].clone();
+    let (m, _) = compute_point(&point, &MetricOptions::default());
+    (point, m)
+}
+
+#[test]
+fn attainment_counts_failed_requests_and_a_target_met_exactly() {
+    let (p, m) = level();
+    assert_eq!(m.requests_ok, Some(4));
+    let d = m.duration_s.unwrap();
+    // TTFT ≤ 500 ms and TPOT ≤ 100 ms: requests 0, 1 (TTFT exactly 500), 3 (no TPOT) → 3 of 5.
+    let slo = Slo::parse("ttft_ms=500,tpot_ms=100").unwrap();
+    let e = evaluate(&p, &m, &slo);
+    assert_eq!(e.attainment, Some(3.0 / 5.0));
+    assert!((e.goodput_rps.unwrap() - 3.0 / d).abs() < 1e-12);
+    // Their output tokens: 10 + 10 + 1.
+    assert!((e.goodput_tps.unwrap() - 21.0 / d).abs() < 1e-12);
+    // 0.6 < the default 0.9: not met; with attainment=0.6 it is.
+    assert_eq!(e.met, Some(false));
+    let slo = Slo::parse("ttft_ms=500,tpot_ms=100,attainment=0.6").unwrap();
+    assert_eq!(evaluate(&p, &m, &slo).met, Some(true));
+    // A stricter TTFT drops request 1: 3 of 5 (0, 2, 3); with TPOT ≤ 100 too, request 2 goes.
+    let slo = Slo::parse("ttft_ms=499").unwrap();
+    assert_eq!(evaluate(&p, &m, &slo).attainment, Some(3.0 / 5.0)); // 0, 2, 3
+    let slo = Slo::parse("ttft_ms=499,tpot_ms=100").unwrap();
+    assert_eq!(evaluate(&p, &m, &slo).attainment, Some(2.0 / 5.0)); // 0, 3
+}
+
+#[test]
+fn level_targets_use_the_levels_statistics_and_p95_from_the_requests() {
+    let (p, m) = level();
+    // TPOT over requests 0, 1, 2 (request 3 has none): 100, 100, 200 ms. Mean 133.3; numpy-linear
+    // p95 = 100 + (200 − 100) × 0.9 = 190.
+    let slo = Slo::parse("tpot_mean_ms=134").unwrap();
+    assert_eq!(evaluate(&p, &m, &slo).met, Some(true));
+    assert_eq!(
+        evaluate(&p, &m, &Slo::parse("tpot_mean_ms=133").unwrap()).met,
+        Some(false)
+    );
+    assert_eq!(
+        evaluate(&p, &m, &Slo::parse("tpot_p95_ms=190").unwrap()).met,
+        Some(true)
+    );
+    assert_eq!(
+        evaluate(&p, &m, &Slo::parse("tpot_p95_ms=189.9").unwrap()).met,
+        Some(false)
+    );
+    // Level targets alone: no attainment.
+    assert_eq!(
+        evaluate(&p, &m, &Slo::parse("tpot_p95_ms=190").unwrap()).attainment,
+        None
+    );
+    // ITL has no per-request p95: unknown, unless another target already fails.
+    assert_eq!(
+        evaluate(&p, &m, &Slo::parse("itl_p95_ms=1000").unwrap()).met,
+        None
+    );
+    assert_eq!(
+        evaluate(
+            &p,
+            &m,
+            &Slo::parse("itl_p95_ms=1000,tpot_mean_ms=1").unwrap()
+        )
+        .met,
+        Some(false)
+    );
+}
+
+#[test]
+fn summary_only_levels_are_checked_against_the_tools_percentiles_and_attainment_is_undefined() {
+    let doc = br#"{"backend": "vllm", "model_id": "m", "max_concurrency": 16, "duration": 20.0,
+        "completed": 200, "failed": 0, "output_throughput": 720.0, "mean_tpot_ms": 22.0,
+        "median_tpot_ms": 21.9, "p99_tpot_ms": 24.5, "mean_ttft_ms": 60.0, "p99_ttft_ms": 120.0}"#;
+    let parsed = crate::parse_any("s.json", doc).unwrap();
+    let p = &parsed.report.runs[0].points[0];
+    let (m, _) = compute_point(p, &MetricOptions::default());
+    assert_eq!(
+        evaluate(p, &m, &Slo::parse("tpot_p99_ms=25").unwrap()).met,
+        Some(true)
+    );
+    assert_eq!(
+        evaluate(p, &m, &Slo::parse("tpot_p99_ms=24").unwrap()).met,
+        Some(false)
+    );
+    let e = evaluate(p, &m, &Slo::parse("ttft_ms=500").unwrap());
+    assert_eq!((e.attainment, e.goodput_rps, e.met), (None, None, None));
+}
+
+#[test]
+fn capacity_is_the_fastest_level_that_meets_the_slo() {
+    let levels = [
+        (Some(1.0), Some(50.0), Some(true)),
+        (Some(16.0), Some(700.0), Some(true)),
+        (Some(64.0), Some(2200.0), Some(false)),
+        (Some(128.0), Some(3200.0), None),
+    ];
+    assert_eq!(capacity(levels), Some((16.0, 700.0)));
+    assert_eq!(capacity([(Some(1.0), Some(50.0), Some(false))]), None);
+}
+
+#[test]
+fn bad_slo_text_names_the_part() {
+    for (text, part, why) in [
+        ("tpot_p97_ms=50", "tpot_p97_ms=50", "unknown statistic"),
+        ("foo_mean_ms=1", "foo_mean_ms=1", "unknown metric"),
+        ("ttft_ms=-5", "ttft_ms=-5", "positive"),
+        ("ttft_ms=0", "ttft_ms=0", "positive"),
+        ("ttft_ms=abc", "ttft_ms=abc", "not a number"),
+        ("attainment=1.5,ttft_ms=1", "attainment=1.5", "at most 1"),
+        ("ttft", "ttft", "NAME=VALUE"),
+        ("attainment=0.5", "attainment=0.5", "no target"),
+    ] {
+        let e = Slo::parse(text).unwrap_err();
+        assert_eq!(e.part, part, "{text}");
+        assert!(e.why.contains(why), "{text}: {}", e.why);
+    }
+    let s = Slo::parse(" ttft_ms=500 , tpot_p99_ms=80 ").unwrap();
+    assert_eq!(s.ttft_ms, Some(500.0));
+    assert_eq!(s.level, [(Latency::Tpot, LevelStat::Stat(Stat::P99), 80.0)]);
+    assert_eq!(s.attainment, 0.9);
+}
