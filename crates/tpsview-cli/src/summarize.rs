@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use tpsview_core::error::Severity;
 use tpsview_core::metrics::MetricOptions;
-use tpsview_core::summary::summarize;
+use tpsview_core::slo::Slo;
+use tpsview_core::summary::{summarize_report, Summary};
 
 use crate::inputs::Inputs;
 use crate::table;
@@ -21,25 +22,83 @@ pub struct Args {
     /// Also compute system T/s inside the steady-state window.
     #[arg(long)]
     steady_state: bool,
+    /// Check every level against a latency target: per-request `ttft_ms=`, `tpot_ms=`, `e2e_ms=`,
+    /// level statistics `<ttft|tpot|itl|e2e>_<mean|p50|p90|p95|p99>_ms=`, and `attainment=` (the
+    /// share of requests that must meet the per-request targets, default 0.9), comma-separated.
+    /// Adds each level's attainment, goodput and whether it meets the SLO, and each run's capacity.
+    #[arg(long, value_name = "TARGETS")]
+    slo: Option<String>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let slo = match args.slo.as_deref().map(Slo::parse).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: --slo: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let loaded = args.inputs.load();
     if loaded.parsed.is_empty() {
         return Ok(ExitCode::from(1));
     }
     let status = loaded.status();
-    let summary = summarize(
-        loaded.parsed,
-        &MetricOptions {
-            steady_state: args.steady_state,
-        },
-    );
+    let opts = MetricOptions {
+        steady_state: args.steady_state,
+    };
+    // Grouped here (as `summarize` groups) so that the SLO can read each level's requests.
+    let (report, mut diagnostics) = tpsview_core::group::group(loaded.parsed);
+    let (runs, d) = summarize_report(&report, &opts);
+    diagnostics.extend(d);
+    let mut summary = Summary { runs, diagnostics };
+    if let Some(slo) = &slo {
+        for (run, rs) in report.runs.iter().zip(summary.runs.iter_mut()) {
+            for (p, ps) in run.points.iter().zip(rs.points.iter_mut()) {
+                ps.slo = Some(tpsview_core::slo::evaluate(p, &ps.metrics, slo));
+            }
+            rs.slo_capacity = Some(tpsview_core::slo::capacity(rs.points.iter().map(|p| {
+                (
+                    p.metrics.concurrency,
+                    p.metrics.system_tps,
+                    p.slo.and_then(|e| e.met),
+                )
+            })));
+        }
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", table::render(&summary));
+        if let Some(text) = &args.slo {
+            println!("\nSLO {text}");
+            let f = |v: Option<f64>, d: usize| v.map_or("–".to_owned(), |v| format!("{v:.d$}"));
+            for rs in &summary.runs {
+                println!("{}", rs.id);
+                for p in &rs.points {
+                    let Some(e) = p.slo else { continue };
+                    println!(
+                        "  conc {:>6}  attainment {:>6}  goodput {:>8} req/s {:>9} tok/s  {}",
+                        f(p.metrics.concurrency, 0),
+                        f(e.attainment, 3),
+                        f(e.goodput_rps, 2),
+                        f(e.goodput_tps, 1),
+                        match e.met {
+                            Some(true) => "met",
+                            Some(false) => "not met",
+                            None => "– (cannot be checked)",
+                        }
+                    );
+                }
+                match rs.slo_capacity.flatten() {
+                    Some(c) => println!(
+                        "  capacity under the SLO: concurrency {}, {:.1} system T/s",
+                        c.concurrency, c.system_tps
+                    ),
+                    None => println!("  capacity under the SLO: no level meets it"),
+                }
+            }
+        }
         for d in summary
             .diagnostics
             .iter()

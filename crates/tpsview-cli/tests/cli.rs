@@ -820,3 +820,82 @@ fn json_outputs_are_byte_identical_to_the_recorded_contract() {
         "fixtures without a recorded case: {missing:?}"
     );
 }
+
+/// `summarize --slo`: each level's attainment equals the share of its requests whose own TTFT and
+/// TPOT meet the targets, computed here from the sample's request columns; the run's capacity is
+/// the fastest level that meets the SLO; a bad target is a usage error naming the part.
+#[test]
+fn summarize_slo_adds_attainment_goodput_met_and_capacity() {
+    let sample = root().join("public/samples/h100-llama70b-fp8.tpsview.json");
+    let sample = sample.to_str().unwrap();
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        "--slo",
+        "ttft_ms=500,tpot_ms=50,attainment=0.9",
+        sample,
+    ]));
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sample).unwrap()).unwrap();
+    let run = &v["runs"][0];
+    let mut best: Option<(f64, f64)> = None;
+    for (k, p) in raw["runs"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let r = &p["requests"];
+        let col = |name: &str| -> Vec<f64> {
+            r[name]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        };
+        let (ttft, e2e, out) = (col("ttft_s"), col("e2e_s"), col("output_tokens"));
+        let good = (0..ttft.len())
+            .filter(|&i| {
+                let tpot_ok = out[i] < 2.0 || (e2e[i] - ttft[i]) / (out[i] - 1.0) * 1e3 <= 50.0;
+                ttft[i] * 1e3 <= 500.0 && tpot_ok
+            })
+            .count();
+        let point = &run["points"][k];
+        let want = good as f64 / ttft.len() as f64;
+        assert_eq!(
+            point["slo"]["attainment"].as_f64().unwrap(),
+            want,
+            "level {k}"
+        );
+        let d = point["duration_s"].as_f64().unwrap();
+        assert!((point["slo"]["goodput_rps"].as_f64().unwrap() - good as f64 / d).abs() < 1e-9);
+        let met = want >= 0.9;
+        assert_eq!(point["slo"]["met"], met, "level {k}");
+        let sys = point["system_tps"].as_f64().unwrap();
+        if met && best.is_none_or(|b| sys > b.1) {
+            best = Some((point["concurrency"].as_f64().unwrap(), sys));
+        }
+    }
+    let (c, s) = best.expect("a level meets it");
+    assert_eq!(run["slo_capacity"]["concurrency"], c);
+    assert_eq!(run["slo_capacity"]["system_tps"], s);
+    // Nothing meets an impossible target: capacity null.
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        "--slo",
+        "ttft_ms=0.001",
+        sample,
+    ]));
+    assert!(v["runs"][0]["slo_capacity"].is_null());
+    // Without --slo the contract is unchanged: no such keys.
+    let v = json(&tpsview(&["summarize", "--json", sample]));
+    assert!(v["runs"][0].get("slo_capacity").is_none());
+    assert!(v["runs"][0]["points"][0].get("slo").is_none());
+    for bad in ["tpot_p97_ms=50", "ttft_ms=-1", "foo=1"] {
+        let o = tpsview(&["summarize", "--slo", bad, sample]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(bad), "{bad}");
+    }
+}

@@ -226,17 +226,29 @@ fn p95(req: &crate::model::Requests, d: Latency) -> Option<f64> {
     crate::stats::percentiles(&mut v, [95.0])[0]
 }
 
+/// A run's capacity under an SLO.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Capacity {
+    /// The level.
+    pub concurrency: f64,
+    /// Its system T/s.
+    pub system_tps: f64,
+}
+
 /// A run's capacity under the SLO: among its levels (concurrency, system T/s, met), the one with
 /// the highest system T/s that meets it.
 pub fn capacity(
     levels: impl IntoIterator<Item = (Option<f64>, Option<f64>, Option<bool>)>,
-) -> Option<(f64, f64)> {
+) -> Option<Capacity> {
     levels
         .into_iter()
         .filter_map(|(c, s, met)| Some((c?, s?, met?)))
         .filter(|(_, _, met)| *met)
-        .map(|(c, s, _)| (c, s))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(concurrency, system_tps, _)| Capacity {
+            concurrency,
+            system_tps,
+        })
+        .max_by(|a, b| a.system_tps.total_cmp(&b.system_tps))
 }
 
 #[cfg(test)]

@@ -88,6 +88,9 @@ pub struct RunSummary {
     pub axis: Option<String>,
     /// One entry per point.
     pub points: Vec<PointSummary>,
+    /// With an SLO: the capacity under it (`null` when no level meets it); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slo_capacity: Option<Option<crate::slo::Capacity>>,
 }
 
 /// One point, summarised: every [`PointMetrics`] field at the top level (the `--json` contract),
@@ -107,6 +110,9 @@ pub struct PointSummary {
     pub discrepancies: Vec<Discrepancy>,
     /// The tool's figures the audit recomputed under the tool's definitions (matching or not).
     pub audited: Vec<&'static str>,
+    /// The level against an SLO, when one was given (`summarize --slo`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slo: Option<crate::slo::SloPoint>,
 }
 
 impl PointSummary {
@@ -135,6 +141,7 @@ pub fn summarize_report(
         .map(|(run, id)| RunSummary {
             id,
             lengths: run.mean_lengths(),
+            slo_capacity: None,
             label: run.label.clone(),
             source_format: run.source_format.clone(),
             model: run.meta.model.clone(),
@@ -153,6 +160,7 @@ pub fn summarize_report(
                         reported_tool: p.reported.tool.clone(),
                         discrepancies: a.discrepancies,
                         audited: a.checked,
+                        slo: None,
                         metrics: m,
                     }
                 })

@@ -115,7 +115,13 @@ fn capacity_is_the_fastest_level_that_meets_the_slo() {
         (Some(64.0), Some(2200.0), Some(false)),
         (Some(128.0), Some(3200.0), None),
     ];
-    assert_eq!(capacity(levels), Some((16.0, 700.0)));
+    assert_eq!(
+        capacity(levels),
+        Some(Capacity {
+            concurrency: 16.0,
+            system_tps: 700.0
+        })
+    );
     assert_eq!(capacity([(Some(1.0), Some(50.0), Some(false))]), None);
 }
 
