@@ -28,6 +28,13 @@ pub struct Args {
     /// Adds each level's attainment, goodput and whether it meets the SLO, and each run's capacity.
     #[arg(long, value_name = "TARGETS")]
     slo: Option<String>,
+    /// A price per GPU-hour in USD (your figure, not a fact tpsview knows): adds USD per million
+    /// output tokens at every level. The GPU count is each run's metadata's, or --gpus.
+    #[arg(long, value_name = "USD")]
+    gpu_hour_usd: Option<f64>,
+    /// GPUs the server used, for runs whose metadata has no GPU count (with --gpu-hour-usd).
+    #[arg(long, value_name = "N")]
+    gpus: Option<u32>,
 }
 
 /// Runs the command.
@@ -39,6 +46,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    if let Some(p) = args.gpu_hour_usd.filter(|p| !(p.is_finite() && *p > 0.0)) {
+        eprintln!("error: --gpu-hour-usd {p}: a price must be a positive number");
+        return Ok(ExitCode::from(2));
+    }
+    if args.gpus == Some(0) {
+        eprintln!("error: --gpus 0: a GPU count must be at least 1");
+        return Ok(ExitCode::from(2));
+    }
     let loaded = args.inputs.load();
     if loaded.parsed.is_empty() {
         return Ok(ExitCode::from(1));
@@ -64,6 +79,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     p.slo.and_then(|e| e.met),
                 )
             })));
+        }
+    }
+    if let Some(price) = args.gpu_hour_usd {
+        for rs in summary.runs.iter_mut() {
+            let Some(gpus) = args.gpus.or(rs.meta.gpu_count).filter(|n| *n > 0) else {
+                eprintln!(
+                    "error: --gpu-hour-usd: run {:?} states no GPU count: give --gpus N",
+                    rs.id.as_str()
+                );
+                return Ok(ExitCode::from(2));
+            };
+            for p in rs.points.iter_mut() {
+                p.usd_per_million_output_tokens = Some(p.metrics.system_tps.and_then(|s| {
+                    tpsview_core::slo::usd_per_million_output_tokens(s, price, gpus)
+                }));
+            }
         }
     }
     if args.json {
@@ -96,6 +127,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         c.concurrency, c.system_tps
                     ),
                     None => println!("  capacity under the SLO: no level meets it"),
+                }
+            }
+        }
+        if let Some(price) = args.gpu_hour_usd {
+            println!("\nCost at {price} USD per GPU-hour (your price)");
+            for rs in &summary.runs {
+                println!("{}", rs.id);
+                for p in &rs.points {
+                    let c = p.usd_per_million_output_tokens.flatten();
+                    println!(
+                        "  conc {:>6}  {:>10} USD per million output tokens  {:>12} tokens per USD",
+                        p.metrics.concurrency.map_or("–".into(), |c| format!("{c}")),
+                        c.map_or("–".into(), |c| format!("{c:.3}")),
+                        c.map_or("–".into(), |c| format!("{:.0}", 1e6 / c)),
+                    );
                 }
             }
         }

@@ -899,3 +899,52 @@ fn summarize_slo_adds_attainment_goodput_met_and_capacity() {
         assert!(String::from_utf8_lossy(&o.stderr).contains(bad), "{bad}");
     }
 }
+
+/// `--gpu-hour-usd`: USD per million output tokens = price × GPUs ÷ (system T/s × 3,600) × 10⁶ at
+/// every level; a run without a GPU count needs --gpus (exit 2 names the run); bad prices exit 2.
+#[test]
+fn summarize_prices_a_million_tokens_from_a_gpu_hour() {
+    let sample = root().join("public/samples/h100-llama70b-fp8.tpsview.json");
+    let sample = sample.to_str().unwrap();
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        "--gpu-hour-usd",
+        "2.5",
+        sample,
+    ]));
+    // The sample states one GPU.
+    for p in v["runs"][0]["points"].as_array().unwrap() {
+        let sys = p["system_tps"].as_f64().unwrap();
+        let want = 2.5 * 1.0 / (sys * 3600.0) * 1e6;
+        let got = p["usd_per_million_output_tokens"].as_f64().unwrap();
+        assert!((got / want - 1.0).abs() < 1e-12, "{got} vs {want}");
+    }
+    let one = fixture("vllm/summary-only-c16.json");
+    let o = tpsview(&["summarize", "--json", "--gpu-hour-usd", "2.5", &one]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("give --gpus N"));
+    // 720 T/s on 4 GPUs at 2.5 USD: 10 USD/h over 2.592 M tokens/h.
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        "--gpu-hour-usd",
+        "2.5",
+        "--gpus",
+        "4",
+        &one,
+    ]));
+    let got = v["runs"][0]["points"][0]["usd_per_million_output_tokens"]
+        .as_f64()
+        .unwrap();
+    assert!((got - 10.0 / 2.592).abs() < 1e-9, "{got}");
+    for bad in [["--gpu-hour-usd", "-1"], ["--gpus", "0"]] {
+        let o = tpsview(&["summarize", bad[0], bad[1], &one]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+    // Without a price, no such key.
+    let v = json(&tpsview(&["summarize", "--json", &one]));
+    assert!(v["runs"][0]["points"][0]
+        .get("usd_per_million_output_tokens")
+        .is_none());
+}

@@ -251,5 +251,16 @@ pub fn capacity(
         .max_by(|a, b| a.system_tps.total_cmp(&b.system_tps))
 }
 
+/// USD per million output tokens at `system_tps` on `gpus` GPUs at `usd_per_gpu_hour` each (a
+/// price the user states, not a fact tpsview knows): the hour's price over the hour's tokens.
+pub fn usd_per_million_output_tokens(
+    system_tps: f64,
+    usd_per_gpu_hour: f64,
+    gpus: u32,
+) -> Option<f64> {
+    (system_tps > 0.0 && system_tps.is_finite() && usd_per_gpu_hour > 0.0 && gpus > 0)
+        .then(|| usd_per_gpu_hour * f64::from(gpus) / (system_tps * 3600.0) * 1e6)
+}
+
 #[cfg(test)]
 mod tests;

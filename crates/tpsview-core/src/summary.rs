@@ -113,6 +113,10 @@ pub struct PointSummary {
     /// The level against an SLO, when one was given (`summarize --slo`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slo: Option<crate::slo::SloPoint>,
+    /// With a GPU-hour price (`summarize --gpu-hour-usd`): USD per million output tokens at this
+    /// level (`null` without a system T/s); absent without a price.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usd_per_million_output_tokens: Option<Option<f64>>,
 }
 
 impl PointSummary {
@@ -161,6 +165,7 @@ pub fn summarize_report(
                         discrepancies: a.discrepancies,
                         audited: a.checked,
                         slo: None,
+                        usd_per_million_output_tokens: None,
                         metrics: m,
                     }
                 })

@@ -146,3 +146,12 @@ fn bad_slo_text_names_the_part() {
     assert_eq!(s.level, [(Latency::Tpot, LevelStat::Stat(Stat::P99), 80.0)]);
     assert_eq!(s.attainment, 0.9);
 }
+
+#[test]
+fn cost_per_million_tokens_is_the_hours_price_over_the_hours_tokens() {
+    // 2 GPUs at 2.50 USD/h = 5 USD/h; 1,000 T/s = 3.6 M tokens/h → 5 / 3.6 = 1.3889 USD per M.
+    let c = usd_per_million_output_tokens(1000.0, 2.5, 2).unwrap();
+    assert!((c - 5.0 / 3.6).abs() < 1e-12, "{c}");
+    assert_eq!(usd_per_million_output_tokens(0.0, 2.5, 2), None);
+    assert_eq!(usd_per_million_output_tokens(1000.0, 2.5, 0), None);
+}
