@@ -83,10 +83,7 @@ pub fn DecodeModel(
     // the mean length a sequence has while it decodes) when its files say, so the bound describes
     // the run; 2048 tokens otherwise. The field can still be changed.
     Effect::new(move |_| {
-        let ctx = run.with(|r| {
-            r.as_ref()
-                .and_then(|r| Some(r.lengths.0? + r.lengths.1? / 2.0))
-        });
+        let ctx = run.with(|r| r.as_ref().and_then(RunSummary::mean_decode_context));
         context.set(ctx.map_or(2048.0, |c| c.round().max(1.0)));
     });
     let at = Memo::new(move |_| inputs.with(|d| d.step(batch.get().max(1.0))));

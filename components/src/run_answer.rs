@@ -4,7 +4,7 @@
 //! number comes from `tpsview_core::answer`; each card's "?" says what it is.
 
 use leptos::prelude::*;
-use tpsview_core::answer::{Answers, HeaderPart, Knee, KNEE_RULE};
+use tpsview_core::answer::{Answers, AtLevel, HeaderPart, Knee, KNEE_RULE};
 use tpsview_core::summary::RunSummary;
 
 use crate::format::{fmt_num, fmt_value};
@@ -28,6 +28,38 @@ fn help(text: String) -> impl IntoView {
             <summary aria-label="what this figure is">"?"</summary>
             <p>{text}</p>
         </details>
+    }
+}
+
+/// A card for a T/s figure at a level (`data-value` in T/s, `data-concurrency`), or "–" and
+/// `none` when no level has it.
+fn tps_card(
+    testid: &'static str,
+    label: &'static str,
+    definition: &'static str,
+    at: Option<(AtLevel, String)>,
+    none: &'static str,
+) -> impl IntoView {
+    let (value, concurrency, shown, sub) = match at {
+        Some((a, sub)) => (
+            fmt_value(Some(a.value)),
+            fmt_value(a.concurrency),
+            tps(a.value),
+            sub,
+        ),
+        None => (
+            String::new(),
+            String::new(),
+            "–".to_owned(),
+            none.to_owned(),
+        ),
+    };
+    view! {
+        <div class="kpi" data-testid=testid data-value=value data-concurrency=concurrency>
+            <div class="kpi-label">{label}{help(definition.to_owned())}</div>
+            <p class="kpi-value">{shown}<span class="kpi-unit">" T/s"</span></p>
+            <p class="kpi-sub">{sub}</p>
+        </div>
     }
 }
 
@@ -158,24 +190,12 @@ pub fn RunAnswer(
                 </details>
             </header>
             <div class="answer-cards">
-                <div class="kpi" data-testid="kpi-peak-system"
-                    data-value=peak.as_ref().map(|p| fmt_value(Some(p.0.value))).unwrap_or_default()
-                    data-concurrency=peak.as_ref().map(|p| fmt_value(p.0.concurrency)).unwrap_or_default()>
-                    <div class="kpi-label">"Peak system T/s"
-                        {help("The highest system T/s of any level: all output tokens of all streams per second of wall-clock time, over the whole level. Shown with one user's decode speed (per-stream T/s) and the mean time to first token at that level.".into())}
-                    </div>
-                    <p class="kpi-value">{peak.as_ref().map_or_else(|| "–".to_owned(), |p| tps(p.0.value))}<span class="kpi-unit">" T/s"</span></p>
-                    <p class="kpi-sub">{peak.as_ref().map_or_else(|| "no level has a system T/s".to_owned(), |p| p.1.clone())}</p>
-                </div>
-                <div class="kpi" data-testid="kpi-best-per-stream"
-                    data-value=best.as_ref().map(|b| fmt_value(Some(b.0.value))).unwrap_or_default()
-                    data-concurrency=best.as_ref().map(|b| fmt_value(b.0.concurrency)).unwrap_or_default()>
-                    <div class="kpi-label">"Best per-user T/s"
-                        {help("The highest per-stream T/s of any level: one request's decode rate, 1 / mean TPOT — how fast one user sees tokens once they start. Usually at the lowest concurrency.".into())}
-                    </div>
-                    <p class="kpi-value">{best.as_ref().map_or_else(|| "–".to_owned(), |b| tps(b.0.value))}<span class="kpi-unit">" T/s"</span></p>
-                    <p class="kpi-sub">{best.as_ref().map_or_else(|| "no level has a per-stream T/s".to_owned(), |b| b.1.clone())}</p>
-                </div>
+                {tps_card("kpi-peak-system", "Peak system T/s",
+                    "The highest system T/s of any level: all output tokens of all streams per second of wall-clock time, over the whole level. Shown with one user's decode speed (per-stream T/s) and the mean time to first token at that level.",
+                    peak, "no level has a system T/s")}
+                {tps_card("kpi-best-per-stream", "Best per-user T/s",
+                    "The highest per-stream T/s of any level: one request's decode rate, 1 / mean TPOT — how fast one user sees tokens once they start. Usually at the lowest concurrency.",
+                    best, "no level has a per-stream T/s")}
                 <div class="kpi" data-testid="kpi-knee" data-concurrency=fmt_value(knee_c)>
                     <div class="kpi-label">"Knee"{help(KNEE_RULE.to_owned())}</div>
                     <p class="kpi-value">{knee_value}</p>

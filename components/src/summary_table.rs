@@ -77,7 +77,7 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
                         "tool's {} = {}; recomputed {} ({:+.2} %). Likely cause: {}",
                         d.tool_metric, d.reported, d.recomputed, d.relative_diff * 100.0, d.likely_cause
                     ),
-                    (None, None, _) => undefined_reason(p, metric),
+                    (None, None, _) => p.why_undefined(metric).to_owned(),
                     (None, _, _) if reported_basis => "as reported by the tool (no per-request data)".to_owned(),
                     (None, _, Some((name, r))) => format!("{} — the tool's {name} agrees: {}", metric.definition(), fmt_num(Some(r), decimals)),
                     (None, _, None) => metric.definition().to_owned(),
@@ -106,26 +106,5 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
                 }
             }).collect_view()}
         </tr>
-    }
-}
-
-/// Why a figure is undefined here, for the "–" cell's hover.
-fn undefined_reason(p: &PointSummary, metric: Metric) -> String {
-    let m = &p.metrics;
-    if m.requests_ok == Some(0) {
-        return "undefined: no request completed at this level".into();
-    }
-    match metric {
-        Metric::SystemTps | Metric::RequestThroughput if m.duration_s.is_none() => {
-            "undefined: no duration (no send times and none reported)".into()
-        }
-        Metric::ConcurrencyAchieved => {
-            "undefined: needs each request's send time and the level's duration".into()
-        }
-        _ if m.basis == tpsview_core::metrics::Basis::Reported => {
-            "undefined: the file has no per-request data and the tool did not report this figure"
-                .into()
-        }
-        _ => "undefined: no request had what this figure needs (see Data health)".into(),
     }
 }

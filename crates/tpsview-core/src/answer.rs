@@ -2,7 +2,6 @@
 //! the run's header (what was run, on what, only what the files state), the peak system T/s and
 //! the per-user speed there, the best per-user speed, and the knee.
 
-use crate::model::Run;
 use crate::summary::{PointSummary, RunSummary};
 
 /// Below this gain in system T/s per doubling of concurrency, more concurrency mostly costs
@@ -133,11 +132,6 @@ fn readable_date(d: &str) -> String {
         );
     }
     d.to_owned()
-}
-
-/// Mean input and output tokens over a run's completed requests (see [`Run::mean_lengths`]).
-pub fn lengths(run: &Run) -> (Option<f64>, Option<f64>) {
-    run.mean_lengths()
 }
 
 /// A figure at one level of a run.

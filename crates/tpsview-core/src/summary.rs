@@ -22,6 +22,38 @@ pub struct Summary {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl RunSummary {
+    /// The mean context a sequence holds while it decodes: its prompt plus half its output (the
+    /// mean of its length over the decode), from the run's completed requests; `None` unless the
+    /// files give both lengths. The decode model's bound takes this as the run's context.
+    pub fn mean_decode_context(&self) -> Option<f64> {
+        let (isl, osl) = self.lengths;
+        Some(isl? + osl? / 2.0)
+    }
+}
+
+impl PointSummary {
+    /// Why `metric` has no value at this level, in words (the "–" cell's hover).
+    pub fn why_undefined(&self, metric: Metric) -> &'static str {
+        let m = &self.metrics;
+        if m.requests_ok == Some(0) {
+            return "undefined: no request completed at this level";
+        }
+        match metric {
+            Metric::SystemTps | Metric::RequestThroughput if m.duration_s.is_none() => {
+                "undefined: no duration (no send times and none reported)"
+            }
+            Metric::ConcurrencyAchieved => {
+                "undefined: needs each request's send time and the level's duration"
+            }
+            _ if m.basis == crate::metrics::Basis::Reported => {
+                "undefined: the file has no per-request data and the tool did not report this figure"
+            }
+            _ => "undefined: no request had what this figure needs (see Data health)",
+        }
+    }
+}
+
 /// `report` with each point's per-request data replaced by the figures computed from it (every
 /// metric, under tpsview's own names, in a `tpsview/1` reported block): what a link carries when
 /// the data itself is too big for one. Read back, each point shows the same figures, as reported.

@@ -123,7 +123,10 @@ fn lengths_are_means_over_completed_requests() {
         "ttfts": [0.1, 0.1, 0.0], "latencies": [0.5, 0.7, 0.0], "itls": [[0.1,0.1,0.1,0.1],
         [0.1,0.1,0.1,0.1,0.1,0.1], []], "errors": ["", "", "boom"]}"#;
     let parsed = crate::parse_any("v.json", doc).unwrap();
-    assert_eq!(lengths(&parsed.report.runs[0]), (Some(15.0), Some(6.0)));
+    assert_eq!(
+        parsed.report.runs[0].mean_lengths(),
+        (Some(15.0), Some(6.0))
+    );
     let s = crate::summarize(vec![parsed.clone()], &MetricOptions::default());
     let h = header(&s.runs[0]);
     assert!(

@@ -51,3 +51,33 @@ fn a_figures_only_report_reads_back_with_every_figure_and_no_request() {
     }
     assert!(compared > 50, "{compared} figures compared");
 }
+
+#[test]
+fn undefined_figures_say_why_and_the_decode_context_is_prompt_plus_half_the_output() {
+    let doc = br#"{"backend": "vllm", "model_id": "m", "max_concurrency": 4, "duration": 2.0,
+        "completed": 0, "failed": 3, "output_throughput": 0.0, "mean_tpot_ms": 0.0}"#;
+    let s = crate::summarize(
+        vec![crate::parse_any("f.json", doc).unwrap()],
+        &MetricOptions::default(),
+    );
+    let p = &s.runs[0].points[0];
+    assert_eq!(p.get(Metric::SystemTps), None);
+    assert!(p
+        .why_undefined(Metric::SystemTps)
+        .contains("no request completed"));
+    assert_eq!(s.runs[0].mean_decode_context(), None, "no per-request data");
+    // Prompts 10 and 20, outputs 5 and 7: 15 + 6 / 2 = 18.
+    let doc = br#"{"backend": "vllm", "model_id": "m", "max_concurrency": 2, "duration": 1.0,
+        "completed": 2, "failed": 0, "output_throughput": 12.0, "input_lens": [10, 20],
+        "output_lens": [5, 7], "ttfts": [0.1, 0.1], "latencies": [0.5, 0.7],
+        "itls": [[0.1,0.1,0.1,0.1], [0.1,0.1,0.1,0.1,0.1,0.1]], "errors": ["", ""]}"#;
+    let s = crate::summarize(
+        vec![crate::parse_any("g.json", doc).unwrap()],
+        &MetricOptions::default(),
+    );
+    assert_eq!(s.runs[0].mean_decode_context(), Some(18.0));
+    let p = &s.runs[0].points[0];
+    assert!(p
+        .why_undefined(Metric::ConcurrencyAchieved)
+        .contains("send time"));
+}
