@@ -68,33 +68,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     diagnostics.extend(d);
     let mut summary = Summary { runs, diagnostics };
     if let Some(slo) = &slo {
-        for (run, rs) in report.runs.iter().zip(summary.runs.iter_mut()) {
-            for (p, ps) in run.points.iter().zip(rs.points.iter_mut()) {
-                ps.slo = Some(tpsview_core::slo::evaluate(p, &ps.metrics, slo));
-            }
-            rs.slo_capacity = Some(tpsview_core::slo::capacity(rs.points.iter().map(|p| {
-                (
-                    p.metrics.concurrency,
-                    p.metrics.system_tps,
-                    p.slo.and_then(|e| e.met),
-                )
-            })));
-        }
+        tpsview_core::summary::apply_slo(&report, &mut summary.runs, slo);
     }
     if let Some(price) = args.gpu_hour_usd {
-        for rs in summary.runs.iter_mut() {
-            let Some(gpus) = args.gpus.or(rs.meta.gpu_count).filter(|n| *n > 0) else {
-                eprintln!(
-                    "error: --gpu-hour-usd: run {:?} states no GPU count: give --gpus N",
-                    rs.id.as_str()
-                );
-                return Ok(ExitCode::from(2));
-            };
-            for p in rs.points.iter_mut() {
-                p.usd_per_million_output_tokens = Some(p.metrics.system_tps.and_then(|s| {
-                    tpsview_core::slo::usd_per_million_output_tokens(s, price, gpus)
-                }));
-            }
+        let missing = tpsview_core::summary::apply_cost(&mut summary.runs, price, |rs| {
+            args.gpus.or(rs.meta.gpu_count)
+        });
+        if let Some(id) = missing.first() {
+            eprintln!(
+                "error: --gpu-hour-usd: run {:?} states no GPU count: give --gpus N",
+                id.as_str()
+            );
+            return Ok(ExitCode::from(2));
         }
     }
     if args.json {

@@ -139,6 +139,49 @@ pub struct SloPoint {
     /// Every level target holds and the attainment is at least the required share; `None` when a
     /// target cannot be checked (a statistic the file does not give, no per-request data).
     pub met: Option<bool>,
+    /// True when the level has no per-request data: its level targets were checked against the
+    /// tool's own statistics, and attainment cannot be computed (not part of the `--json`
+    /// contract).
+    #[serde(skip)]
+    pub from_tool_figures: bool,
+    /// The tool's own goodput figure, where the file has one, beside tpsview's under this SLO.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_goodput: Option<ToolGoodput>,
+}
+
+/// A tool's own goodput (requests per second meeting the SLO the tool was given) beside
+/// tpsview's `goodput_rps` under the SLO given to tpsview. They agree only when the two SLOs are
+/// the same: the files do not record the tool's (vLLM's `--goodput`, GenAI-Perf's and AIPerf's
+/// `--goodput`), so a difference says "another SLO" as often as "another count".
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct ToolGoodput {
+    /// The tool's key (`request_goodput`, `goodput.avg`, …).
+    pub key: &'static str,
+    /// Its value, requests/s.
+    pub reported_rps: f64,
+    /// (tpsview − tool) / tool, when tpsview has a goodput under the given SLO.
+    pub relative_diff: Option<f64>,
+    /// Within the audit's tolerance ([`crate::audit::TOLERANCE`]).
+    pub agrees: Option<bool>,
+}
+
+/// The keys under which tools write their goodput, in requests/s: vLLM and SGLang
+/// (`request_goodput`), GenAI-Perf (`request_goodput` object, its `avg`), AIPerf (`goodput`).
+pub const TOOL_GOODPUT_KEYS: [&str; 4] = [
+    "request_goodput",
+    "request_goodput.avg",
+    "goodput.avg",
+    "goodput",
+];
+
+/// The tool's goodput figure in `reported`, if any (see [`TOOL_GOODPUT_KEYS`]).
+pub fn tool_goodput_figure(
+    reported: &std::collections::BTreeMap<String, f64>,
+) -> Option<(&'static str, f64)> {
+    TOOL_GOODPUT_KEYS
+        .into_iter()
+        .find_map(|k| reported.get(k).map(|v| (k, *v)))
+        .filter(|(_, v)| v.is_finite() && *v >= 0.0)
 }
 
 /// `point` (with its figures `m`) against `slo`.
@@ -148,6 +191,8 @@ pub fn evaluate(point: &Point, m: &PointMetrics, slo: &Slo) -> SloPoint {
         goodput_rps: None,
         goodput_tps: None,
         met: None,
+        from_tool_figures: point.requests.is_none(),
+        tool_goodput: None,
     };
     let req = point.requests.as_ref();
     if let (Some(req), true) = (req, slo.has_request_targets()) {
@@ -207,8 +252,87 @@ pub fn evaluate(point: &Point, m: &PointMetrics, slo: &Slo) -> SloPoint {
         (Some(false), None) | (None, Some(false)) => Some(false),
         _ => None,
     };
+    out.tool_goodput = tool_goodput_figure(&point.reported.figures).map(|(key, reported_rps)| {
+        let relative_diff = out
+            .goodput_rps
+            .filter(|_| reported_rps > 0.0)
+            .map(|g| (g - reported_rps) / reported_rps);
+        ToolGoodput {
+            key,
+            reported_rps,
+            relative_diff,
+            agrees: relative_diff.map(|d| d.abs() <= crate::audit::TOLERANCE),
+        }
+    });
     out
 }
+
+/// Why a level has no attainment under `slo`, in words; `None` when it has one.
+pub fn why_no_attainment(e: &SloPoint, slo: &Slo) -> Option<&'static str> {
+    if e.attainment.is_some() {
+        return None;
+    }
+    Some(if !slo.has_request_targets() {
+        "the SLO has no per-request target (ttft_ms, tpot_ms, e2e_ms): attainment counts requests against those"
+    } else if e.from_tool_figures {
+        "this file has the tool's summary figures only, not each request: attainment needs each request's latencies"
+    } else {
+        "the level has no requests"
+    })
+}
+
+/// Output tokens per US dollar, from USD per million output tokens.
+pub fn tokens_per_usd(usd_per_million: f64) -> Option<f64> {
+    (usd_per_million > 0.0 && usd_per_million.is_finite()).then(|| 1e6 / usd_per_million)
+}
+
+/// A named SLO the viewer offers; examples to start from, not standards.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Preset {
+    /// Short name.
+    pub name: &'static str,
+    /// The SLO text ([`Slo::parse`]).
+    pub text: &'static str,
+    /// Where it comes from.
+    pub note: &'static str,
+}
+
+/// The viewer's SLO presets.
+pub const PRESETS: [Preset; 5] = [
+    Preset {
+        name: "Chat",
+        text: "ttft_p90_ms=500,tpot_p90_ms=50",
+        note: "TTFT p90 ≤ 500 ms and TPOT p90 ≤ 50 ms (about 20 tokens/s per user, faster than reading)",
+    },
+    Preset {
+        name: "Chat, per request",
+        text: "ttft_ms=500,tpot_ms=50,attainment=0.9",
+        note: "90 % of requests each with TTFT ≤ 500 ms and TPOT ≤ 50 ms (vLLM's --goodput counts these)",
+    },
+    Preset {
+        name: "Code completion",
+        text: "ttft_p90_ms=200,tpot_p90_ms=20",
+        note: "TTFT p90 ≤ 200 ms and TPOT p90 ≤ 20 ms: an editor waits for the whole suggestion",
+    },
+    Preset {
+        name: "MLPerf Llama 2 70B Server",
+        text: "ttft_p99_ms=2000,tpot_p99_ms=200",
+        note: "MLPerf Inference's latency constraints for that benchmark's Server scenario",
+    },
+    Preset {
+        name: "MLPerf Llama 2 70B Interactive",
+        text: "ttft_p99_ms=450,tpot_p99_ms=40",
+        note: "MLPerf Inference's tighter constraints for that benchmark's Interactive scenario",
+    },
+];
+
+/// Example GPU-hour prices the viewer offers, in USD: stated as the user's input, not as facts
+/// about any provider.
+pub const PRICE_EXAMPLES: [(&str, f64); 3] = [
+    ("$1.00 per GPU-hour (example)", 1.0),
+    ("$2.50 per GPU-hour (example)", 2.5),
+    ("$4.00 per GPU-hour (example)", 4.0),
+];
 
 /// The 95th percentile (ms) of a per-request latency over the level's usable requests; ITL (chunk
 /// gaps) is not per request: `None`.

@@ -207,6 +207,48 @@ pub fn summarize_report(
     (runs, diags)
 }
 
+/// Evaluates every level of every run of `report` (summarised in `runs`, in the same order)
+/// against `slo`, and sets each run's capacity under it.
+pub fn apply_slo(report: &crate::model::Report, runs: &mut [RunSummary], slo: &crate::slo::Slo) {
+    for (run, rs) in report.runs.iter().zip(runs.iter_mut()) {
+        for (p, ps) in run.points.iter().zip(rs.points.iter_mut()) {
+            ps.slo = Some(crate::slo::evaluate(p, &ps.metrics, slo));
+        }
+        rs.slo_capacity = Some(crate::slo::capacity(rs.points.iter().map(|p| {
+            (
+                p.metrics.concurrency,
+                p.metrics.system_tps,
+                p.slo.and_then(|e| e.met),
+            )
+        })));
+    }
+}
+
+/// Sets USD per million output tokens on every level at `usd_per_gpu_hour` per GPU, with each
+/// run's GPU count from `gpus`; runs without one get an undefined cost (`Some(None)`) and their
+/// ids are returned.
+pub fn apply_cost(
+    runs: &mut [RunSummary],
+    usd_per_gpu_hour: f64,
+    gpus: impl Fn(&RunSummary) -> Option<u32>,
+) -> Vec<crate::vocabulary::RunId> {
+    let mut missing = Vec::new();
+    for rs in runs.iter_mut() {
+        let n = gpus(rs).filter(|n| *n > 0);
+        if n.is_none() {
+            missing.push(rs.id.clone());
+        }
+        for p in rs.points.iter_mut() {
+            p.usd_per_million_output_tokens = Some(n.and_then(|n| {
+                p.metrics
+                    .system_tps
+                    .and_then(|s| crate::slo::usd_per_million_output_tokens(s, usd_per_gpu_hour, n))
+            }));
+        }
+    }
+    missing
+}
+
 /// Groups parsed files into runs and summarises them.
 pub fn summarize(files: Vec<Parsed>, opts: &MetricOptions) -> Summary {
     let (report, mut diagnostics) = crate::group::group(files);

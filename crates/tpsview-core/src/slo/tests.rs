@@ -155,3 +155,45 @@ fn cost_per_million_tokens_is_the_hours_price_over_the_hours_tokens() {
     assert_eq!(usd_per_million_output_tokens(0.0, 2.5, 2), None);
     assert_eq!(usd_per_million_output_tokens(1000.0, 2.5, 0), None);
 }
+
+/// vLLM's own `request_goodput`, written by tests/fixtures/make_fixtures.py the way vLLM counts
+/// it under `--goodput ttft:250 tpot:33` (11 of 20 requests; two failed, one of one token).
+#[test]
+fn the_tools_goodput_is_audited_under_the_same_slo() {
+    let bytes = include_bytes!("../../../../tests/fixtures/vllm/goodput-ttft250-tpot33.json");
+    let parsed = crate::parse_any("goodput.json", bytes).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    let (m, _) = compute_point(point, &MetricOptions::default());
+    let e = evaluate(point, &m, &Slo::parse("ttft_ms=250,tpot_ms=33").unwrap());
+    assert_eq!(e.attainment, Some(11.0 / 20.0));
+    let t = e.tool_goodput.expect("the file's request_goodput");
+    assert_eq!(t.key, "request_goodput");
+    assert_eq!(t.agrees, Some(true), "{t:?}");
+    // Another SLO: the tool's figure (under its own) no longer agrees, and says by how much.
+    let e = evaluate(point, &m, &Slo::parse("ttft_ms=100,tpot_ms=33").unwrap());
+    let t = e.tool_goodput.unwrap();
+    assert_eq!(t.agrees, Some(false));
+    assert!(t.relative_diff.unwrap() < 0.0);
+    // Level targets only: no goodput of tpsview's to compare.
+    let e = evaluate(point, &m, &Slo::parse("ttft_p90_ms=250").unwrap());
+    assert_eq!(e.tool_goodput.unwrap().agrees, None);
+    assert!(why_no_attainment(&e, &Slo::parse("ttft_p90_ms=250").unwrap()).is_some());
+}
+
+#[test]
+fn cost_per_million_tokens_and_tokens_per_dollar_by_hand() {
+    // 1,000 tokens/s on 2 GPUs at $2.50 each: $5 an hour for 3.6 M tokens → $1.3889 per million.
+    let usd = usd_per_million_output_tokens(1000.0, 2.5, 2).unwrap();
+    assert!((usd - 5.0 / 3.6).abs() < 1e-12);
+    assert!((tokens_per_usd(usd).unwrap() - 720_000.0).abs() < 1e-6);
+    assert_eq!(usd_per_million_output_tokens(0.0, 2.5, 2), None);
+    assert_eq!(usd_per_million_output_tokens(1000.0, 2.5, 0), None);
+    assert_eq!(tokens_per_usd(0.0), None);
+}
+
+#[test]
+fn every_preset_parses() {
+    for p in PRESETS {
+        assert!(Slo::parse(p.text).is_ok(), "{}", p.name);
+    }
+}
