@@ -1,5 +1,6 @@
 //! Routed screens, one per hash route (see `route.rs`).
 
+mod capacity;
 mod glossary_page;
 mod learn_page;
 mod model_page;

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use tpsview_core::chart_spec::ChartOptions;
+use tpsview_core::slo::{Slo, SloError};
 use tpsview_core::stats::Stat;
 use tpsview_core::vocabulary::RunId;
 
@@ -35,6 +36,16 @@ pub struct View {
     /// GPU counts the user gave, by run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gpu_counts: Vec<(RunId, u32)>,
+    /// The SLO as the user wrote it (`ttft_p90_ms=500,tpot_p90_ms=50`; see
+    /// `tpsview_core::slo::Slo::parse`); empty for none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub slo: String,
+    /// The price of a GPU-hour in USD the user stated, for the cost of a million tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_hour_usd: Option<f64>,
+    /// The interactivity chart's y axis in USD per million output tokens.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cost_axis: bool,
 }
 
 impl View {
@@ -48,7 +59,19 @@ impl View {
             stat: Stat::parse(&self.stat).unwrap_or_default(),
             per_gpu: self.per_gpu,
             gpu_counts: self.gpu_counts.clone(),
+            slo: self.slo().and_then(Result::ok),
+            cost_axis: self.cost_axis && self.price().is_some(),
         }
+    }
+
+    /// The SLO, read: `None` when none is set, else what `Slo::parse` says of the text.
+    pub fn slo(&self) -> Option<Result<Slo, SloError>> {
+        (!self.slo.trim().is_empty()).then(|| Slo::parse(&self.slo))
+    }
+
+    /// The GPU-hour price, when a usable one is set.
+    pub fn price(&self) -> Option<f64> {
+        self.gpu_hour_usd.filter(|p| p.is_finite() && *p > 0.0)
     }
 
     /// Takes the chart options the controls changed.
@@ -63,6 +86,7 @@ impl View {
         };
         self.per_gpu = o.per_gpu;
         self.gpu_counts.clone_from(&o.gpu_counts);
+        self.cost_axis = o.cost_axis;
     }
 
     /// Hides a shown run, shows a hidden one.

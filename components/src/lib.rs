@@ -18,6 +18,7 @@ mod later;
 mod learn_panel;
 mod run_answer;
 mod run_legend;
+mod slo_table;
 mod summary_table;
 mod tool_definitions;
 
@@ -35,5 +36,6 @@ pub use later::{pending, Latest, Pending};
 pub use learn_panel::LearnPanel;
 pub use run_answer::RunAnswer;
 pub use run_legend::RunLegend;
+pub use slo_table::SloTable;
 pub use summary_table::SummaryTable;
 pub use tool_definitions::ToolDefinitions;

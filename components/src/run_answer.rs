@@ -4,7 +4,7 @@
 //! number comes from `tpsview_core::answer`; each card's "?" says what it is.
 
 use leptos::prelude::*;
-use tpsview_core::answer::{Answers, AtLevel, HeaderPart, Knee, KNEE_RULE};
+use tpsview_core::answer::{Answers, AtLevel, CapacityAnswer, HeaderPart, Knee, KNEE_RULE};
 use tpsview_core::summary::RunSummary;
 
 use crate::format::{fmt_num, fmt_value};
@@ -152,6 +152,49 @@ pub fn RunAnswer(
             "needs two or more concurrency levels with a system T/s".to_owned(),
         ),
     };
+    let capacity = answers.capacity.map(|c| match c {
+        CapacityAnswer::At {
+            concurrency,
+            system_tps,
+            attainment,
+            ..
+        } => (
+            fmt_value(Some(system_tps)),
+            fmt_value(Some(concurrency)),
+            view! { {tps(system_tps)}<span class="kpi-unit">" T/s"</span> }.into_any(),
+            format!(
+                "at concurrency {concurrency}, the busiest level that meets the SLO{}",
+                attainment.map_or_else(String::new, |a| format!(
+                    " · {:.0} % of requests within every target",
+                    a * 100.0
+                ))
+            ),
+        ),
+        CapacityAnswer::NoneMeets { failed, unknown } => (
+            String::new(),
+            String::new(),
+            "none".into_any(),
+            if unknown > 0 {
+                format!("{failed} levels miss the SLO; {unknown} cannot be checked (see the SLO table)")
+            } else {
+                format!("no level meets the SLO ({failed} miss it): a lower concurrency or a looser target")
+            },
+        ),
+    });
+    // Cost: at the capacity when there is one, else at the peak.
+    let cost = match answers.capacity {
+        Some(CapacityAnswer::At {
+            usd_per_million: Some(u),
+            concurrency,
+            ..
+        }) => Some((
+            u,
+            format!("at the SLO capacity (concurrency {concurrency})"),
+        )),
+        _ => answers
+            .peak_usd_per_million
+            .map(|u| (u, "at the peak system T/s".to_owned())),
+    };
     let (errors, warnings, notes) = health;
     let (badge, badge_class) = if errors > 0 {
         (
@@ -201,6 +244,21 @@ pub fn RunAnswer(
                     <p class="kpi-value">{knee_value}</p>
                     <p class="kpi-sub">{knee_sub}</p>
                 </div>
+                {capacity.map(|(value, c, shown, sub)| view! {
+                    <div class="kpi" data-testid="kpi-capacity" data-value=value data-concurrency=c>
+                        <div class="kpi-label">"Capacity under the SLO"{help("The highest system T/s among the levels that meet the SLO you set: every level-statistic target holds and, with per-request targets, at least the required share of requests (failed ones count as missing) meets each of them. Capacity is a latency question: past this level the server does more tokens per second, but not for users who need these latencies.".to_owned())}</div>
+                        <p class="kpi-value">{shown}</p>
+                        <p class="kpi-sub">{sub}</p>
+                    </div>
+                })}
+                {cost.map(|(usd, sub)| view! {
+                    <div class="kpi" data-testid="kpi-cost" data-value=fmt_value(Some(usd))
+                        data-tokens-per-usd=fmt_value(tpsview_core::slo::tokens_per_usd(usd))>
+                        <div class="kpi-label">"Cost per million output tokens"{help("The GPU-hour price you entered × the run's GPU count, divided by the output tokens the level serves in an hour (system T/s × 3,600). A price you state, not a fact tpsview knows; input tokens are not counted.".to_owned())}</div>
+                        <p class="kpi-value">{format!("${usd:.3}")}</p>
+                        <p class="kpi-sub">{format!("{sub} · {} tokens per dollar", fmt_num(tpsview_core::slo::tokens_per_usd(usd), 0))}</p>
+                    </div>
+                })}
                 <button type="button" class=format!("kpi kpi-health {badge_class}") data-testid="kpi-health"
                     data-errors=errors data-warnings=warnings data-notes=notes
                     on:click=|_| {

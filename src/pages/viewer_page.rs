@@ -146,13 +146,17 @@ fn empty_note(spec: Signal<ChartSpec>) -> impl IntoView {
 /// The viewer.
 #[component]
 pub fn ViewerPage() -> impl IntoView {
-    let Analysis {
-        report,
-        summary,
-        ready,
-    } = use_analysis();
+    let Analysis { report, ready, .. } = use_analysis();
     let view = use_view();
     let files = use_files();
+    let compare_opts = Signal::derive(move || {
+        view.0.with(|v| CompareOptions {
+            per_gpu: v.per_gpu,
+            gpu_counts: v.gpu_counts.clone(),
+        })
+    });
+    // Every figure, with each level against the SLO and priced when the view asks (capacity.rs).
+    let summary = super::capacity::planned(compare_opts);
     let (chart_error, set_chart_error) = signal(None::<String>);
     let options = Signal::derive(move || view.0.with(|v| v.chart_options()));
     let set_options = move |o: ChartOptions| view.0.update(|v| v.set_chart_options(&o));
@@ -230,12 +234,6 @@ pub fn ViewerPage() -> impl IntoView {
         summary.with(|s| {
             want.and_then(|w| s.runs.iter().position(|r| r.id == w))
                 .unwrap_or(0)
-        })
-    });
-    let compare_opts = Signal::derive(move || {
-        view.0.with(|v| CompareOptions {
-            per_gpu: v.per_gpu,
-            gpu_counts: v.gpu_counts.clone(),
         })
     });
     let comparison = Signal::derive(move || {
@@ -395,6 +393,7 @@ pub fn ViewerPage() -> impl IntoView {
                     }
                     view.0.update(|v| v.forget_run(&id));
                 }/>
+            {super::capacity::capacity_panel(Signal::from(summary))}
             <ChartControls names=series_names options=options on_change=set_options/>
             <section aria-labelledby="h-throughput">
                 <h2 id="h-throughput">"50 or 4,000? Per-stream and system tokens per second"</h2>

@@ -70,3 +70,27 @@ fn a_bundle_carries_its_view_and_stays_a_report() {
     // Not an object: left as it is.
     assert_eq!(bundle("[1]", &View::default()), "[1]");
 }
+
+#[test]
+fn the_slo_and_the_price_travel_in_the_view_and_reach_the_charts() {
+    let v = View {
+        slo: "ttft_p90_ms=500,tpot_p90_ms=50".into(),
+        gpu_hour_usd: Some(2.5),
+        cost_axis: true,
+        ..View::default()
+    };
+    let back = View::from_json(&v.to_json());
+    assert_eq!(back, v);
+    let o = back.chart_options();
+    assert_eq!(o.slo.unwrap().tightest_tpot_ms(), Some(50.0));
+    assert!(o.cost_axis);
+    // A bad SLO reaches no chart and names its part; no price, no cost axis.
+    let bad = View {
+        slo: "ttft_p97_ms=5".into(),
+        cost_axis: true,
+        ..View::default()
+    };
+    assert_eq!(bad.slo().unwrap().unwrap_err().part, "ttft_p97_ms=5");
+    assert_eq!(bad.chart_options().slo, None);
+    assert!(!bad.chart_options().cost_axis);
+}

@@ -183,6 +183,71 @@ pub struct Answers {
     pub best_per_stream: Option<AtLevel>,
     /// The knee.
     pub knee: Knee,
+    /// The capacity under the SLO, when the levels were evaluated against one.
+    pub capacity: Option<CapacityAnswer>,
+    /// USD per million output tokens at the peak, when a price was given.
+    pub peak_usd_per_million: Option<f64>,
+}
+
+/// A run's capacity under an SLO, as its card says it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CapacityAnswer {
+    /// The level with the highest system T/s among those that meet the SLO.
+    At {
+        /// Index of the point in the run.
+        point: usize,
+        /// Its concurrency.
+        concurrency: f64,
+        /// Its system T/s.
+        system_tps: f64,
+        /// Its attainment (share of requests meeting every per-request target), when it has one.
+        attainment: Option<f64>,
+        /// Its cost, when a price was given.
+        usd_per_million: Option<f64>,
+    },
+    /// No level meets it: `failed` levels miss it, `unknown` cannot be checked.
+    NoneMeets {
+        /// Levels that miss it.
+        failed: usize,
+        /// Levels whose result is unknown (a statistic the file lacks).
+        unknown: usize,
+    },
+}
+
+/// The capacity answer of a run evaluated against an SLO (`None` without one).
+pub fn capacity(run: &RunSummary) -> Option<CapacityAnswer> {
+    let c = run.slo_capacity?;
+    Some(match c {
+        Some(c) => {
+            let point = run
+                .points
+                .iter()
+                .position(|p| {
+                    p.metrics.concurrency == Some(c.concurrency)
+                        && p.metrics.system_tps == Some(c.system_tps)
+                })
+                .unwrap_or(0);
+            let p = &run.points[point];
+            CapacityAnswer::At {
+                point,
+                concurrency: c.concurrency,
+                system_tps: c.system_tps,
+                attainment: p.slo.and_then(|e| e.attainment),
+                usd_per_million: p.usd_per_million_output_tokens.flatten(),
+            }
+        }
+        None => {
+            let met: Vec<Option<bool>> = run
+                .points
+                .iter()
+                .filter_map(|p| p.slo.map(|e| e.met))
+                .collect();
+            CapacityAnswer::NoneMeets {
+                failed: met.iter().filter(|m| **m == Some(false)).count(),
+                unknown: met.iter().filter(|m| m.is_none()).count(),
+            }
+        }
+    })
 }
 
 fn at(k: usize, p: &PointSummary, value: f64) -> AtLevel {
@@ -211,10 +276,18 @@ fn best(run: &RunSummary, f: impl Fn(&PointSummary) -> Option<f64>) -> Option<At
 
 /// The answers for one run.
 pub fn answers(run: &RunSummary) -> Answers {
+    let peak_system = best(run, |p| p.metrics.system_tps);
     Answers {
-        peak_system: best(run, |p| p.metrics.system_tps),
+        peak_system,
         best_per_stream: best(run, |p| p.metrics.per_stream_tps),
         knee: knee(run),
+        capacity: capacity(run),
+        peak_usd_per_million: peak_system.and_then(|a| {
+            run.points
+                .get(a.point)?
+                .usd_per_million_output_tokens
+                .flatten()
+        }),
     }
 }
 

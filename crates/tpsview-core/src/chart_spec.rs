@@ -169,6 +169,12 @@ pub struct ChartOptions {
     pub per_gpu: bool,
     /// GPU counts the user gave, by run.
     pub gpu_counts: Vec<(RunId, u32)>,
+    /// The SLO the levels were evaluated against (the summary's points carry the result): the
+    /// charts shade where it is met and mark each run's capacity under it.
+    pub slo: Option<crate::slo::Slo>,
+    /// The interactivity chart's y axis in USD per million output tokens (levels carry a cost
+    /// once a GPU-hour price is given) instead of system T/s.
+    pub cost_axis: bool,
 }
 
 impl ChartOptions {

@@ -123,6 +123,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
         highlight: Some(c(hi)),
         values: vec![("per-stream T/s".into(), ps(hi)), ("system T/s".into(), sys(hi))],
     });
+    steps.push(capacity_step(run, &levels, sys));
     steps.push(Step {
         slug: "read-a-claim",
         title: "How to read a benchmark claim".into(),
@@ -139,6 +140,66 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
         values: Vec::new(),
     });
     steps
+}
+
+/// The TPOT target the capacity step takes as its example when the user set no SLO (the chat
+/// preset's: 20 tokens/s per user, faster than people read).
+pub const EXAMPLE_TPOT_MS: f64 = 50.0;
+
+/// "Capacity is a latency question": the busiest level within a latency target (the user's SLO
+/// when the run was evaluated against one, else mean TPOT ≤ [`EXAMPLE_TPOT_MS`]) against the peak.
+fn capacity_step(
+    run: &RunSummary,
+    levels: &[&PointSummary],
+    sys: impl Fn(&PointSummary) -> f64,
+) -> Step {
+    let peak = levels
+        .iter()
+        .copied()
+        .max_by(|a, b| sys(a).total_cmp(&sys(b)));
+    let peak_sys = peak.map_or(0.0, |p| sys(p));
+    let peak_c = peak.and_then(|p| p.metrics.concurrency).unwrap_or(1.0);
+    let (within, target) = match run.slo_capacity {
+        Some(c) => (
+            c.map(|c| (c.concurrency, c.system_tps)),
+            "the SLO you set".to_owned(),
+        ),
+        None => (
+            levels
+                .iter()
+                .filter(|p| p.metrics.tpot_ms.mean.is_some_and(|t| t <= EXAMPLE_TPOT_MS))
+                .map(|p| (p.metrics.concurrency.unwrap_or(1.0), sys(p)))
+                .max_by(|a, b| a.1.total_cmp(&b.1)),
+            format!(
+                "a mean TPOT of at most {EXAMPLE_TPOT_MS:.0} ms ({:.0} tokens/s per user, faster than people read)",
+                1000.0 / EXAMPLE_TPOT_MS
+            ),
+        ),
+    };
+    let answer = match within {
+        Some((c, s)) => format!(
+            "Under {target}, the busiest level that qualifies is concurrency {}: {} T/s. The peak, {} T/s at concurrency {}, is more tokens, but for users who wait longer than that.",
+            f0(c), f0(s), f0(peak_sys), f0(peak_c)
+        ),
+        None => format!(
+            "Under {target}, no level of this run qualifies: even its lowest concurrency is too slow per user, so its capacity for such users is none, whatever its peak of {} T/s.",
+            f0(peak_sys)
+        ),
+    };
+    Step {
+        slug: "capacity",
+        title: "Capacity is a latency question".into(),
+        body: vec![
+            "Adding streams raises system T/s until the chip is busy, and lowers what each user gets. So \"how much can this GPU serve?\" has no answer until you say how fast each user must be served: a time to first token and a time per output token, met by most requests (an SLO).".into(),
+            answer,
+            "In the viewer, set your own targets under \"Capacity under a latency target\": the charts shade where they are met, mark each run's capacity, and, with a GPU-hour price, give the cost of a million tokens there.".into(),
+        ],
+        chart: ChartKind::Throughput,
+        highlight: within.map(|w| w.0),
+        values: within
+            .map(|(c, s)| vec![("concurrency".into(), c), ("system T/s".into(), s)])
+            .unwrap_or_default(),
+    }
 }
 
 #[cfg(test)]

@@ -121,7 +121,18 @@ impl Slo {
         Ok(slo)
     }
 
-    fn has_request_targets(&self) -> bool {
+    /// The tightest TPOT target, per request or of a level statistic, ms.
+    pub fn tightest_tpot_ms(&self) -> Option<f64> {
+        self.level
+            .iter()
+            .filter(|(d, _, _)| *d == Latency::Tpot)
+            .map(|l| l.2)
+            .chain(self.tpot_ms)
+            .reduce(f64::min)
+    }
+
+    /// True when the SLO has a per-request target (attainment and goodput need one).
+    pub fn has_request_targets(&self) -> bool {
         self.ttft_ms.is_some() || self.tpot_ms.is_some() || self.e2e_ms.is_some()
     }
 }

@@ -308,6 +308,13 @@ pub fn draw_chart<DB: DrawingBackend>(
         let to_ax = |x: f64| scale.to_axis(x);
         if let Some((a, b, label)) = &spec.shade {
             if let (Some(a), Some(b)) = (to_ax(*a), to_ax(*b)) {
+                // A window of one level is drawn as a narrow band around it (1 % of the axis).
+                let (a, b) = if (b - a).abs() < f64::EPSILON {
+                    let half = (x1 - x0).abs() * 0.01;
+                    (a - half, b + half)
+                } else {
+                    (a, b)
+                };
                 let c = shade_colour();
                 chart
                     .draw_series(std::iter::once(Rectangle::new(

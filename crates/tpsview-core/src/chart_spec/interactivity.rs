@@ -27,6 +27,20 @@ pub fn pareto_frontier(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 /// Throughput against interactivity: per-stream T/s (x) against system T/s (y), each point
 /// labelled by its concurrency, with the Pareto frontier over all runs.
 pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
+    // With a price, the y axis can be the cost of a million output tokens (lower is better).
+    let cost = opts.cost_axis
+        && summary
+            .runs
+            .iter()
+            .flat_map(|r| &r.points)
+            .any(|p| p.usd_per_million_output_tokens.flatten().is_some());
+    let y = |p: &PointSummary| {
+        if cost {
+            p.usd_per_million_output_tokens.flatten()
+        } else {
+            p.metrics.system_tps
+        }
+    };
     let mut series: Vec<Series> = summary
         .runs
         .iter()
@@ -40,7 +54,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
                         .metrics
                         .concurrency
                         .map_or_else(String::new, |c| format!("{c}"));
-                    Some((p.metrics.per_stream_tps?, p.metrics.system_tps?, label))
+                    Some((p.metrics.per_stream_tps?, y(p)?, label))
                 })
                 .collect();
             Series {
@@ -62,7 +76,15 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         .iter()
         .flat_map(|s| s.points.iter().copied())
         .collect();
-    let frontier = pareto_frontier(&all);
+    let frontier = if cost {
+        let flipped: Vec<(f64, f64)> = all.iter().map(|p| (p.0, -p.1)).collect();
+        pareto_frontier(&flipped)
+            .into_iter()
+            .map(|p| (p.0, -p.1))
+            .collect()
+    } else {
+        pareto_frontier(&all)
+    };
     if frontier.len() > 1 {
         series.push(Series {
             name: "Pareto frontier".into(),
@@ -74,22 +96,65 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             mark: Mark::Dashed,
         });
     }
+    let marks = capacity_marks(&series, summary);
     let xs = all.iter().map(|p| p.0);
+    let x_range = range_of(xs, Scale::Linear, true);
+    let shade = opts
+        .slo
+        .as_ref()
+        .and_then(crate::slo::Slo::tightest_tpot_ms)
+        .map(|t| {
+            let from = 1000.0 / t;
+            (
+                from,
+                x_range.1.max(from),
+                format!("per-stream ≥ {from:.0} T/s (1000 / the {t} ms TPOT target)"),
+            )
+        });
+    let (title, unit) = if cost {
+        (
+            "USD per million output tokens against per-stream T/s (labels: concurrency; lower is cheaper)",
+            "USD per million output tokens",
+        )
+    } else {
+        (
+            "system T/s against per-stream T/s (labels: concurrency)",
+            "system tokens/s",
+        )
+    };
     ChartSpec {
         id: ChartKind::Interactivity,
         x: Axis {
             label: "per-stream T/s (interactivity: how fast one user sees tokens)".into(),
             scale: Scale::Linear,
-            range: range_of(xs, Scale::Linear, true),
+            range: x_range,
         },
-        panels: vec![panel(
-            "system T/s against per-stream T/s (labels: concurrency)",
-            "system tokens/s",
-            series,
-            opts,
-        )],
+        panels: vec![panel(title, unit, series, opts)],
         bars: Vec::new(),
-        shade: None,
-        marks: Vec::new(),
+        shade,
+        marks,
     }
+}
+
+/// Each run's capacity under the SLO, marked among its points.
+fn capacity_marks(series: &[Series], summary: &Summary) -> Vec<Annotation> {
+    series
+        .iter()
+        .enumerate()
+        .filter_map(|(si, s)| {
+            let run = summary.runs.get(s.run.as_ref()?.index)?;
+            let c = run.slo_capacity.flatten()?;
+            // Points are labelled by their concurrency.
+            let level = format!("{}", c.concurrency);
+            let i = s.labels.iter().position(|l| *l == level)?;
+            let &(x, y) = s.points.get(i)?;
+            Some(Annotation {
+                panel: 0,
+                series: si,
+                x,
+                y,
+                text: "capacity (SLO)".into(),
+            })
+        })
+        .collect()
 }

@@ -468,3 +468,101 @@ fn a_log_y_axis_spans_whole_decades_around_the_data() {
         Scale::Linear
     );
 }
+
+/// The seed evaluated against `slo`, and priced at $2 per GPU-hour on 1 GPU.
+fn seed_against(slo: &str) -> Summary {
+    let text = crate::formats::tpsview::write(&crate::simulate::seed_report());
+    let parsed = crate::parse_any("seed.json", text.as_bytes()).unwrap();
+    let (report, _) = crate::group::group(vec![parsed]);
+    let (mut runs, diagnostics) =
+        crate::summary::summarize_report(&report, &MetricOptions::default());
+    let slo = crate::slo::Slo::parse(slo).unwrap();
+    crate::summary::apply_slo(&report, &mut runs, &slo);
+    crate::summary::apply_cost(&mut runs, 2.0, |_| Some(1));
+    Summary { runs, diagnostics }
+}
+
+#[test]
+fn the_slo_shades_where_it_is_met_and_marks_the_capacity() {
+    // Levels 1, 16, 64, 128; mean TPOT grows with the level. A mean-TPOT bound between the
+    // levels' values: by hand from their own TPOT, the levels at or under it.
+    let base = seed().1;
+    let tpots: Vec<(f64, f64)> = base.runs[0]
+        .points
+        .iter()
+        .map(|p| {
+            (
+                p.metrics.concurrency.unwrap(),
+                p.metrics.tpot_ms.mean.unwrap(),
+            )
+        })
+        .collect();
+    let bound = (tpots[1].1 + tpots[2].1) / 2.0; // 1 and 16 meet it, 64 and 128 do not
+    let s = seed_against(&format!("tpot_mean_ms={bound}"));
+    let opts = ChartOptions {
+        slo: Some(crate::slo::Slo::parse(&format!("tpot_mean_ms={bound}")).unwrap()),
+        ..ChartOptions::default()
+    };
+    let c = throughput(&s, &opts);
+    let (a, b, caption) = c.shade.clone().expect("a window");
+    assert_eq!((a, b), (tpots[0].0, tpots[1].0));
+    assert_eq!(caption, "meets the SLO");
+    let cap = c
+        .marks
+        .iter()
+        .find(|m| m.text.starts_with("capacity"))
+        .unwrap();
+    assert_eq!(cap.x, 16.0);
+    assert_eq!(cap.y, base.runs[0].points[1].metrics.system_tps.unwrap());
+    // Level targets only: no goodput series (goodput needs per-request targets).
+    assert!(c.panels[0].series.iter().all(|s| s.name != "goodput T/s"));
+    // Per-request targets: a dashed goodput line, never above system T/s at any level.
+    let s = seed_against(&format!("tpot_ms={bound},attainment=0.5"));
+    let c = throughput(&s, &ChartOptions::default());
+    let g = c.panels[0]
+        .series
+        .iter()
+        .find(|s| s.name == "goodput T/s")
+        .unwrap();
+    assert_eq!(g.mark, Mark::Dashed);
+    for (&(x, y), p) in g.points.iter().zip(&s.runs[0].points) {
+        assert_eq!(Some(x), p.metrics.concurrency);
+        assert!(y <= p.metrics.system_tps.unwrap() + 1e-9);
+    }
+}
+
+#[test]
+fn the_interactivity_chart_shades_from_the_tpot_target_and_can_show_cost() {
+    let s = seed_against("ttft_p90_ms=500,tpot_p90_ms=40");
+    let opts = ChartOptions {
+        slo: Some(crate::slo::Slo::parse("ttft_p90_ms=500,tpot_p90_ms=40").unwrap()),
+        ..ChartOptions::default()
+    };
+    let c = interactivity(&s, &opts);
+    // 1000 / 40 ms = 25 tokens/s per user.
+    assert_eq!(c.shade.as_ref().unwrap().0, 25.0);
+    let cost = interactivity(
+        &s,
+        &ChartOptions {
+            cost_axis: true,
+            ..opts
+        },
+    );
+    let run = &cost.panels[0].series[0];
+    // $2 an hour on one GPU over system T/s × 3,600 tokens, per million, by hand.
+    for (&(_, y), p) in run.points.iter().zip(&s.runs[0].points) {
+        let by_hand = 2.0 / (p.metrics.system_tps.unwrap() * 3600.0) * 1e6;
+        assert!((y - by_hand).abs() < 1e-9);
+    }
+    assert!(cost.panels[0].y.label.starts_with("USD per million"));
+    // The frontier keeps the cheapest levels: each frontier point is no dearer than any point
+    // to its right.
+    let f = cost.panels[0]
+        .series
+        .iter()
+        .find(|s| s.name == "Pareto frontier")
+        .unwrap();
+    for (i, p) in f.points.iter().enumerate() {
+        assert!(f.points[i..].iter().all(|q| q.1 >= p.1 - 1e-12));
+    }
+}

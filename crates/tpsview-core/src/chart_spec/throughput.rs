@@ -23,6 +23,8 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             })
         })
         .collect();
+    let mut system = system;
+    system.extend(goodput_series(summary, &cmp));
     let mut spec = ChartSpec {
         id: ChartKind::Throughput,
         x: concurrency_axis(summary, opts),
@@ -49,7 +51,109 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         marks: Vec::new(),
     };
     spec.marks = peak_and_knee(&spec, summary);
+    spec.marks.extend(capacity_marks(&spec, summary));
+    spec.shade = slo_window(&spec, summary, opts);
     spec
+}
+
+/// The series name of goodput: output tokens per second of the requests meeting the SLO.
+pub const GOODPUT: &str = "goodput T/s";
+
+/// Each run's goodput T/s (dashed, in its colour) where its levels have one; per GPU when asked.
+fn goodput_series(summary: &Summary, cmp: &crate::compare::CompareOptions) -> Vec<Series> {
+    summary
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            r.points
+                .iter()
+                .any(|p| p.slo.is_some_and(|e| e.goodput_tps.is_some()))
+        })
+        .map(|(i, r)| {
+            let per = if cmp.per_gpu {
+                crate::compare::gpu_count(r, cmp).map(f64::from)
+            } else {
+                Some(1.0)
+            };
+            let mut s = metric_series(i, r, GOODPUT, |p| Some(p.slo?.goodput_tps? / per?));
+            s.mark = Mark::Dashed;
+            s
+        })
+        .collect()
+}
+
+/// Each shown run's capacity under the SLO (its best level that meets it), marked on its system
+/// T/s line.
+fn capacity_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
+    let Some(panel) = spec.panels.first() else {
+        return Vec::new();
+    };
+    panel
+        .series
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.name == "system T/s")
+        .take(MARKED_RUNS)
+        .filter_map(|(si, s)| {
+            let run = summary.runs.get(s.run.as_ref()?.index)?;
+            let c = run.slo_capacity.flatten()?;
+            let &(x, y) = s.points.iter().find(|p| p.0 == c.concurrency)?;
+            Some(Annotation {
+                panel: 0,
+                series: si,
+                x,
+                y,
+                text: "capacity (SLO)".into(),
+            })
+        })
+        .collect()
+}
+
+/// The concurrency window where the SLO is met: for the first shown run evaluated against one,
+/// from its lowest level up to the last level before the first that misses it (levels that miss
+/// it further up stay outside, as do levels whose result is unknown). Captioned with the run
+/// when more than one is shown.
+fn slo_window(
+    spec: &ChartSpec,
+    summary: &Summary,
+    opts: &ChartOptions,
+) -> Option<(f64, f64, String)> {
+    opts.slo.as_ref()?;
+    let panel = spec.panels.first()?;
+    let shown: Vec<&Series> = panel
+        .series
+        .iter()
+        .filter(|s| s.name == "system T/s")
+        .collect();
+    let (s, run) = shown.iter().find_map(|s| {
+        let run = summary.runs.get(s.run.as_ref()?.index)?;
+        run.points
+            .iter()
+            .any(|p| p.slo.is_some())
+            .then_some((s, run))
+    })?;
+    let mut levels: Vec<(f64, Option<bool>)> = run
+        .points
+        .iter()
+        .filter_map(|p| Some((p.metrics.concurrency?, p.slo?.met)))
+        .collect();
+    levels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let first = levels.first()?;
+    if first.1 != Some(true) {
+        return None;
+    }
+    let last = levels
+        .iter()
+        .take_while(|l| l.1 == Some(true))
+        .last()
+        .map_or(first.0, |l| l.0);
+    let caption = if shown.len() > 1 {
+        format!("meets the SLO ({})", s.run_label)
+    } else {
+        "meets the SLO".to_owned()
+    };
+    Some((first.0, last, caption))
 }
 
 /// At most this many runs have their peak and knee marked (more would bury the lines).
@@ -62,7 +166,12 @@ fn peak_and_knee(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
     let Some(panel) = spec.panels.first() else {
         return out;
     };
-    for (si, s) in panel.series.iter().enumerate().take(MARKED_RUNS) {
+    let runs = panel
+        .series
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.name == "system T/s");
+    for (si, s) in runs.take(MARKED_RUNS) {
         let Some(run) = s.run.as_ref().and_then(|r| summary.runs.get(r.index)) else {
             continue;
         };

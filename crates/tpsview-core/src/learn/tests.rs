@@ -10,7 +10,7 @@ fn seed() -> crate::summary::Summary {
 }
 
 #[test]
-fn six_steps_with_the_runs_own_numbers() {
+fn seven_steps_with_the_runs_own_numbers() {
     let s = seed();
     let run = &s.runs[0];
     let steps = walkthrough(run);
@@ -22,6 +22,7 @@ fn six_steps_with_the_runs_own_numbers() {
             "shared-read",
             "per-stream-falls",
             "both-correct",
+            "capacity",
             "read-a-claim"
         ]
     );
@@ -37,6 +38,45 @@ fn six_steps_with_the_runs_own_numbers() {
     );
     assert_eq!(steps[4].title, "28 T/s and 3,228 T/s are both correct");
     assert_eq!(steps[4].chart.id(), "interactivity");
+}
+
+#[test]
+fn the_capacity_step_names_the_busiest_level_within_the_target() {
+    let s = seed();
+    let run = &s.runs[0];
+    // By hand from the table: the levels whose mean TPOT is at most 50 ms, and the busiest.
+    let (c, sys) = run
+        .points
+        .iter()
+        .filter(|p| p.metrics.tpot_ms.mean.unwrap() <= 50.0)
+        .map(|p| {
+            (
+                p.metrics.concurrency.unwrap(),
+                p.metrics.system_tps.unwrap(),
+            )
+        })
+        .fold((0.0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
+    assert!(c > 0.0);
+    let step = walkthrough(run)
+        .into_iter()
+        .find(|s| s.slug == "capacity")
+        .unwrap();
+    assert_eq!(step.highlight, Some(c));
+    assert_eq!(step.values[1].1, sys);
+    assert!(
+        step.body[1].contains(&format!("concurrency {c}")),
+        "{}",
+        step.body[1]
+    );
+    // With the user's SLO (here one no level meets), the step says so.
+    let mut run = run.clone();
+    run.slo_capacity = Some(None);
+    let step = walkthrough(&run)
+        .into_iter()
+        .find(|s| s.slug == "capacity")
+        .unwrap();
+    assert!(step.body[1].contains("no level of this run qualifies"));
+    assert_eq!(step.highlight, None);
 }
 
 #[test]

@@ -1,0 +1,143 @@
+//! The viewer's capacity panel: the SLO (a preset or the user's own text), a GPU-hour price, the
+//! cost axis, the GPU counts cost needs, and the SLO table. The choices live in the view (so the
+//! permalink and bundles carry them); the arithmetic is `tpsview_core::slo`, applied to the
+//! summary by [`planned`].
+
+use leptos::prelude::*;
+use tpsview_components::SloTable;
+use tpsview_core::compare::{self, CompareOptions};
+use tpsview_core::slo::{PRESETS, PRICE_EXAMPLES};
+use tpsview_core::summary::{apply_cost, apply_slo, Summary};
+
+use crate::state::{use_analysis, use_view};
+
+/// The summary with every level evaluated against the view's SLO and priced at its GPU-hour
+/// price (as it was until the summary is the current files': the report and the summary must
+/// be the same runs to be zipped).
+pub fn planned(compare_opts: Signal<CompareOptions>) -> Memo<Summary> {
+    let analysis = use_analysis();
+    let view = use_view();
+    Memo::new(move |prev: Option<&Summary>| {
+        if !analysis.ready.get() {
+            if let Some(p) = prev {
+                return p.clone();
+            }
+        }
+        let slo = view.0.with(|v| v.slo().and_then(Result::ok));
+        let price = view.0.with(|v| v.price());
+        let opts = compare_opts.get();
+        let mut s = analysis.summary.get();
+        if let Some(slo) = &slo {
+            analysis
+                .report
+                .with(|g| apply_slo(&g.report, &mut s.runs, slo));
+        }
+        if let Some(price) = price {
+            apply_cost(&mut s.runs, price, |r| compare::gpu_count(r, &opts));
+        }
+        s
+    })
+}
+
+/// The panel.
+pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
+    let view = use_view();
+    let text = Signal::derive(move || view.0.with(|v| v.slo.clone()));
+    let parsed = Signal::derive(move || view.0.with(|v| v.slo()));
+    let slo = Signal::derive(move || parsed.get().and_then(Result::ok));
+    let price = Signal::derive(move || view.0.with(|v| v.gpu_hour_usd));
+    let set_slo = move |t: String| view.0.update(|v| v.slo = t.trim().to_owned());
+    // Runs without a GPU count, which the cost needs.
+    let missing = Signal::derive(move || {
+        let opts = view.0.with(|v| CompareOptions {
+            per_gpu: false,
+            gpu_counts: v.gpu_counts.clone(),
+        });
+        summary.with(|s| {
+            s.runs
+                .iter()
+                .filter(|r| r.meta.gpu_count.is_none())
+                .map(|r| (r.id.clone(), compare::gpu_count(r, &opts)))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <section aria-labelledby="h-capacity" class="capacity" data-testid="capacity">
+            <h2 id="h-capacity">"Capacity under a latency target"</h2>
+            <p class="viewer-page-note">"A server's capacity is the load it carries while users still get the latency they need. Set the targets (a preset, or your own), and the answer cards, the charts and the table below say which levels meet them."</p>
+            <div class="capacity-controls">
+                <label>
+                    "Preset "
+                    <select data-testid="slo-preset" aria-label="SLO preset"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            if let Some(p) = PRESETS.iter().find(|p| p.name == v) {
+                                set_slo(p.text.to_owned());
+                            } else if v.is_empty() {
+                                set_slo(String::new());
+                            }
+                        }>
+                        <option value="" selected=move || text.with(String::is_empty)>"none"</option>
+                        {PRESETS.iter().map(|p| view! {
+                            <option value=p.name title=p.note selected=move || text.with(|t| t == p.text)>{format!("{} — {}", p.name, p.note)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "SLO "
+                    <input type="text" data-testid="slo" class="capacity-slo" spellcheck="false"
+                        placeholder="ttft_p90_ms=500,tpot_p90_ms=50"
+                        aria-describedby="slo-help"
+                        prop:value=move || text.get()
+                        on:change=move |ev| set_slo(event_target_value(&ev))/>
+                </label>
+                <p class="viewer-page-note" id="slo-help">
+                    "Per request: "<code>"ttft_ms"</code>", "<code>"tpot_ms"</code>", "<code>"e2e_ms"</code>
+                    " (each request within it, as vLLM's --goodput counts), with "<code>"attainment=0.9"</code>
+                    " the share that must be. Per level: "<code>"<ttft|tpot|itl|e2e>_<mean|p50|p90|p95|p99>_ms"</code>"."
+                </p>
+                {move || parsed.get().and_then(Result::err).map(|e| view! {
+                    <p class="viewer-page-error" role="alert" data-testid="slo-error">{format!("SLO: {e}")}</p>
+                })}
+                <label>
+                    "GPU-hour price (USD, your figure) "
+                    <input type="number" min="0" step="0.01" data-testid="gpu-hour-usd" list="price-examples"
+                        prop:value=move || price.get().map(|p| p.to_string()).unwrap_or_default()
+                        on:change=move |ev| {
+                            let p = event_target_value(&ev).trim().parse::<f64>().ok().filter(|p| p.is_finite() && *p > 0.0);
+                            view.0.update(|v| v.gpu_hour_usd = p);
+                        }/>
+                    <datalist id="price-examples">
+                        {PRICE_EXAMPLES.iter().map(|(name, usd)| view! { <option value=usd.to_string()>{*name}</option> }).collect_view()}
+                    </datalist>
+                </label>
+                <label>
+                    <input type="checkbox" data-testid="cost-axis"
+                        prop:checked=move || view.0.with(|v| v.cost_axis)
+                        disabled=move || price.get().is_none()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            view.0.update(|v| v.cost_axis = on);
+                        }/>
+                    " Cost per million tokens on the interactivity chart's y axis"
+                </label>
+                {move || price.get().is_some().then(|| missing.get().into_iter().map(|(id, n)| {
+                    let label = id.to_string();
+                    let l = id.clone();
+                    view! {
+                        <label>
+                            {format!("GPUs of “{label}” (not in its metadata; cost needs it): ")}
+                            <input type="number" min="1" step="1" data-testid="cost-gpu-count" data-run=label.clone()
+                                prop:value=n.map(|n| n.to_string()).unwrap_or_default()
+                                on:change=move |ev| {
+                                    let n = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
+                                    view.0.update(|v| v.set_gpu_count(&l, n));
+                                }/>
+                        </label>
+                    }
+                }).collect_view())}
+            </div>
+            {move || (slo.with(Option::is_some) || price.get().is_some()).then(|| view! { <SloTable summary=summary slo=slo/> })}
+        </section>
+    }
+}
