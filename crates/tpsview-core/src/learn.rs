@@ -157,7 +157,7 @@ fn capacity_step(
         .iter()
         .copied()
         .max_by(|a, b| sys(a).total_cmp(&sys(b)));
-    let peak_sys = peak.map_or(0.0, |p| sys(p));
+    let peak_sys = peak.map_or(0.0, &sys);
     let peak_c = peak.and_then(|p| p.metrics.concurrency).unwrap_or(1.0);
     let (within, target) = match run.slo_capacity {
         Some(c) => (
