@@ -241,6 +241,11 @@ pub fn Chart(
             <div class="chart-frame">
                 <canvas node_ref=canvas class=move || format!("chart-canvas chart-canvas-{}", id())
                     data-testid=move || format!("chart-{}", id())
+                    // What the canvas shows that tests and tools can read: the y axes, the shaded
+                    // window's caption, the marks.
+                    data-y=move || spec.with(|s| s.panels.iter().map(|p| p.y.label.clone()).collect::<Vec<_>>().join(" | "))
+                    data-shade=move || spec.with(|s| s.shade.as_ref().map(|(a, b, c)| format!("{a} {b} {c}")).unwrap_or_default())
+                    data-marks=move || spec.with(|s| s.marks.iter().map(|m| format!("{}@{}", m.text, m.x)).collect::<Vec<_>>().join(" | "))
                     tabindex="0" role="img" aria-label=label
                     on:mousemove=on_move on:mouseleave=move |_| { mouse_in.set_value(false); set_hover.set(None) } on:keydown=on_key></canvas>
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>

@@ -12,6 +12,7 @@ use crate::format::{fmt_num, fmt_value};
 /// A level's SLO cells: attainment, goodput (requests and tokens per second), met.
 fn slo_cells(slo: &Slo, e: &SloPoint) -> impl IntoView {
     let why = why_no_attainment(e, slo).unwrap_or_default();
+    let per_request = slo.has_request_targets();
     let met = match e.met {
         Some(true) => "yes",
         Some(false) => "no",
@@ -22,12 +23,14 @@ fn slo_cells(slo: &Slo, e: &SloPoint) -> impl IntoView {
         _ => "",
     };
     view! {
-        <td data-testid="slo-attainment" data-value=fmt_value(e.attainment) title=why>
-            {e.attainment.map_or_else(|| "–".to_owned(), |a| format!("{:.1} %", a * 100.0))}
-        </td>
-        <td data-testid="slo-goodput-rps" data-value=fmt_value(e.goodput_rps)>{fmt_num(e.goodput_rps, 3)}</td>
-        <td data-testid="slo-goodput-tps" data-value=fmt_value(e.goodput_tps)>{fmt_num(e.goodput_tps, 0)}</td>
-        <td data-testid="slo-met" title=met_why>{met}{e.from_tool_figures.then_some(" (tool's statistics)")}</td>
+        {per_request.then(|| view! {
+            <td data-label="attainment" data-testid="slo-attainment" data-value=fmt_value(e.attainment) title=why>
+                {e.attainment.map_or_else(|| "–".to_owned(), |a| format!("{:.1} %", a * 100.0))}
+            </td>
+            <td data-label="goodput req/s" data-testid="slo-goodput-rps" data-value=fmt_value(e.goodput_rps)>{fmt_num(e.goodput_rps, 3)}</td>
+            <td data-label="goodput T/s" data-testid="slo-goodput-tps" data-value=fmt_value(e.goodput_tps)>{fmt_num(e.goodput_tps, 0)}</td>
+        })}
+        <td data-label="meets the SLO" data-testid="slo-met" title=met_why>{met}{e.from_tool_figures.then_some(" (tool's statistics)")}</td>
     }
 }
 
@@ -71,7 +74,7 @@ pub fn SloTable(
                         } else {
                             ""
                         };
-                        view! { <td data-value=fmt_value(u) title=why>{u.map_or_else(|| "–".to_owned(), |u| format!("${u:.3}"))}</td> }
+                        view! { <td data-label="USD per million output tokens" data-value=fmt_value(u) title=why>{u.map_or_else(|| "–".to_owned(), |u| format!("${u:.3}"))}</td> }
                     });
                     let tool_cell = tool.then(|| {
                         let t = p.slo.and_then(|e| e.tool_goodput);
@@ -89,7 +92,7 @@ pub fn SloTable(
                             None => "tpsview has no goodput to compare under this SLO (it needs per-request targets and each request's latencies)",
                         });
                         view! {
-                            <td data-testid="slo-tool-goodput" data-key=t.map(|t| t.key).unwrap_or_default()
+                            <td data-label="the tool's own goodput" data-testid="slo-tool-goodput" data-key=t.map(|t| t.key).unwrap_or_default()
                                 data-agrees=t.and_then(|t| t.agrees).map(|a| a.to_string()).unwrap_or_default()
                                 title=title>{text}</td>
                         }
@@ -100,8 +103,8 @@ pub fn SloTable(
                             data-met=met.map(|m| m.to_string()).unwrap_or_default()
                             class:slo-met=met == Some(true)>
                             <th scope="row">{r.id.to_string()}</th>
-                            <td data-value=fmt_value(level)>{fmt_num(level, 0)}</td>
-                            <td data-value=fmt_value(p.metrics.system_tps)>{fmt_num(p.metrics.system_tps, 0)}</td>
+                            <td data-label="concurrency" data-value=fmt_value(level)>{fmt_num(level, 0)}</td>
+                            <td data-label="system T/s" data-value=fmt_value(p.metrics.system_tps)>{fmt_num(p.metrics.system_tps, 0)}</td>
                             {slo_cells}
                             {cost}
                             {tool_cell}
@@ -112,20 +115,20 @@ pub fn SloTable(
         })
     };
     view! {
+        <p class="summary-table-caption" id="slo-table-caption">"Each level against the SLO. Attainment: the share of all its requests (failed ones count as missing) within every per-request target; goodput: those requests, and their output tokens, per second. – is undefined (hover for why); \u{201c}tool's statistics\u{201d}: the file has no per-request data, so level targets were checked against the percentiles the tool printed."</p>
         <div class="summary-table-wrap">
-            <table class="summary-table slo-table" data-testid="slo-table">
-                <caption class="summary-table-caption">"Each level against the SLO. Attainment: the share of all its requests (failed ones count as missing) within every per-request target; goodput: those requests, and their output tokens, per second. – is undefined (hover for why); \u{201c}tool's statistics\u{201d}: the file has no per-request data, so level targets were checked against the percentiles the tool printed."</caption>
+            <table class="summary-table slo-table" data-testid="slo-table" aria-describedby="slo-table-caption">
                 <thead>
                     <tr>
                         <th scope="col">"run"</th>
                         <th scope="col">"concurrency"</th>
                         <th scope="col">"system T/s"</th>
-                        {move || slo.with(Option::is_some).then(|| view! {
+                        {move || slo.with(|s| s.as_ref().is_some_and(Slo::has_request_targets)).then(|| view! {
                             <th scope="col">"attainment"</th>
                             <th scope="col">"goodput req/s"</th>
                             <th scope="col">"goodput T/s"</th>
-                            <th scope="col">"meets the SLO"</th>
                         })}
+                        {move || slo.with(Option::is_some).then(|| view! { <th scope="col">"meets the SLO"</th> })}
                         {move || priced().then(|| view! { <th scope="col">"USD per million output tokens"</th> })}
                         {move || tool().then(|| view! { <th scope="col">"the tool's own goodput"</th> })}
                     </tr>

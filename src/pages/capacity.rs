@@ -79,10 +79,13 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
                         }>
                         <option value="" selected=move || text.with(String::is_empty)>"none"</option>
                         {PRESETS.iter().map(|p| view! {
-                            <option value=p.name title=p.note selected=move || text.with(|t| t == p.text)>{format!("{} — {}", p.name, p.note)}</option>
+                            <option value=p.name selected=move || text.with(|t| t == p.text)>{p.name}</option>
                         }).collect_view()}
                     </select>
                 </label>
+                {move || text.with(|t| PRESETS.iter().find(|p| p.text == t)).map(|p| view! {
+                    <p class="viewer-page-note" data-testid="slo-preset-note">{p.note}</p>
+                })}
                 <label>
                     "SLO "
                     <input type="text" data-testid="slo" class="capacity-slo" spellcheck="false"
@@ -111,7 +114,7 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
                         {PRICE_EXAMPLES.iter().map(|(name, usd)| view! { <option value=usd.to_string()>{*name}</option> }).collect_view()}
                     </datalist>
                 </label>
-                <label>
+                <label class="capacity-check">
                     <input type="checkbox" data-testid="cost-axis"
                         prop:checked=move || view.0.with(|v| v.cost_axis)
                         disabled=move || price.get().is_none()
