@@ -129,6 +129,7 @@ fn block(run: &RunSummary, v: &'static Vocabulary) -> impl IntoView {
             }
         })
         .collect();
+    let goodput = goodput_row(&points);
     view! {
         <details class="tool-definitions" data-testid="tool-definitions" data-tool=v.tool open=true>
             <summary>{format!("How {} defines the numbers of “{}”", v.name, run.label)}</summary>
@@ -145,10 +146,48 @@ fn block(run: &RunSummary, v: &'static Vocabulary) -> impl IntoView {
                             {heads.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}
                         </tr>
                     </thead>
-                    <tbody>{body}</tbody>
+                    <tbody>{body}{goodput}</tbody>
                 </table>
             </div>
             <p class="tool-definitions-legend">"✓ recomputed from the raw data under the tool's own definition and agrees within 0.5 %; ≠ differs (hover for the recomputed value and the likely cause). Values in the tool's own units."</p>
         </details>
     }
+}
+
+/// The tool's own goodput, where its file has one: requests per second meeting the SLO the tool
+/// was given, beside tpsview's under the SLO set in the capacity panel (`tpsview_core::slo`).
+fn goodput_row(points: &[&tpsview_core::summary::PointSummary]) -> Option<impl IntoView> {
+    let key = points
+        .iter()
+        .find_map(|p| tpsview_core::slo::tool_goodput_figure(&p.reported))?
+        .0;
+    let cells: Vec<_> = points
+        .iter()
+        .map(|p| {
+            let value = tpsview_core::slo::tool_goodput_figure(&p.reported).map(|g| g.1);
+            let check = p.slo.and_then(|e| e.tool_goodput);
+            let (mark, class, title) = match check.and_then(|t| t.agrees.zip(t.relative_diff)) {
+                Some((true, _)) => (" ✓", "agrees", "equal to tpsview's goodput under the SLO set in the capacity panel (within 0.5 %)".to_owned()),
+                Some((false, d)) => (" ≠", "differs", format!(
+                    "tpsview's goodput under the SLO set in the capacity panel differs by {:+.2} %: the tool counted under the SLO it was given, which the file does not record",
+                    d * 100.0
+                )),
+                None => ("", "unchecked", "set the SLO the tool was given (its per-request targets) in the capacity panel to check it".to_owned()),
+            };
+            view! {
+                <td data-value=fmt_value(value) data-audit=class title=title>
+                    {value.map(|x| fmt_num(Some(x), digits(x)))}
+                    <span class="tool-definitions-mark">{mark}</span>
+                </td>
+            }
+        })
+        .collect();
+    Some(view! {
+        <tr data-tool-key=key>
+            <th scope="row"><code>{key}</code></th>
+            <td>"goodput (req/s)"</td>
+            <td>"requests per second meeting the SLO the tool was given, which its file does not record; checked against tpsview's goodput under the SLO you set"</td>
+            {cells}
+        </tr>
+    })
 }

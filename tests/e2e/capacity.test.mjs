@@ -120,9 +120,13 @@ test('per-request targets: attainment and goodput recounted from the raw arrays,
   assert.ok(Math.abs(Number(rows[0].attainment) - good / f.ttfts.length) < 1e-12, `${rows[0].attainment} vs ${good}/${f.ttfts.length}`);
   assert.ok(Math.abs(Number(rows[0].goodput_rps) - good / (last - first)) < 1e-9);
   assert.equal(rows[0].tool, 'true', "vLLM's request_goodput under the same SLO agrees");
+  // …and in the table of the tool's own figures, audited like the others.
+  const audit = () => page.locator('[data-testid=tool-definitions] tr[data-tool-key=request_goodput] td[data-audit]').getAttribute('data-audit');
+  assert.equal(await audit(), 'agrees');
   // Another SLO: the tool's figure (made under its own) is flagged, not hidden.
   await setSlo(page, 'ttft_ms=100,tpot_ms=33');
   assert.equal((await sloRows(page))[0].tool, 'false');
+  assert.equal(await audit(), 'differs');
   // The goodput series is drawn beside system T/s.
   assert.match(await page.locator('[data-testid=chart-throughput-legend]').textContent(), /goodput T\/s/);
   assert.deepEqual(log.errors, []);

@@ -197,3 +197,28 @@ fn every_preset_parses() {
         assert!(Slo::parse(p.text).is_ok(), "{}", p.name);
     }
 }
+
+/// A summary-only vLLM file (mean TTFT 60, p99 TTFT 120, p99 TPOT 24.5 ms as the tool printed
+/// them): level targets are checked against the tool's own statistics; a statistic it did not
+/// print (p90) leaves the level unknown; attainment is undefined, with the reason.
+#[test]
+fn summary_only_files_are_checked_against_the_tools_statistics() {
+    let bytes = include_bytes!("../../../../tests/fixtures/vllm/summary-only-c16.json");
+    let parsed = crate::parse_any("s.json", bytes).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    let (m, _) = compute_point(point, &MetricOptions::default());
+    let check = |text: &str| {
+        let slo = Slo::parse(text).unwrap();
+        let e = evaluate(point, &m, &slo);
+        assert!(e.from_tool_figures);
+        (e, slo)
+    };
+    assert_eq!(check("tpot_p99_ms=24.5,ttft_mean_ms=60").0.met, Some(true));
+    assert_eq!(check("tpot_p99_ms=24.4").0.met, Some(false));
+    assert_eq!(check("ttft_p90_ms=500").0.met, None, "p90 not printed by the tool");
+    // One failing target decides, whatever else is unknown.
+    assert_eq!(check("ttft_p90_ms=500,ttft_p99_ms=100").0.met, Some(false));
+    let (e, slo) = check("ttft_ms=500");
+    assert_eq!((e.attainment, e.goodput_rps, e.met), (None, None, None));
+    assert!(why_no_attainment(&e, &slo).unwrap().contains("summary figures only"));
+}
