@@ -215,10 +215,52 @@ fn summary_only_files_are_checked_against_the_tools_statistics() {
     };
     assert_eq!(check("tpot_p99_ms=24.5,ttft_mean_ms=60").0.met, Some(true));
     assert_eq!(check("tpot_p99_ms=24.4").0.met, Some(false));
-    assert_eq!(check("ttft_p90_ms=500").0.met, None, "p90 not printed by the tool");
+    assert_eq!(
+        check("ttft_p90_ms=500").0.met,
+        None,
+        "p90 not printed by the tool"
+    );
     // One failing target decides, whatever else is unknown.
     assert_eq!(check("ttft_p90_ms=500,ttft_p99_ms=100").0.met, Some(false));
     let (e, slo) = check("ttft_ms=500");
     assert_eq!((e.attainment, e.goodput_rps, e.met), (None, None, None));
-    assert!(why_no_attainment(&e, &slo).unwrap().contains("summary figures only"));
+    assert!(why_no_attainment(&e, &slo)
+        .unwrap()
+        .contains("summary figures only"));
+}
+
+/// GenAI-Perf's and AIPerf's summaries write goodput as a metric object (`{unit, avg}`): read as
+/// `request_goodput.avg` and `goodput.avg`, in requests/s.
+#[test]
+fn genai_perf_and_aiperf_goodput_objects_are_read() {
+    for (file, bytes, key) in [
+        (
+            "profile_export_genai_perf.json",
+            &include_bytes!("../../../../tests/fixtures/genai-perf/profile_export_genai_perf.json")
+                [..],
+            "request_goodput",
+        ),
+        (
+            "profile_export_aiperf.json",
+            &include_bytes!("../../../../tests/fixtures/aiperf/profile_export_aiperf.json")[..],
+            "goodput",
+        ),
+    ] {
+        let mut v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+        v[key] = serde_json::json!({"unit": "requests/sec", "avg": 0.14});
+        let parsed = crate::parse_any(file, v.to_string().as_bytes()).unwrap();
+        let point = &parsed.report.runs[0].points[0];
+        assert_eq!(
+            tool_goodput_figure(&point.reported.figures),
+            Some((
+                if key == "goodput" {
+                    "goodput.avg"
+                } else {
+                    "request_goodput.avg"
+                },
+                0.14
+            )),
+            "{file}"
+        );
+    }
 }
