@@ -105,6 +105,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             None => "– (cannot be checked)",
                         }
                     );
+                    if let Some(t) = e.tool_goodput {
+                        println!(
+                            "              the tool's {}: {:.3} req/s{}",
+                            t.key,
+                            t.reported_rps,
+                            match (t.agrees, t.relative_diff) {
+                                (Some(true), _) => " (equal to tpsview's under this SLO)".to_owned(),
+                                (Some(false), Some(d)) => format!(
+                                    " (tpsview's under this SLO differs by {:+.2} %: the tool used the SLO it was given, which the file does not record)",
+                                    d * 100.0
+                                ),
+                                _ => " (not comparable: give per-request targets)".to_owned(),
+                            }
+                        );
+                    }
                 }
                 match rs.slo_capacity.flatten() {
                     Some(c) => println!(
