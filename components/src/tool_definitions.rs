@@ -45,6 +45,22 @@ fn digits(v: f64) -> usize {
     }
 }
 
+/// A tool figure's cell: its value, and the audit's mark (`class`: agrees, differs, unchecked)
+/// with the reason on hover.
+fn audit_cell(
+    value: Option<f64>,
+    mark: &'static str,
+    class: &'static str,
+    title: String,
+) -> impl IntoView {
+    view! {
+        <td data-value=fmt_value(value) data-audit=class title=title>
+            {value.map(|x| fmt_num(Some(x), digits(x)))}
+            <span class="tool-definitions-mark">{mark}</span>
+        </td>
+    }
+}
+
 fn block(run: &RunSummary, v: &'static Vocabulary) -> impl IntoView {
     let points: Vec<_> = run
         .points
@@ -111,12 +127,7 @@ fn block(run: &RunSummary, v: &'static Vocabulary) -> impl IntoView {
                             "unchecked",
                         ),
                     };
-                    view! {
-                        <td data-value=fmt_value(value) data-audit=class title=title>
-                            {value.map(|x| fmt_num(Some(x), digits(x)))}
-                            <span class="tool-definitions-mark">{mark}</span>
-                        </td>
-                    }
+                    audit_cell(value, mark, class, title)
                 })
                 .collect();
             view! {
@@ -174,12 +185,7 @@ fn goodput_row(points: &[&tpsview_core::summary::PointSummary]) -> Option<impl I
                 )),
                 None => ("", "unchecked", "set the SLO the tool was given (its per-request targets) in the capacity panel to check it".to_owned()),
             };
-            view! {
-                <td data-value=fmt_value(value) data-audit=class title=title>
-                    {value.map(|x| fmt_num(Some(x), digits(x)))}
-                    <span class="tool-definitions-mark">{mark}</span>
-                </td>
-            }
+            audit_cell(value, mark, class, title)
         })
         .collect();
     Some(view! {

@@ -39,6 +39,38 @@ pub fn planned(compare_opts: Signal<CompareOptions>) -> Memo<Summary> {
     })
 }
 
+/// A GPU-count field for each run of `summary` whose metadata has none (with the count the user
+/// gave), writing the view's GPU counts; `testid` names the fields, `why` says what needs it.
+pub fn gpu_count_inputs(
+    summary: Signal<Summary>,
+    testid: &'static str,
+    why: &'static str,
+) -> impl IntoView {
+    let view = use_view();
+    let opts = view.0.with(|v| CompareOptions {
+        per_gpu: v.per_gpu,
+        gpu_counts: v.gpu_counts.clone(),
+    });
+    summary
+        .with(|s| compare::runs_without_gpu_count(s, &opts))
+        .into_iter()
+        .map(|(id, n)| {
+            let label = id.to_string();
+            view! {
+                <label>
+                    {format!("GPUs of “{label}” ({why}): ")}
+                    <input type="number" min="1" step="1" data-testid=testid data-run=label.clone()
+                        prop:value=n.map(|n| n.to_string()).unwrap_or_default()
+                        on:change=move |ev| {
+                            let n = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
+                            view.0.update(|v| v.set_gpu_count(&id, n));
+                        }/>
+                </label>
+            }
+        })
+        .collect_view()
+}
+
 /// The panel.
 pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
     let view = use_view();
@@ -47,20 +79,6 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
     let slo = Signal::derive(move || parsed.get().and_then(Result::ok));
     let price = Signal::derive(move || view.0.with(|v| v.gpu_hour_usd));
     let set_slo = move |t: String| view.0.update(|v| v.slo = t.trim().to_owned());
-    // Runs without a GPU count, which the cost needs.
-    let missing = Signal::derive(move || {
-        let opts = view.0.with(|v| CompareOptions {
-            per_gpu: false,
-            gpu_counts: v.gpu_counts.clone(),
-        });
-        summary.with(|s| {
-            s.runs
-                .iter()
-                .filter(|r| r.meta.gpu_count.is_none())
-                .map(|r| (r.id.clone(), compare::gpu_count(r, &opts)))
-                .collect::<Vec<_>>()
-        })
-    });
     view! {
         <section aria-labelledby="h-capacity" class="capacity" data-testid="capacity">
             <h2 id="h-capacity">"Capacity under a latency target"</h2>
@@ -124,21 +142,7 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
                         }/>
                     " Cost per million tokens on the interactivity chart's y axis"
                 </label>
-                {move || price.get().is_some().then(|| missing.get().into_iter().map(|(id, n)| {
-                    let label = id.to_string();
-                    let l = id.clone();
-                    view! {
-                        <label>
-                            {format!("GPUs of “{label}” (not in its metadata; cost needs it): ")}
-                            <input type="number" min="1" step="1" data-testid="cost-gpu-count" data-run=label.clone()
-                                prop:value=n.map(|n| n.to_string()).unwrap_or_default()
-                                on:change=move |ev| {
-                                    let n = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
-                                    view.0.update(|v| v.set_gpu_count(&l, n));
-                                }/>
-                        </label>
-                    }
-                }).collect_view())}
+                {move || price.get().is_some().then(|| gpu_count_inputs(summary, "cost-gpu-count", "not in its metadata; cost needs it"))}
             </div>
             {move || (slo.with(Option::is_some) || price.get().is_some()).then(|| view! { <SloTable summary=summary slo=slo/> })}
         </section>

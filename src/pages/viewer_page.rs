@@ -245,16 +245,6 @@ pub fn ViewerPage() -> impl IntoView {
                 .flatten()
         })
     });
-    let missing_gpus = Signal::derive(move || {
-        let opts = compare_opts.get();
-        summary.with(|s| {
-            s.runs
-                .iter()
-                .filter(|r| r.meta.gpu_count.is_none())
-                .map(|r| (r.id.clone(), compare::gpu_count(r, &opts)))
-                .collect::<Vec<_>>()
-        })
-    });
     // The answer first: each run's header and answer cards, and the data's health — derived once
     // the summary is the current files' (until then the last answer stays, so nothing flickers).
     const ANSWERED_RUNS: usize = 6;
@@ -494,21 +484,7 @@ pub fn ViewerPage() -> impl IntoView {
                 </label>
                 {move || view.0.with(|v| v.per_gpu).then(|| view! {
                     <div class="viewer-page-gpus">
-                        {move || missing_gpus.get().into_iter().map(|(id, n)| {
-                            let label = id.to_string();
-                            let l = id.clone();
-                            view! {
-                                <label>
-                                    {format!("GPUs of “{label}” (not in its metadata): ")}
-                                    <input type="number" min="1" step="1" data-testid="gpu-count" data-run=label.clone()
-                                        prop:value=n.map(|n| n.to_string()).unwrap_or_default()
-                                        on:change=move |ev| {
-                                            let n = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
-                                            view.0.update(|v| v.set_gpu_count(&l, n));
-                                        }/>
-                                </label>
-                            }
-                        }).collect_view()}
+                        {move || super::capacity::gpu_count_inputs(Signal::from(summary), "gpu-count", "not in its metadata")}
                     </div>
                 })}
                 <DiffTable comparison=comparison/>

@@ -39,6 +39,19 @@ pub fn gpu_count(run: &RunSummary, opts: &CompareOptions) -> Option<u32> {
         .filter(|n| *n > 0)
 }
 
+/// The runs whose metadata states no GPU count, each with the count the user gave (if any).
+pub fn runs_without_gpu_count(
+    summary: &Summary,
+    opts: &CompareOptions,
+) -> Vec<(crate::vocabulary::RunId, Option<u32>)> {
+    summary
+        .runs
+        .iter()
+        .filter(|r| r.meta.gpu_count.is_none())
+        .map(|r| (r.id.clone(), gpu_count(r, opts)))
+        .collect()
+}
+
 /// A figure of a point, normalised per GPU when asked (and possible).
 pub fn value(
     run: &RunSummary,
