@@ -87,6 +87,13 @@ test('a preset SLO: the levels that meet it, the capacity card, the shaded regio
   await page.screenshot({ path: path.join(shots, 'capacity.png') });
   await page.locator('#h-throughput').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'capacity-chart.png') });
+  // The walkthrough's capacity step speaks of the SLO just set.
+  await page.goto(server.origin + '/#learn/6');
+  await page.waitForFunction(() => document.querySelector('[data-testid=learn-step]')?.dataset.slug === 'capacity');
+  await settled(page);
+  assert.match(await page.locator('[data-testid=learn-step]').textContent(), new RegExp(`Under the SLO you set, the busiest level that qualifies is concurrency ${cap.concurrency}:`));
+  await page.goto(server.origin + '/#');
+  await settled(page);
   // None: everything goes back.
   await page.selectOption('[data-testid=slo-preset]', '');
   await settled(page);
