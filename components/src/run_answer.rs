@@ -170,14 +170,15 @@ pub fn RunAnswer(
                 ))
             ),
         ),
+        // Nothing known to meet it: "none" only when every level could be checked.
         CapacityAnswer::NoneMeets { failed, unknown } => (
             String::new(),
             String::new(),
-            "none".into_any(),
-            if unknown > 0 {
-                format!("{failed} levels miss the SLO; {unknown} cannot be checked (see the SLO table)")
-            } else {
-                format!("no level meets the SLO ({failed} miss it): a lower concurrency or a looser target")
+            if unknown == 0 { "none" } else { "–" }.into_any(),
+            match (failed, unknown) {
+                (f, 0) => format!("no level meets the SLO ({f} miss it): a lower concurrency or a looser target"),
+                (0, u) => format!("cannot be checked at any of its {u} levels (the SLO table says why)"),
+                (f, u) => format!("unknown: {f} levels miss the SLO and {u} cannot be checked (see the SLO table)"),
             },
         ),
     });
@@ -195,6 +196,8 @@ pub fn RunAnswer(
             .peak_usd_per_million
             .map(|u| (u, "at the peak system T/s".to_owned())),
     };
+    // A price but no cost: the run states no GPU count (or no system T/s).
+    let cost_missing = cost.is_none() && answers.priced;
     let (errors, warnings, notes) = health;
     let (badge, badge_class) = if errors > 0 {
         (
@@ -257,6 +260,13 @@ pub fn RunAnswer(
                         <div class="kpi-label">"Cost per million output tokens"{help("The GPU-hour price you entered × the run's GPU count, divided by the output tokens the level serves in an hour (system T/s × 3,600). A price you state, not a fact tpsview knows; input tokens are not counted.".to_owned())}</div>
                         <p class="kpi-value">{format!("${usd:.3}")}</p>
                         <p class="kpi-sub">{format!("{sub} · {} tokens per dollar", fmt_num(tpsview_core::slo::tokens_per_usd(usd), 0))}</p>
+                    </div>
+                })}
+                {cost_missing.then(|| view! {
+                    <div class="kpi" data-testid="kpi-cost" data-value="">
+                        <div class="kpi-label">"Cost per million output tokens"</div>
+                        <p class="kpi-value">"–"</p>
+                        <p class="kpi-sub">"needs the GPUs this run used: enter them under Capacity"</p>
                     </div>
                 })}
                 <button type="button" class=format!("kpi kpi-health {badge_class}") data-testid="kpi-health"

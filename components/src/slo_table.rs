@@ -18,10 +18,9 @@ fn slo_cells(slo: &Slo, e: &SloPoint) -> impl IntoView {
         Some(false) => "no",
         None => "–",
     };
-    let met_why = match e.met {
-        None => "a target cannot be checked: this file gives neither the statistic nor each request's latencies",
-        _ => "",
-    };
+    let met_why = tpsview_core::slo::why_met_unknown(e, slo).unwrap_or_default();
+    // Checked against the tool's own statistics (a summary-only file): said beside the answer.
+    let tool_stats = e.from_tool_figures && e.met.is_some();
     view! {
         {per_request.then(|| view! {
             <td data-label="attainment" data-testid="slo-attainment" data-value=fmt_value(e.attainment) title=why>
@@ -30,7 +29,7 @@ fn slo_cells(slo: &Slo, e: &SloPoint) -> impl IntoView {
             <td data-label="goodput req/s" data-testid="slo-goodput-rps" data-value=fmt_value(e.goodput_rps)>{fmt_num(e.goodput_rps, 3)}</td>
             <td data-label="goodput T/s" data-testid="slo-goodput-tps" data-value=fmt_value(e.goodput_tps)>{fmt_num(e.goodput_tps, 0)}</td>
         })}
-        <td data-label="meets the SLO" data-testid="slo-met" title=met_why>{met}{e.from_tool_figures.then_some(" (tool's statistics)")}</td>
+        <td data-label="meets the SLO" data-testid="slo-met" title=met_why>{met}{tool_stats.then_some(" (tool's statistics)")}</td>
     }
 }
 

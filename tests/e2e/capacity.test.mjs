@@ -140,6 +140,45 @@ test('per-request targets: attainment and goodput recounted from the raw arrays,
   await page.close();
 });
 
+test('a summary-only file: level targets checked on the tool\'s own statistics, per-request ones said to need each request', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await settled(page);
+  await page.setInputFiles('[data-testid=file-input]', [fixture('vllm/summary-only-c16.json')]);
+  await page.waitForFunction(() => document.querySelector('[data-testid=sources] summary')?.textContent.startsWith('Sources (1)'));
+  await settled(page);
+  // The tool printed p99 TPOT 24.5 ms (read here from the file, not from tpsview).
+  const f = JSON.parse(await readFile(fixture('vllm/summary-only-c16.json'), 'utf8'));
+  await setSlo(page, `tpot_p99_ms=${f.p99_tpot_ms}`);
+  const met = page.locator('[data-testid=slo-met]');
+  assert.equal(await met.textContent(), "yes (tool's statistics)");
+  await setSlo(page, `tpot_p99_ms=${f.p99_tpot_ms - 0.1}`);
+  assert.equal(await met.textContent(), "no (tool's statistics)");
+  assert.equal(await page.locator('[data-testid=kpi-capacity] .kpi-value').textContent(), 'none');
+  // A per-request target cannot be checked without each request: "–" with the reason, and the
+  // capacity is unknown, not "none".
+  await setSlo(page, 'ttft_ms=300');
+  assert.equal(await met.textContent(), '–');
+  assert.match(await met.getAttribute('title'), /per-request targets need each request's latencies/);
+  assert.match(await page.locator('[data-testid=slo-attainment]').getAttribute('title'), /summary figures only/);
+  assert.equal(await page.locator('[data-testid=kpi-capacity] .kpi-value').textContent(), '–');
+  assert.match(await page.locator('[data-testid=kpi-capacity]').textContent(), /cannot be checked/);
+  // A price, but the file states no GPU count: the cost card says what it needs; given 2 GPUs,
+  // $3 × 2 over an hour of the file's output throughput, per million.
+  await page.fill('[data-testid=gpu-hour-usd]', '3');
+  await page.locator('[data-testid=gpu-hour-usd]').blur();
+  await settled(page);
+  const cost = page.locator('[data-testid=kpi-cost]');
+  assert.equal(await cost.getAttribute('data-value'), '');
+  assert.match(await cost.textContent(), /needs the GPUs this run used/);
+  await page.fill('[data-testid=cost-gpu-count]', '2');
+  await page.locator('[data-testid=cost-gpu-count]').blur();
+  await settled(page);
+  const want = (3 * 2) / (f.output_throughput * 3600) * 1e6;
+  assert.ok(Math.abs(Number(await cost.getAttribute('data-value')) - want) < 1e-9 * want, `${await cost.getAttribute('data-value')} vs ${want}`);
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
+
 test('a bad SLO is named, not applied; a price gives the cost card and the cost axis; the link carries them', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);

@@ -187,6 +187,8 @@ pub struct Answers {
     pub capacity: Option<CapacityAnswer>,
     /// USD per million output tokens at the peak, when a price was given.
     pub peak_usd_per_million: Option<f64>,
+    /// True when a price was given (the levels carry a cost, defined or not).
+    pub priced: bool,
 }
 
 /// A run's capacity under an SLO, as its card says it.
@@ -288,6 +290,10 @@ pub fn answers(run: &RunSummary) -> Answers {
                 .usd_per_million_output_tokens
                 .flatten()
         }),
+        priced: run
+            .points
+            .iter()
+            .any(|p| p.usd_per_million_output_tokens.is_some()),
     }
 }
 

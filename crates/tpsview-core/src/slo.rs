@@ -361,6 +361,18 @@ fn p95(req: &crate::model::Requests, d: Latency) -> Option<f64> {
     crate::stats::percentiles(&mut v, [95.0])[0]
 }
 
+/// Why a level's "meets the SLO" is unknown, in words; `None` when it is known.
+pub fn why_met_unknown(e: &SloPoint, slo: &Slo) -> Option<&'static str> {
+    if e.met.is_some() {
+        return None;
+    }
+    Some(if slo.has_request_targets() && e.attainment.is_none() {
+        "per-request targets need each request's latencies, which this file does not have: keep only level targets (such as ttft_p99_ms) to check it"
+    } else {
+        "a level target's statistic is not in this file (the tool did not print it)"
+    })
+}
+
 /// A run's capacity under an SLO.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Capacity {
