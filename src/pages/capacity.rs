@@ -13,19 +13,27 @@ use crate::state::{use_analysis, use_view};
 
 /// The summary with every level evaluated against the view's SLO and priced at its GPU-hour
 /// price (as it was until the summary is the current files': the report and the summary must
-/// be the same runs to be zipped).
-pub fn planned(compare_opts: Signal<CompareOptions>) -> Memo<Summary> {
+/// be the same runs to be zipped). Recomputed only when the summary, the SLO, the price or the GPU
+/// counts change — not on every change of the view (hiding a series re-evaluates nothing).
+pub fn planned() -> Memo<Summary> {
     let analysis = use_analysis();
     let view = use_view();
+    let inputs = Memo::new(move |_| {
+        view.0.with(|v| {
+            (
+                v.slo().and_then(Result::ok),
+                v.price(),
+                v.gpu_counts.clone(),
+            )
+        })
+    });
     Memo::new(move |prev: Option<&Summary>| {
         if !analysis.ready.get() {
             if let Some(p) = prev {
                 return p.clone();
             }
         }
-        let slo = view.0.with(|v| v.slo().and_then(Result::ok));
-        let price = view.0.with(|v| v.price());
-        let opts = compare_opts.get();
+        let (slo, price, gpu_counts) = inputs.get();
         let mut s = analysis.summary.get();
         if let Some(slo) = &slo {
             analysis
@@ -33,6 +41,10 @@ pub fn planned(compare_opts: Signal<CompareOptions>) -> Memo<Summary> {
                 .with(|g| apply_slo(&g.report, &mut s.runs, slo));
         }
         if let Some(price) = price {
+            let opts = CompareOptions {
+                per_gpu: false,
+                gpu_counts,
+            };
             apply_cost(&mut s.runs, price, |r| compare::gpu_count(r, &opts));
         }
         s

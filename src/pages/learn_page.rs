@@ -6,20 +6,14 @@ use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::learn::walkthrough;
 use tpsview_core::summary::Summary;
 
-use crate::state::{use_analysis, use_view};
+use crate::state::use_analysis;
 
 /// The walkthrough at `step` (0-based).
 #[component]
 pub fn LearnPage(step: usize) -> impl IntoView {
     let analysis = use_analysis();
-    let view = use_view();
     // With the viewer's SLO applied, so the capacity step speaks of the user's own targets.
-    let planned = super::capacity::planned(Signal::derive(move || {
-        view.0.with(|v| tpsview_core::compare::CompareOptions {
-            per_gpu: v.per_gpu,
-            gpu_counts: v.gpu_counts.clone(),
-        })
-    }));
+    let planned = super::capacity::planned();
     let (run, set_run) = signal(0usize);
     let (error, set_error) = signal(None::<String>);
     // The chosen run alone, so the charts explain one run at a time.

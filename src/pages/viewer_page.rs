@@ -156,7 +156,7 @@ pub fn ViewerPage() -> impl IntoView {
         })
     });
     // Every figure, with each level against the SLO and priced when the view asks (capacity.rs).
-    let summary = super::capacity::planned(compare_opts);
+    let summary = super::capacity::planned();
     let (chart_error, set_chart_error) = signal(None::<String>);
     let options = Signal::derive(move || view.0.with(|v| v.chart_options()));
     let set_options = move |o: ChartOptions| view.0.update(|v| v.set_chart_options(&o));
