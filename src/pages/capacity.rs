@@ -91,9 +91,25 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
     let slo = Signal::derive(move || parsed.get().and_then(Result::ok));
     let price = Signal::derive(move || view.0.with(|v| v.gpu_hour_usd));
     let set_slo = move |t: String| view.0.update(|v| v.slo = t.trim().to_owned());
+    // Collapsed until there is something to show: opened when an SLO or a price is set (by the
+    // user, a link or a bundle), never closed by the page.
+    let panel = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        let set = !text.with(String::is_empty) || price.with(Option::is_some);
+        if let (true, Some(d)) = (set, panel.get()) {
+            d.set_open(true);
+        }
+    });
     view! {
-        <section aria-labelledby="h-capacity" class="capacity" data-testid="capacity">
-            <h2 id="h-capacity">"Capacity under a latency target"</h2>
+        <details class="capacity sources" data-testid="capacity" node_ref=panel>
+            <summary>
+                <h2 id="h-capacity" class="capacity-title">"Capacity under a latency target"</h2>
+                <span class="sources-hint">{move || match (text.get(), price.get()) {
+                    (t, _) if !t.is_empty() => format!(" — SLO {t}"),
+                    (_, Some(p)) => format!(" — ${p} per GPU-hour"),
+                    _ => " — set a latency target (SLO) and a GPU-hour price".to_owned(),
+                }}</span>
+            </summary>
             <p class="viewer-page-note">"A server's capacity is the load it carries while users still get the latency they need. Set the targets (a preset, or your own), and the answer cards, the charts and the table below say which levels meet them."</p>
             <div class="capacity-controls">
                 <label>
@@ -157,6 +173,6 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
                 {move || price.get().is_some().then(|| gpu_count_inputs(summary, "cost-gpu-count", "not in its metadata; cost needs it"))}
             </div>
             {move || (slo.with(Option::is_some) || price.get().is_some()).then(|| view! { <SloTable summary=summary slo=slo/> })}
-        </section>
+        </details>
     }
 }

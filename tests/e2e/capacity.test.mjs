@@ -32,7 +32,16 @@ async function shaded(page, testid) {
   });
 }
 
+/** Opens the capacity panel (collapsed until an SLO or a price is set) as a user does. */
+async function openPanel(page) {
+  if (!(await page.locator('[data-testid=capacity]').evaluate((d) => d.open))) {
+    await page.click('[data-testid=capacity] > summary');
+  }
+  await page.waitForFunction(() => document.querySelector('[data-testid=capacity]').open);
+}
+
 async function setSlo(page, text) {
+  await openPanel(page);
   await page.fill('[data-testid=slo]', text);
   await page.press('[data-testid=slo]', 'Enter');
   await page.locator('[data-testid=slo]').blur();
@@ -54,6 +63,9 @@ test('a preset SLO: the levels that meet it, the capacity card, the shaded regio
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
   const before = await shaded(page, 'chart-throughput');
+  // Collapsed on a page without an SLO or a price: the charts come right after the answers.
+  assert.equal(await page.locator('[data-testid=capacity]').evaluate((d) => d.open), false);
+  await openPanel(page);
   await page.selectOption('[data-testid=slo-preset]', 'Chat');
   await settled(page);
   assert.equal(await page.inputValue('[data-testid=slo]'), 'ttft_p90_ms=500,tpot_p90_ms=50');
@@ -207,6 +219,8 @@ test('a bad SLO is named, not applied; a price gives the cost card and the cost 
   const again = await open(context, link);
   await settled(again.page);
   await again.page.waitForFunction(() => document.querySelector('[data-testid=slo]')?.value === 'ttft_p90_ms=500,tpot_p90_ms=50');
+  // …and the panel opens by itself, since the link sets an SLO.
+  await again.page.waitForFunction(() => document.querySelector('[data-testid=capacity]')?.open === true);
   assert.equal(await again.page.inputValue('[data-testid=gpu-hour-usd]'), '2.5');
   assert.equal(Number(await again.page.locator('[data-testid=kpi-cost]').getAttribute('data-value')), Number(await cost.getAttribute('data-value')));
   assert.match(await again.page.locator('[data-testid=chart-interactivity]').getAttribute('data-y'), /^USD per million/);
@@ -220,6 +234,7 @@ test('the capacity panel at 390×844 and dark, and axe-core finds nothing seriou
   const src = await readFile(path.join(root, 'tests', 'e2e', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
+  await openPanel(page);
   await page.selectOption('[data-testid=slo-preset]', 'Chat');
   await page.fill('[data-testid=gpu-hour-usd]', '2.5');
   await page.locator('[data-testid=gpu-hour-usd]').blur();
