@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { serve, launch, open, cliSummary, fixture, root, shots, settled, tableRows } from './harness.mjs';
+import { serve, launch, open, cliSummary, fixture, root, shots, settled, tableRows, upload, axe } from './harness.mjs';
 
 const SAMPLE = path.join(root, 'public', 'samples', 'h100-llama70b-fp8.tpsview.json');
 
@@ -41,24 +41,6 @@ function best(points, key) {
   let top = null;
   for (const p of points) if (p[key] != null && (top === null || p[key] > top[key])) top = p;
   return top;
-}
-
-async function upload(page, files) {
-  await settled(page);
-  await page.setInputFiles('[data-testid=file-input]', files);
-  await page.waitForFunction((n) => document.querySelector('[data-testid=sources] summary')?.textContent.startsWith(`Sources (${n})`), files.length);
-  await settled(page);
-}
-
-async function axe(page) {
-  const src = await readFile(path.join(root, 'tests', 'e2e', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-  // Evaluated through the debugging protocol: the page's CSP (no inline script) does not apply.
-  await page.evaluate(src);
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 test('the sample leads with its header and answer cards, equal to values computed from the CLI', async () => {

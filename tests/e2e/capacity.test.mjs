@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, open, cliSummary, fixture, root, shots, settled } from './harness.mjs';
+import { serve, launch, open, cliSummary, fixture, root, shots, settled, upload, axe } from './harness.mjs';
 
 const SAMPLE = path.join(root, 'public', 'samples', 'h100-llama70b-fp8.tpsview.json');
 const GOODPUT = fixture('vllm/goodput-ttft250-tpot33.json');
@@ -118,9 +118,7 @@ test('a preset SLO: the levels that meet it, the capacity card, the shaded regio
 test('per-request targets: attainment and goodput recounted from the raw arrays, the tool\'s goodput agreeing', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
-  await page.setInputFiles('[data-testid=file-input]', [GOODPUT]);
-  await page.waitForFunction(() => document.querySelector('[data-testid=sources] summary')?.textContent.startsWith('Sources (1)'));
-  await settled(page);
+  await upload(page, [GOODPUT]);
   await setSlo(page, 'ttft_ms=250,tpot_ms=33');
   // vLLM's rule, written here: a request that did not fail, TTFT ≤ 250 ms and (one token, or
   // (E2E − TTFT) / (n − 1) ≤ 33 ms); failed ones count in the denominator.
@@ -155,9 +153,7 @@ test('per-request targets: attainment and goodput recounted from the raw arrays,
 test('a summary-only file: level targets checked on the tool\'s own statistics, per-request ones said to need each request', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
-  await page.setInputFiles('[data-testid=file-input]', [fixture('vllm/summary-only-c16.json')]);
-  await page.waitForFunction(() => document.querySelector('[data-testid=sources] summary')?.textContent.startsWith('Sources (1)'));
-  await settled(page);
+  await upload(page, [fixture('vllm/summary-only-c16.json')]);
   // The tool printed p99 TPOT 24.5 ms (read here from the file, not from tpsview).
   const f = JSON.parse(await readFile(fixture('vllm/summary-only-c16.json'), 'utf8'));
   await setSlo(page, `tpot_p99_ms=${f.p99_tpot_ms}`);
@@ -231,7 +227,6 @@ test('a bad SLO is named, not applied; a price gives the cost card and the cost 
 });
 
 test('the capacity panel at 390×844 and dark, and axe-core finds nothing serious', async () => {
-  const src = await readFile(path.join(root, 'tests', 'e2e', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
   await openPanel(page);
@@ -245,12 +240,7 @@ test('the capacity panel at 390×844 and dark, and axe-core finds nothing seriou
     await settled(page);
     await page.locator('[data-testid=capacity]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shots, `${name}.png`) });
-    await page.evaluate(src);
-    const found = await page.evaluate(async () => {
-      const r = await window.axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    assert.deepEqual(found, [], name);
+    assert.deepEqual(await axe(page), [], name);
   }
   assert.deepEqual(log.errors, []);
   await page.close();

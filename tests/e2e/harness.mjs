@@ -114,3 +114,24 @@ export async function drawnAtSize(page) {
     && [...document.querySelectorAll('canvas.chart-canvas')].every((c) => c.dataset.drawn === 'true'
       && c.width === Math.round(c.clientWidth * devicePixelRatio)));
 }
+
+/** Loads files through the page's file input and waits until the Sources list counts them and the
+ *  page has settled. */
+export async function upload(page, files) {
+  await settled(page);
+  await page.setInputFiles('[data-testid=file-input]', files);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=sources] summary')?.textContent.startsWith(`Sources (${n})`), files.length);
+  await settled(page);
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function axe(page) {
+  const src = await readFile(path.join(root, 'tests', 'e2e', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  // Evaluated through the debugging protocol: the page's CSP (no inline script) does not apply.
+  await page.evaluate(src);
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

@@ -221,15 +221,8 @@ pub fn capacity(run: &RunSummary) -> Option<CapacityAnswer> {
     let c = run.slo_capacity?;
     Some(match c {
         Some(c) => {
-            let point = run
-                .points
-                .iter()
-                .position(|p| {
-                    p.metrics.concurrency == Some(c.concurrency)
-                        && p.metrics.system_tps == Some(c.system_tps)
-                })
-                .unwrap_or(0);
-            let p = &run.points[point];
+            let point = c.point;
+            let p = run.points.get(point)?;
             CapacityAnswer::At {
                 point,
                 concurrency: c.concurrency,

@@ -9,7 +9,7 @@ use crate::formats::reported_map;
 use crate::metrics::{request_metrics, Basis, PointMetrics};
 use crate::model::{Point, Requests};
 use crate::vocabulary::Metric;
-use crate::vocabulary::{Def, Series, ToolDef};
+use crate::vocabulary::{Def, ToolDef};
 
 /// Relative difference above which a reported figure is flagged (0.5 %).
 pub const TOLERANCE: f64 = 0.005;
@@ -126,14 +126,7 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
 /// (ms for times, tokens/s or requests/s for rates); `None` when the data does not allow it.
 pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64> {
     if let ToolDef::NearestIndex(series, p) = def {
-        let mut v: Vec<f64> = (0..req.len())
-            .filter_map(|i| request_metrics(req, i))
-            .filter_map(|r| match series {
-                Series::Ttft => Some(r.ttft),
-                Series::Tpot => r.tpot,
-                Series::E2e => Some(r.e2e),
-            })
-            .collect();
+        let mut v = crate::metrics::per_request(req, series);
         if v.is_empty() {
             return None;
         }

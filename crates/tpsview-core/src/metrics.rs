@@ -51,6 +51,20 @@ pub fn request_metrics(req: &Requests, i: usize) -> Option<RequestMetrics> {
     })
 }
 
+/// One per-request series (TTFT, TPOT or E2E, seconds) over the requests with usable data; a
+/// request without a TPOT (one output token) is not in the TPOT series.
+pub fn per_request(req: &Requests, series: crate::vocabulary::Series) -> Vec<f64> {
+    use crate::vocabulary::Series;
+    (0..req.len())
+        .filter_map(|i| request_metrics(req, i))
+        .filter_map(|r| match series {
+            Series::Ttft => Some(r.ttft),
+            Series::Tpot => r.tpot,
+            Series::E2e => Some(r.e2e),
+        })
+        .collect()
+}
+
 /// Where a point's figures come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -348,16 +348,15 @@ pub const PRICE_EXAMPLES: [(&str, f64); 3] = [
 /// The 95th percentile (ms) of a per-request latency over the level's usable requests; ITL (chunk
 /// gaps) is not per request: `None`.
 fn p95(req: &crate::model::Requests, d: Latency) -> Option<f64> {
-    let mut v: Vec<f64> = (0..req.len())
-        .filter_map(|i| request_metrics(req, i))
-        .filter_map(|r| match d {
-            Latency::Ttft => Some(r.ttft),
-            Latency::Tpot => r.tpot,
-            Latency::E2e => Some(r.e2e),
-            Latency::Itl => None,
-        })
-        .map(|s| s * 1e3)
-        .collect();
+    use crate::vocabulary::Series;
+    let series = match d {
+        Latency::Ttft => Series::Ttft,
+        Latency::Tpot => Series::Tpot,
+        Latency::E2e => Series::E2e,
+        Latency::Itl => return None,
+    };
+    let mut v = crate::metrics::per_request(req, series);
+    v.iter_mut().for_each(|s| *s *= 1e3);
     crate::stats::percentiles(&mut v, [95.0])[0]
 }
 
@@ -376,6 +375,9 @@ pub fn why_met_unknown(e: &SloPoint, slo: &Slo) -> Option<&'static str> {
 /// A run's capacity under an SLO.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Capacity {
+    /// Its index among the levels given to [`capacity`] (the run's points; not in `--json`).
+    #[serde(skip)]
+    pub point: usize,
     /// The level.
     pub concurrency: f64,
     /// Its system T/s.
@@ -389,9 +391,11 @@ pub fn capacity(
 ) -> Option<Capacity> {
     levels
         .into_iter()
-        .filter_map(|(c, s, met)| Some((c?, s?, met?)))
-        .filter(|(_, _, met)| *met)
-        .map(|(concurrency, system_tps, _)| Capacity {
+        .enumerate()
+        .filter_map(|(point, (c, s, met))| Some((point, c?, s?, met?)))
+        .filter(|l| l.3)
+        .map(|(point, concurrency, system_tps, _)| Capacity {
+            point,
             concurrency,
             system_tps,
         })

@@ -118,6 +118,7 @@ fn capacity_is_the_fastest_level_that_meets_the_slo() {
     assert_eq!(
         capacity(levels),
         Some(Capacity {
+            point: 1,
             concurrency: 16.0,
             system_tps: 700.0
         })
