@@ -119,10 +119,17 @@ impl Inputs {
 
     fn read(&self, path: &Path) -> Result<Parsed, String> {
         let name = display_name(path);
-        let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-        let mut parsed = match self.format {
-            Some(f) => formats::parse(f, &name, &bytes),
-            None => formats::parse_any(&name, &bytes),
+        let cannot = |e: std::io::Error| format!("{name}: cannot read: {e}");
+        let streamed = crate::ingest::read_streamed(path, &name, self.format).map_err(cannot)?;
+        let mut parsed = match streamed {
+            Some(p) => p,
+            None => {
+                let bytes = std::fs::read(path).map_err(cannot)?;
+                match self.format {
+                    Some(f) => formats::parse(f, &name, &bytes),
+                    None => formats::parse_any(&name, &bytes),
+                }
+            }
         }
         .map_err(|e| e.to_string())?;
         // The last --run-name that covers this file wins.

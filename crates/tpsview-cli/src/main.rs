@@ -11,6 +11,7 @@ mod chart;
 mod compare;
 mod convert;
 mod formats;
+mod ingest;
 mod inputs;
 mod simulate;
 mod summarize;

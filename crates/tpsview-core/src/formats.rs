@@ -266,12 +266,19 @@ pub fn reported_value(
 
 /// How many bytes at each end of a file detection looks at: summary keys can sit after megabytes
 /// of per-request arrays (vLLM writes its `mean_*` keys last).
-const SNIFF: usize = 64 * 1024;
+pub const SNIFF: usize = 64 * 1024;
 
 /// Guesses the format from key signatures near both ends of the file.
 pub fn detect(bytes: &[u8]) -> Option<Format> {
-    let head = &bytes[..bytes.len().min(SNIFF)];
-    let tail = &bytes[bytes.len().saturating_sub(SNIFF)..];
+    detect_ends(
+        &bytes[..bytes.len().min(SNIFF)],
+        &bytes[bytes.len().saturating_sub(SNIFF)..],
+    )
+}
+
+/// [`detect`] from a file's first and last [`SNIFF`] bytes (or fewer, for a smaller file), for a
+/// caller that reads the file as it arrives.
+pub fn detect_ends(head: &[u8], tail: &[u8]) -> Option<Format> {
     let has = |needle: &str| contains(head, needle.as_bytes()) || contains(tail, needle.as_bytes());
     let start = strip_bom(head);
     SPECS
@@ -336,6 +343,66 @@ pub fn parse_any_with_progress(
                     .join(", "),
             },
         )),
+    }
+}
+
+/// A file read as it arrives, chunk by chunk, for the formats whose big files the byte scanner
+/// reads (vLLM and SGLang `bench_serving`): memory then holds the parsed columns and one chunk,
+/// never the whole file, and parsing overlaps reading. Anything the scanner does not read (the
+/// serde path's cases: a `null` in an array, a bare `NaN`, a truncated file…) makes
+/// [`finish`](Self::finish) answer `None`: the caller then reads the whole file with [`parse`],
+/// which says what is wrong exactly as for a file read whole.
+pub struct Stream {
+    format: Format,
+    inner: vllm::Chunked,
+}
+
+impl Stream {
+    /// A reader for `format`, or `None` when that format is read whole. `size`: the file's size
+    /// when known (it bounds what is reserved up front).
+    pub fn new(format: Format, size: Option<u64>) -> Option<Stream> {
+        let flavor = match format {
+            Format::VllmServe => vllm::VLLM,
+            Format::SglangServe => sglang::FLAVOR,
+            _ => return None,
+        };
+        Some(Stream {
+            format,
+            inner: vllm::Chunked::new(flavor, size),
+        })
+    }
+
+    /// Gives up sooner on a step that cannot complete (see `vllm::steps::PATIENCE`).
+    #[cfg(test)]
+    pub(crate) fn set_patience(&mut self, bytes: usize) {
+        self.inner.set_patience(bytes);
+    }
+
+    /// The next bytes of the file. `false` once the scanner has given up: later chunks are not
+    /// needed, and [`finish`](Self::finish) will answer `None`.
+    pub fn feed(&mut self, chunk: &[u8], progress: &mut dyn crate::progress::Progress) -> bool {
+        self.inner.feed(chunk, progress)
+    }
+
+    /// The end of the file: what [`parse`] would give, or `None` when the whole file must be read
+    /// with [`parse`].
+    pub fn finish(
+        self,
+        file: &str,
+        progress: &mut dyn crate::progress::Progress,
+    ) -> Option<Result<Parsed, ParseError>> {
+        let format = self.format;
+        Some(
+            self.inner
+                .finish(file, progress)?
+                .map(|(report, diagnostics)| Parsed {
+                    file: file.to_owned(),
+                    format,
+                    report,
+                    diagnostics,
+                    run_label: None,
+                }),
+        )
     }
 }
 

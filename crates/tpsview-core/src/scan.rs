@@ -5,7 +5,6 @@
 //! which handles every oddity and names it in a diagnostic. It never panics on any input.
 
 use crate::model::Ragged;
-use crate::progress::Progress;
 
 /// Exact powers of ten as f64 (10^0 … 10^22 are exactly representable).
 const POW10: [f64; 23] = [
@@ -16,30 +15,26 @@ const POW10: [f64; 23] = [
 /// Deepest nesting `skip_value` accepts before giving up (the serde path then reports it).
 const MAX_DEPTH: usize = 128;
 
-/// A cursor over JSON bytes; with a [`Progress`], it reports the rows of ragged arrays it reads.
+/// A cursor over JSON bytes.
 pub struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
-    progress: Option<&'a mut dyn Progress>,
 }
 
 impl<'a> Scanner<'a> {
     /// Starts at the first byte.
     pub fn new(b: &'a [u8]) -> Self {
-        Scanner {
-            b,
-            i: 0,
-            progress: None,
-        }
+        Scanner { b, i: 0 }
     }
 
-    /// Starts at the first byte; reports to `progress`.
-    pub fn with_progress(b: &'a [u8], progress: &'a mut dyn Progress) -> Self {
-        Scanner {
-            b,
-            i: 0,
-            progress: Some(progress),
-        }
+    /// Starts at byte `i` (a reader resuming where its last step ended).
+    pub fn at(b: &'a [u8], i: usize) -> Self {
+        Scanner { b, i }
+    }
+
+    /// Where the cursor is.
+    pub fn pos(&self) -> usize {
+        self.i
     }
 
     /// Bytes not yet read.
@@ -261,12 +256,6 @@ impl<'a> Scanner<'a> {
         loop {
             self.f64_array(&mut out.values)?;
             out.offsets.push(u32::try_from(out.values.len()).ok()?);
-            let rows = out.offsets.len() - 1;
-            if rows % 1024 == 0 {
-                if let Some(p) = self.progress.as_deref_mut() {
-                    p.report(rows as u64, self.i as u64);
-                }
-            }
             if self.eat(b',') {
                 continue;
             }

@@ -135,17 +135,14 @@ pub(crate) fn parse_with_progress(
     bytes: &[u8],
     progress: &mut dyn crate::progress::Progress,
 ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
-    super::vllm::parse_with(
-        file,
-        bytes,
-        true,
-        super::vllm::Flavor {
-            id: ID,
-            default_label: "SGLang run",
-        },
-        progress,
-    )
+    super::vllm::parse_with(file, bytes, true, FLAVOR, progress)
 }
+
+/// `bench_serving` objects are vLLM's, labelled SGLang's.
+pub(crate) const FLAVOR: super::vllm::Flavor = super::vllm::Flavor {
+    id: ID,
+    default_label: "SGLang run",
+};
 
 /// Parses a `bench_one_batch` file: each line one (batch size, input, output) configuration.
 pub fn parse_one_batch(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {

@@ -301,6 +301,16 @@ pub(crate) fn parse_with(
         Some(o) => o,
         None => super::common::read_stream::<RawVllm>(file, bytes, "result object", &mut diags)?,
     };
+    assemble(file, objects, flavor, diags)
+}
+
+/// The report of a file's objects (numbered as in the file), from either reader.
+fn assemble(
+    file: &str,
+    objects: Vec<(usize, RawVllm)>,
+    flavor: Flavor,
+    mut diags: Vec<Diagnostic>,
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     if objects.is_empty() {
         return Err(ParseError::new(
             file,
@@ -351,84 +361,7 @@ pub(crate) fn parse_with(
 /// columns, texts skipped). `None` on anything unexpected (a `null` in an array, a bare `NaN`, a
 /// broken line…): the serde path then reads the file and names every problem.
 fn fast_read(bytes: &[u8], progress: &mut dyn crate::progress::Progress) -> Option<Vec<RawVllm>> {
-    use crate::scan::Scanner;
-    let mut s = Scanner::with_progress(bytes, progress);
-    let mut out = Vec::new();
-    while !s.at_end() {
-        let mut raw = RawVllm::default();
-        s.expect(b'{')?;
-        if !s.eat(b'}') {
-            loop {
-                let key = s.key()?;
-                let col = |s: &mut Scanner| -> Option<Column> {
-                    let mut values = Vec::new();
-                    s.f64_array(&mut values)?;
-                    Some(Column { values })
-                };
-                match Key::of(key) {
-                    Key::Column(c) => *raw.column(c) = Some(col(&mut s)?),
-                    Key::Itls => {
-                        let mut r = RaggedColumn::default();
-                        // vLLM writes output_lens first: with one token per chunk, the gaps number
-                        // Σ(output_lens − 1). Reserving that once spares the doubling reallocations
-                        // (old and new buffer alive together: the load's peak memory) on a big file.
-                        if let Some(o) = &raw.output_lens {
-                            let expect = o.values.iter().map(|n| n - 1.0).sum::<f64>().max(0.0);
-                            let most = s.remaining() / 2;
-                            r.data.values.reserve_exact((expect as usize).min(most));
-                            r.data.offsets.reserve_exact(o.values.len().min(most) + 1);
-                        }
-                        s.ragged(&mut r.data)?;
-                        raw.itls = Some(r);
-                    }
-                    Key::Ignored => {
-                        s.skip_value()?;
-                    }
-                    Key::Errors => {
-                        let mut errs = Vec::new();
-                        s.expect(b'[')?;
-                        if !s.eat(b']') {
-                            loop {
-                                let (text, escaped) = s.string_raw()?;
-                                errs.push(match (text.is_empty(), escaped) {
-                                    (true, _) => None,
-                                    (false, false) => {
-                                        Some(std::str::from_utf8(text).ok()?.to_owned())
-                                    }
-                                    (false, true) => Some(
-                                        serde_json::from_slice::<String>(
-                                            &[b"\"", text, b"\""].concat(),
-                                        )
-                                        .ok()?,
-                                    ),
-                                });
-                                if s.eat(b',') {
-                                    continue;
-                                }
-                                s.expect(b']')?;
-                                break;
-                            }
-                        }
-                        raw.errors = Some(errs);
-                    }
-                    Key::Other => {
-                        // Small values (summary figures, config, metadata): read them the usual way.
-                        let span = s.skip_value()?;
-                        let owned = key.to_owned();
-                        let mut de = serde_json::Deserializer::from_slice(span);
-                        RawVllm::take_value(&mut raw, owned, &mut de).ok()?;
-                    }
-                }
-                if s.eat(b',') {
-                    continue;
-                }
-                s.expect(b'}')?;
-                break;
-            }
-        }
-        out.push(raw);
-    }
-    Some(out)
+    steps::read_all(bytes, progress)
 }
 
 fn into_point(
@@ -645,6 +578,60 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
     };
     diags.extend(validate_requests(file, &mut req));
     Some(req)
+}
+
+mod steps;
+
+/// A vLLM-shaped file (vLLM's or SGLang's `bench_serving`) read as it arrives, chunk by chunk: the
+/// byte scanner's steps on each chunk, keeping only the unread rest of the last element. When the
+/// scanner gives up on something unusual, [`finish`](Self::finish) says so and the caller reads
+/// the whole file the ordinary way (the serde path names every problem).
+pub(crate) struct Chunked {
+    inner: steps::Chunked,
+    flavor: Flavor,
+}
+
+impl Chunked {
+    pub(crate) fn new(flavor: Flavor, size: Option<u64>) -> Self {
+        Chunked {
+            inner: steps::Chunked::new(size),
+            flavor,
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn set_patience(&mut self, bytes: usize) {
+        self.inner.set_patience(bytes);
+    }
+
+    /// The next bytes; `false` once the scanner gave up (later chunks are not needed).
+    pub(crate) fn feed(
+        &mut self,
+        chunk: &[u8],
+        progress: &mut dyn crate::progress::Progress,
+    ) -> bool {
+        self.inner.feed(chunk, progress)
+    }
+
+    /// The end of the file: its report, or `None` when the whole file must be read the ordinary
+    /// way.
+    pub(crate) fn finish(
+        self,
+        file: &str,
+        progress: &mut dyn crate::progress::Progress,
+    ) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
+        let objects = self.inner.finish(progress)?;
+        // An empty file: the ordinary path says so in its own words.
+        if objects.is_empty() {
+            return None;
+        }
+        Some(assemble(
+            file,
+            objects.into_iter().enumerate().collect(),
+            self.flavor,
+            Vec::new(),
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -491,3 +491,155 @@ fn another_tools_file_read_as_vllm_is_no_data_not_an_empty_point() {
     );
     assert!(e.to_string().starts_with("t.json"), "{e}");
 }
+
+/// A file fed to [`crate::formats::Stream`] in the given chunk sizes (cycled); `None` when the
+/// scanner gave up.
+fn streamed(format: Format, name: &str, bytes: &[u8], sizes: &[usize]) -> Option<String> {
+    let mut s = crate::formats::Stream::new(format, Some(bytes.len() as u64)).unwrap();
+    let mut at = 0;
+    for &n in sizes.iter().cycle() {
+        if at >= bytes.len() {
+            break;
+        }
+        let end = (at + n.max(1)).min(bytes.len());
+        s.feed(&bytes[at..end], &mut crate::progress::Silent);
+        at = end;
+    }
+    s.finish(name, &mut crate::progress::Silent)
+        .map(|r| format!("{r:?}"))
+}
+
+/// What the whole-file fast path gives, in the same form; `None` when it gives way to serde or
+/// finds no object (the stream leaves an empty file to the ordinary reader's words).
+fn whole(format: Format, name: &str, bytes: &[u8]) -> Option<String> {
+    let objects = fast_read(super::super::strip_bom(bytes), &mut crate::progress::Silent)?;
+    if objects.is_empty() {
+        return None;
+    }
+    Some(format!("{:?}", crate::formats::parse(format, name, bytes)))
+}
+
+#[test]
+fn chunked_reading_equals_whole_file_reading_on_every_fixture_at_any_chunk_size() {
+    let mut compared = 0;
+    for (dir, format) in [("vllm", Format::VllmServe), ("sglang", Format::SglangServe)] {
+        let dir = format!("{}/../../tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let expect = whole(format, &name, &bytes);
+            compared += usize::from(expect.is_some());
+            for sizes in [
+                &[1][..],
+                &[2],
+                &[3],
+                &[7, 1, 13],
+                &[64],
+                &[4096],
+                &[1 << 30],
+            ] {
+                assert_eq!(
+                    streamed(format, &name, &bytes, sizes),
+                    expect,
+                    "{name} in chunks of {sizes:?}"
+                );
+            }
+        }
+    }
+    assert!(compared >= 8, "fixtures read by the scanner: {compared}");
+}
+
+#[test]
+fn a_chunk_boundary_inside_a_number_an_escape_or_a_utf8_sequence_changes_nothing() {
+    // Every two-chunk split of a file with 17-digit numbers, exponents, an escaped quote, a \u
+    // escape and multi-byte UTF-8 in error texts, and a byte-order mark.
+    let text = "\u{feff}{\"input_lens\": [12, 7], \"output_lens\": [3, 2], \
+        \"ttfts\": [0.12345678901234567, 1.5e-1], \"latencies\": [0.5, 0.25], \
+        \"itls\": [[0.1, 0.2], [1E-1]], \"generated_texts\": [\"a \\\"b\\\" é\", \"😀\"], \
+        \"errors\": [\"\", \"bad \\\"x\\\" \\u00e9 — 😀\"], \"mean_tpot_ms\": 100.0}\n";
+    let bytes = text.as_bytes();
+    let expect = whole(Format::VllmServe, "b.json", bytes).expect("the scanner reads it");
+    assert!(expect.contains("bad \\\"x\\\" é — 😀"), "{expect}");
+    for cut in 0..=bytes.len() {
+        let mut s = crate::formats::Stream::new(Format::VllmServe, None).unwrap();
+        assert!(s.feed(&bytes[..cut], &mut crate::progress::Silent));
+        assert!(s.feed(&bytes[cut..], &mut crate::progress::Silent));
+        let got = s.finish("b.json", &mut crate::progress::Silent);
+        assert_eq!(
+            got.map(|r| format!("{r:?}")).as_deref(),
+            Some(expect.as_str()),
+            "cut at {cut}"
+        );
+    }
+}
+
+#[test]
+fn a_truncated_or_broken_stream_gives_way_to_the_ordinary_reader() {
+    let bytes = fixture("detailed-small.json");
+    // Every prefix: the stream answers exactly when the whole-file scanner does (a prefix that
+    // ends between objects is a complete file), else it gives way.
+    for cut in 0..bytes.len() {
+        let part = &bytes[..cut];
+        assert_eq!(
+            streamed(Format::VllmServe, "t.json", part, &[5]),
+            whole(Format::VllmServe, "t.json", part),
+            "prefix of {cut} bytes"
+        );
+    }
+    // A bare NaN and a null in a column: the scanner gives up once more than its patience has
+    // arrived past the step it cannot take, without waiting for the end.
+    for bad in ["\"ttfts\": [NaN,", "\"ttfts\": [null,"] {
+        let text = String::from_utf8(bytes.clone())
+            .unwrap()
+            .replace("\"ttfts\": [0.1,", bad);
+        let mut s = crate::formats::Stream::new(Format::VllmServe, None).unwrap();
+        s.set_patience(200);
+        let at = text.find(bad).unwrap();
+        let mut fed = 0;
+        for c in text.as_bytes().chunks(64) {
+            if !s.feed(c, &mut crate::progress::Silent) {
+                break;
+            }
+            fed += c.len();
+        }
+        assert!(
+            fed > at && fed < at + 200 + 64,
+            "{bad}: gave up after {fed} bytes, at {at}"
+        );
+        assert!(s.finish("n.json", &mut crate::progress::Silent).is_none());
+    }
+}
+
+#[test]
+fn chunked_reading_keeps_only_the_unread_rest_and_reports_progress() {
+    let text = crate::synthetic::vllm_detailed(3_000, 5, 1, false);
+    let mut s = crate::formats::Stream::new(Format::VllmServe, Some(text.len() as u64)).unwrap();
+    let mut seen = Vec::new();
+    let mut watch = |r, b| seen.push((r, b));
+    for c in text.as_bytes().chunks(1000) {
+        assert!(s.feed(c, &mut watch));
+    }
+    let got = s.finish("p.json", &mut watch).unwrap().unwrap();
+    assert_eq!(
+        got,
+        crate::formats::parse(Format::VllmServe, "p.json", text.as_bytes()).unwrap()
+    );
+    assert_eq!(seen.iter().map(|x| x.0).collect::<Vec<_>>(), [1_024, 2_048]);
+    assert!(seen[0].1 < seen[1].1 && (seen[1].1 as usize) < text.len());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+    #[test]
+    fn any_chunking_of_a_generated_file_reads_the_same(
+        sizes in proptest::collection::vec(1usize..3000, 1..40),
+        long in proptest::bool::ANY,
+    ) {
+        // Python's 17-digit repr when `long`: numbers cut anywhere by the chunk sizes.
+        let text = crate::synthetic::vllm_detailed(40, 30, 5, long);
+        let expect = whole(Format::VllmServe, "g.json", text.as_bytes());
+        proptest::prop_assert!(expect.is_some());
+        proptest::prop_assert_eq!(streamed(Format::VllmServe, "g.json", text.as_bytes(), &sizes), expect);
+    }
+}

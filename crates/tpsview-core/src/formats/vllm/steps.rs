@@ -1,0 +1,368 @@
+//! The byte scanner's reading of vLLM result objects, in small resumable steps: one key with a
+//! small value, or one element of a per-request array (a number, a request's chunk gaps, an error
+//! text). A step either completes or leaves everything as it was, so the same reader serves a whole
+//! file in memory ([`read_all`]) and a file arriving chunk by chunk ([`Chunked`]): there a step
+//! that runs past the bytes received so far is retried once more have come. A step that cannot
+//! complete on the whole file (anything unusual: a `null` in an array, a bare `NaN`, a broken
+//! line) makes the reader give up, and the caller reads the file through serde, which names
+//! every problem.
+
+use super::{Col, Key, RawVllm};
+use crate::lenient::{Column, RaggedColumn};
+use crate::progress::Progress;
+use crate::scan::Scanner;
+
+/// A per-request array being read, element by element.
+enum Array {
+    Column(Col, Vec<f64>),
+    Itls(RaggedColumn),
+    Errors(Vec<Option<String>>),
+    /// Per-request data tpsview does not use (texts): each element skipped unread.
+    Skip,
+}
+
+/// Where the reader stands between two steps.
+enum At {
+    /// Between objects: `{`, whitespace, or the end.
+    Object,
+    /// After `{` or `,` inside an object: a key.
+    Key,
+    /// Inside a per-request array, after `[` or `,`: an element.
+    Array(Array),
+    /// After a value inside an object: `,` or `}`.
+    AfterValue,
+}
+
+/// Whether a step finished the input.
+enum Step {
+    Went,
+    End,
+}
+
+/// The reader's state: the objects read so far and where it stands in the current one.
+pub(super) struct Reader {
+    at: At,
+    raw: RawVllm,
+    out: Vec<RawVllm>,
+    /// The file's size when known: bounds the gap buffer reserved up front.
+    size: Option<usize>,
+}
+
+/// The reader met something it does not read; the caller reads the file through serde.
+pub(super) struct GaveUp;
+
+impl Reader {
+    pub(super) fn new(size: Option<usize>) -> Self {
+        Reader {
+            at: At::Object,
+            raw: RawVllm::default(),
+            out: Vec::new(),
+            size,
+        }
+    }
+
+    /// Reads `b[*pos..]` by whole steps, moving `*pos` past each completed one. `base` is the
+    /// file offset of `b[0]` (for progress). With `last` false, a step that runs past the end of
+    /// `b` is left for later (`Ok`); with `last` true it means the reader gives up, and `Ok` means
+    /// every object was read.
+    pub(super) fn advance(
+        &mut self,
+        b: &[u8],
+        pos: &mut usize,
+        last: bool,
+        base: u64,
+        progress: &mut dyn Progress,
+    ) -> Result<(), GaveUp> {
+        loop {
+            let mut s = Scanner::at(b, *pos);
+            match self.step(&mut s, last, base, progress) {
+                Some(Step::Went) => *pos = s.pos(),
+                Some(Step::End) => return Ok(()),
+                None if last => return Err(GaveUp),
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// The objects read, once [`advance`](Self::advance) with `last` returned `Ok`.
+    pub(super) fn into_objects(self) -> Vec<RawVllm> {
+        self.out
+    }
+
+    /// One step, or `None` with the state unchanged.
+    fn step(
+        &mut self,
+        s: &mut Scanner<'_>,
+        last: bool,
+        base: u64,
+        progress: &mut dyn Progress,
+    ) -> Option<Step> {
+        match &mut self.at {
+            At::Object => {
+                if s.at_end() {
+                    return last.then_some(Step::End);
+                }
+                s.expect(b'{')?;
+                if s.eat(b'}') {
+                    self.out.push(std::mem::take(&mut self.raw));
+                } else {
+                    self.at = At::Key;
+                }
+            }
+            At::Key => {
+                let key = s.key()?;
+                self.at = match Key::of(key) {
+                    Key::Column(c) => {
+                        s.expect(b'[')?;
+                        if s.eat(b']') {
+                            *self.raw.column(c) = Some(Column { values: Vec::new() });
+                            At::AfterValue
+                        } else {
+                            At::Array(Array::Column(c, Vec::new()))
+                        }
+                    }
+                    Key::Itls => {
+                        s.expect(b'[')?;
+                        let mut r = RaggedColumn::default();
+                        r.data.offsets.push(0);
+                        if s.eat(b']') {
+                            self.raw.itls = Some(r);
+                            At::AfterValue
+                        } else {
+                            self.reserve_gaps(&mut r, base + s.pos() as u64);
+                            At::Array(Array::Itls(r))
+                        }
+                    }
+                    Key::Errors => {
+                        s.expect(b'[')?;
+                        if s.eat(b']') {
+                            self.raw.errors = Some(Vec::new());
+                            At::AfterValue
+                        } else {
+                            At::Array(Array::Errors(Vec::new()))
+                        }
+                    }
+                    Key::Ignored => {
+                        if s.eat(b'[') {
+                            if s.eat(b']') {
+                                At::AfterValue
+                            } else {
+                                At::Array(Array::Skip)
+                            }
+                        } else {
+                            s.skip_value()?;
+                            At::AfterValue
+                        }
+                    }
+                    Key::Other => {
+                        // Small values (summary figures, config, metadata): read the usual way.
+                        let span = s.skip_value()?;
+                        let mut de = serde_json::Deserializer::from_slice(span);
+                        RawVllm::take_value(&mut self.raw, key.to_owned(), &mut de).ok()?;
+                        At::AfterValue
+                    }
+                };
+            }
+            At::Array(array) => {
+                let more = match array {
+                    Array::Column(_, values) => {
+                        let v = s.number()?;
+                        let more = next(s)?;
+                        values.push(v);
+                        more
+                    }
+                    Array::Itls(r) => {
+                        let before = r.data.values.len();
+                        let row = s.f64_array(&mut r.data.values).and_then(|()| {
+                            let end = u32::try_from(r.data.values.len()).ok()?;
+                            Some((end, next(s)?))
+                        });
+                        let Some((end, more)) = row else {
+                            r.data.values.truncate(before);
+                            return None;
+                        };
+                        r.data.offsets.push(end);
+                        let rows = r.data.offsets.len() - 1;
+                        if rows % 1024 == 0 {
+                            progress.report(rows as u64, base + s.pos() as u64);
+                        }
+                        more
+                    }
+                    Array::Errors(errs) => {
+                        let e = error_text(s)?;
+                        let more = next(s)?;
+                        errs.push(e);
+                        more
+                    }
+                    Array::Skip => {
+                        s.skip_value()?;
+                        next(s)?
+                    }
+                };
+                if !more {
+                    match std::mem::replace(&mut self.at, At::AfterValue) {
+                        At::Array(Array::Column(c, values)) => {
+                            *self.raw.column(c) = Some(Column { values });
+                        }
+                        At::Array(Array::Itls(r)) => self.raw.itls = Some(r),
+                        At::Array(Array::Errors(e)) => self.raw.errors = Some(e),
+                        _ => {}
+                    }
+                }
+            }
+            At::AfterValue => {
+                if s.eat(b',') {
+                    self.at = At::Key;
+                } else {
+                    s.expect(b'}')?;
+                    self.out.push(std::mem::take(&mut self.raw));
+                    self.at = At::Object;
+                }
+            }
+        }
+        Some(Step::Went)
+    }
+
+    /// vLLM writes `output_lens` before `itls`: with one token per chunk the gaps number
+    /// Σ(output_lens − 1). Reserving that once spares the doubling reallocations (old and new
+    /// buffer alive together: the load's peak memory) on a big file. `at` is the file offset.
+    fn reserve_gaps(&self, r: &mut RaggedColumn, at: u64) {
+        let Some(o) = &self.raw.output_lens else {
+            return;
+        };
+        let expect = o.values.iter().map(|n| n - 1.0).sum::<f64>().max(0.0);
+        // At most one gap per two bytes of what is left of the file.
+        let most = self
+            .size
+            .map_or(usize::MAX, |n| n.saturating_sub(at as usize) / 2);
+        r.data.values.reserve_exact((expect as usize).min(most));
+        r.data.offsets.reserve_exact(o.values.len().min(most) + 1);
+    }
+}
+
+/// After an array element: `,` (more follow, `true`) or `]` (the end, `false`).
+fn next(s: &mut Scanner<'_>) -> Option<bool> {
+    if s.eat(b',') {
+        Some(true)
+    } else {
+        s.expect(b']')?;
+        Some(false)
+    }
+}
+
+/// One entry of `errors`: `""` is none.
+fn error_text(s: &mut Scanner<'_>) -> Option<Option<String>> {
+    let (text, escaped) = s.string_raw()?;
+    Some(match (text.is_empty(), escaped) {
+        (true, _) => None,
+        (false, false) => Some(std::str::from_utf8(text).ok()?.to_owned()),
+        (false, true) => {
+            Some(serde_json::from_slice::<String>(&[b"\"", text, b"\""].concat()).ok()?)
+        }
+    })
+}
+
+/// Reads a whole file in memory; `None` when the reader gives up.
+pub(super) fn read_all(bytes: &[u8], progress: &mut dyn Progress) -> Option<Vec<RawVllm>> {
+    let mut reader = Reader::new(Some(bytes.len()));
+    let mut pos = 0;
+    reader.advance(bytes, &mut pos, true, 0, progress).ok()?;
+    Some(reader.into_objects())
+}
+
+/// A vLLM file read as it arrives: each chunk is read up to its last complete element, and only
+/// the unread rest (less than one element) is kept for the next chunk, so memory holds the
+/// columns and one chunk, never the whole file.
+pub(crate) struct Chunked {
+    reader: Reader,
+    /// Bytes received and not yet read.
+    buf: Vec<u8>,
+    /// The file offset of `buf[0]`.
+    base: u64,
+    /// Whether the start (a byte-order mark) was looked at.
+    started: bool,
+    gave_up: bool,
+    /// How many bytes past the start of a step may arrive before a step that still cannot
+    /// complete is taken to be one the scanner does not read (a `NaN`, a `null`) rather than one
+    /// not yet whole: [`PATIENCE`], lower in tests.
+    patience: usize,
+}
+
+/// No element of a well-formed file comes near this size (a request's gaps are ~20 bytes each),
+/// so a step that cannot complete with this much past its start never will: give up then, not at
+/// the end of the file, so that the caller can turn to the ordinary reader at once.
+pub(super) const PATIENCE: usize = 32 << 20;
+
+impl Chunked {
+    /// A reader for a file of `size` bytes when known.
+    pub(crate) fn new(size: Option<u64>) -> Self {
+        Chunked {
+            reader: Reader::new(size.and_then(|n| usize::try_from(n).ok())),
+            buf: Vec::new(),
+            base: 0,
+            started: false,
+            gave_up: false,
+            patience: PATIENCE,
+        }
+    }
+
+    #[cfg(test)]
+    pub(super) fn set_patience(&mut self, bytes: usize) {
+        self.patience = bytes;
+    }
+
+    /// Takes the next bytes of the file. `false` once the reader has given up (the caller then
+    /// reads the whole file through the ordinary path; more chunks are ignored).
+    pub(crate) fn feed(&mut self, chunk: &[u8], progress: &mut dyn Progress) -> bool {
+        if self.gave_up {
+            return false;
+        }
+        self.buf.extend_from_slice(chunk);
+        if !self.started {
+            if self.buf.len() < 3 {
+                return true;
+            }
+            self.started = true;
+            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.buf.drain(..3);
+                self.base += 3;
+            }
+        }
+        // Read only up to the last `,` `]` or `}`: a number is never cut, and a step that runs
+        // past it (a string or row not yet complete) waits for more.
+        let Some(end) = memchr::memrchr3(b',', b']', b'}', &self.buf) else {
+            return true;
+        };
+        let mut pos = 0;
+        if self
+            .reader
+            .advance(&self.buf[..=end], &mut pos, false, self.base, progress)
+            .is_err()
+        {
+            self.gave_up = true;
+            return false;
+        }
+        self.buf.drain(..pos);
+        self.base += pos as u64;
+        if self.buf.len() > self.patience {
+            self.gave_up = true;
+            self.buf = Vec::new();
+        }
+        !self.gave_up
+    }
+
+    /// The end of the file: the objects read, or `None` when the reader gave up.
+    pub(super) fn finish(mut self, progress: &mut dyn Progress) -> Option<Vec<RawVllm>> {
+        if self.gave_up {
+            return None;
+        }
+        if !self.started && self.buf.starts_with(b"\xEF\xBB\xBF") {
+            self.buf.drain(..3);
+        }
+        let mut pos = 0;
+        self.reader
+            .advance(&self.buf, &mut pos, true, self.base, progress)
+            .ok()?;
+        Some(self.reader.into_objects())
+    }
+}
