@@ -23,7 +23,8 @@ use tpsview_core::Format;
 pub struct Progress {
     /// The file's name.
     pub name: String,
-    /// `reading` or `parsing`.
+    /// `reading` (a vLLM or SGLang file is parsed while it is read: then with requests) or
+    /// `parsing` (a file read whole, then parsed).
     pub phase: String,
     /// Bytes read so far.
     pub read: f64,
@@ -53,6 +54,12 @@ impl Progress {
                 mb(t)
             ),
             ("parsing", _) => format!("Parsing {name}{of} in a worker…"),
+            ("reading", Some(t)) if self.requests.is_some() => format!(
+                "Reading and parsing {name}{of} in a worker: {} requests so far, {} of {} MB",
+                tpsview_components::fmt_num(self.requests, 0),
+                mb(self.read),
+                mb(t)
+            ),
             (_, Some(t)) => format!("Reading {name}{of}: {} of {} MB", mb(self.read), mb(t)),
             (_, None) => format!("Reading {name}{of}: {} MB", mb(self.read)),
         }

@@ -1,9 +1,13 @@
 //! The loading worker. The page starts this same wasm module in a dedicated Web Worker (see
 //! `loader.rs`); there `main` finds no window and calls [`run`]. A job names a `File` (read with
-//! `File.stream()`) or an absolute URL (read with a streamed `fetch`); the worker reads it chunk by
-//! chunk into one buffer, reporting bytes read, then parses it, folds huge chunk-gap arrays into
-//! their distribution (`metrics::fold_gaps`) and posts the result back in binary
-//! (`tpsview_core::transfer`), its buffer transferred, not copied. The page's thread never parses.
+//! `File.stream()`) or an absolute URL (read with a streamed `fetch`). A vLLM or SGLang
+//! `bench_serving` file (the format detected from two small slices at the file's ends) is parsed
+//! chunk by chunk as it arrives (`formats::Stream`): the browser reads ahead while a chunk is
+//! parsed, and memory never holds the whole file. Any other file, a URL, or a file the byte
+//! scanner gives up on, is read chunk by chunk into one buffer and then parsed. Either way the
+//! worker folds huge chunk-gap arrays into their distribution (`metrics::fold_gaps`) and posts the
+//! result back in binary (`tpsview_core::transfer`), its buffer transferred, not copied. The
+//! page's thread never parses.
 //!
 //! Messages to the page: `{type: "ready"}`, `{type: "progress", phase, read, total, requests?}`,
 //! `{type: "done", parsed?: Uint8Array, error?: string, view?: string, bytes, requests,
@@ -74,45 +78,47 @@ async fn job(data: JsValue) {
     };
     let started = now();
     let done = message("done");
-    let bytes = match read(&name, input).await {
-        Ok(b) => b,
-        Err(e) => {
+    // A vLLM or SGLang file is parsed as it arrives; anything else, or a file the scanner gives
+    // up on, is read whole and then parsed.
+    let streamed = match &input {
+        Input::File(f) => streamed(&name, f, format).await,
+        Input::Url(_) => Streamed::No,
+    };
+    let (result, bytes, read_ms, total) = match streamed {
+        Streamed::Read(r, read_ms, total) => (r, None, read_ms, total),
+        Streamed::Failed(e) => {
             set(&done, "error", e);
             let _ = scope().post_message(&done);
             return;
         }
-    };
-    let read_ms = now() - started;
-    let total = bytes.len() as f64;
-    let progress = message("progress");
-    set(&progress, "phase", "parsing");
-    set(&progress, "read", 0.0);
-    set(&progress, "total", total);
-    let _ = scope().post_message(&progress);
-    set(&done, "bytes", total);
-    // Requests seen while parsing (the byte scanner reports every 1,024), at most every 80 ms.
-    let mut last = 0.0;
-    let mut report = move |requests: u64, at: u64| {
-        if now() - last >= PROGRESS_EVERY_MS {
-            last = now();
-            let p = message("progress");
-            set(&p, "phase", "parsing");
-            set(&p, "read", at as f64);
-            set(&p, "total", total);
-            set(&p, "requests", requests as f64);
-            let _ = scope().post_message(&p);
+        Streamed::No => {
+            let bytes = match read(&name, input).await {
+                Ok(b) => b,
+                Err(e) => {
+                    set(&done, "error", e);
+                    let _ = scope().post_message(&done);
+                    return;
+                }
+            };
+            let read_ms = now() - started;
+            let total = bytes.len() as f64;
+            (
+                parse_whole(&name, &bytes, format),
+                Some(bytes),
+                read_ms,
+                total,
+            )
         }
     };
-    let result = match format {
-        Some(f) => tpsview_core::formats::parse_with_progress(f, &name, &bytes, &mut report),
-        None => tpsview_core::formats::parse_any_with_progress(&name, &bytes, &mut report),
-    };
+    set(&done, "bytes", total);
     let mut transfer = Array::new();
     match result {
         Ok(mut parsed) => {
-            if parsed.format.id() == tpsview_core::formats::tpsview::ID {
-                if let Some(v) = crate::view::view_of_bundle(&bytes) {
-                    set(&done, "view", v.to_json());
+            if let Some(b) = &bytes {
+                if parsed.format.id() == tpsview_core::formats::tpsview::ID {
+                    if let Some(v) = crate::view::view_of_bundle(b) {
+                        set(&done, "view", v.to_json());
+                    }
                 }
             }
             drop(bytes);
@@ -136,6 +142,134 @@ async fn job(data: JsValue) {
     set(&done, "parse_ms", now() - started - read_ms);
     set(&done, "memory", memory_bytes());
     let _ = scope().post_message_with_transfer(&done, &transfer);
+}
+
+/// Parses bytes read whole, reporting requests as the byte scanner reads them.
+fn parse_whole(
+    name: &str,
+    bytes: &[u8],
+    format: Option<tpsview_core::Format>,
+) -> Result<tpsview_core::formats::Parsed, tpsview_core::error::ParseError> {
+    let total = bytes.len() as f64;
+    let p = message("progress");
+    set(&p, "phase", "parsing");
+    set(&p, "read", 0.0);
+    set(&p, "total", total);
+    let _ = scope().post_message(&p);
+    let mut report = reporter("parsing", total);
+    match format {
+        Some(f) => tpsview_core::formats::parse_with_progress(f, name, bytes, &mut report),
+        None => tpsview_core::formats::parse_any_with_progress(name, bytes, &mut report),
+    }
+}
+
+/// Posts (requests read, bytes read) as `phase`, at most every 80 ms.
+fn reporter(phase: &'static str, total: f64) -> impl FnMut(u64, u64) {
+    let mut last = 0.0;
+    move |requests: u64, at: u64| {
+        if now() - last >= PROGRESS_EVERY_MS {
+            last = now();
+            let p = message("progress");
+            set(&p, "phase", phase);
+            set(&p, "read", at as f64);
+            set(&p, "total", total);
+            set(&p, "requests", requests as f64);
+            let _ = scope().post_message(&p);
+        }
+    }
+}
+
+/// How a file read as it arrived ended.
+enum Streamed {
+    /// Parsed (or found wrong) while reading; the read's end, in ms since the job started; the
+    /// file's size.
+    Read(
+        Result<tpsview_core::formats::Parsed, tpsview_core::error::ParseError>,
+        f64,
+        f64,
+    ),
+    /// Not a format read as it arrives, or the scanner gave up: read it whole.
+    No,
+    /// Reading failed.
+    Failed(String),
+}
+
+/// Reads a file chunk by chunk into [`tpsview_core::formats::Stream`] when its format is one the
+/// byte scanner streams: the format from the job, else detected from the file's two ends (two
+/// small slices read first). Memory then holds the parsed columns, never the whole file, and the
+/// browser reads the next chunks while this one is parsed.
+async fn streamed(
+    name: &str,
+    file: &web_sys::File,
+    format: Option<tpsview_core::Format>,
+) -> Streamed {
+    use tpsview_core::formats::{self, Stream};
+    let started = now();
+    let size = file.size();
+    if size > MAX_BYTES {
+        return Streamed::Failed(too_big(name, size));
+    }
+    let format = match format {
+        Some(f) => Some(f),
+        None => {
+            let sniff = formats::SNIFF as f64;
+            let (Ok(head), Ok(tail)) = (
+                slice(file, 0.0, sniff.min(size)).await,
+                slice(file, (size - sniff).max(0.0), size).await,
+            ) else {
+                return Streamed::No;
+            };
+            formats::detect_ends(&head, &tail)
+        }
+    };
+    let Some(mut stream) = format.and_then(|f| Stream::new(f, Some(size as u64))) else {
+        return Streamed::No;
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = file.stream().get_reader().unchecked_into();
+    let mut chunk_buf: Vec<u8> = Vec::new();
+    let mut read = 0.0;
+    let mut report = reporter("reading", size);
+    let mut last = 0.0;
+    loop {
+        let r = match JsFuture::from(reader.read()).await {
+            Ok(r) => r,
+            Err(e) => {
+                return Streamed::Failed(format!("{name}: reading stopped ({})", describe(&e)))
+            }
+        };
+        if get(&r, "done").as_bool().unwrap_or(true) {
+            break;
+        }
+        let chunk: Uint8Array = get(&r, "value").unchecked_into();
+        let n = chunk.length() as usize;
+        chunk_buf.resize(n, 0);
+        chunk.copy_to(&mut chunk_buf);
+        read += n as f64;
+        if !stream.feed(&chunk_buf, &mut report) {
+            let _ = reader.cancel();
+            return Streamed::No;
+        }
+        if now() - last >= PROGRESS_EVERY_MS {
+            last = now();
+            let p = message("progress");
+            set(&p, "phase", "reading");
+            set(&p, "read", read);
+            set(&p, "total", size);
+            let _ = scope().post_message(&p);
+        }
+    }
+    let read_ms = now() - started;
+    match stream.finish(name, &mut report) {
+        Some(r) => Streamed::Read(r, read_ms, read),
+        None => Streamed::No,
+    }
+}
+
+/// Bytes `start..end` of a file.
+async fn slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, JsValue> {
+    let blob = file.slice_with_f64_and_f64(start, end)?;
+    let buf = JsFuture::from(blob.array_buffer()).await?;
+    Ok(Uint8Array::new(&buf).to_vec())
 }
 
 /// The size of this worker's wasm memory: its peak, since wasm memory never shrinks.

@@ -58,6 +58,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The core splits its hottest loops in two through this (see tpsview_core::par).
+    tpsview_core::par::set_join(|a, b| {
+        rayon::join(a, b);
+    });
     let result = match cli.command {
         Command::Summarize(a) => summarize::run(a),
         Command::Convert(a) => convert::run(a),

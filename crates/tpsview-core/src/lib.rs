@@ -16,6 +16,7 @@ pub mod learn;
 pub mod lenient;
 pub mod metrics;
 pub mod model;
+pub mod par;
 pub mod progress;
 pub mod requests;
 pub mod roofline;

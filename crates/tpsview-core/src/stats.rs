@@ -116,14 +116,25 @@ pub fn percentiles<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [Option<
     out
 }
 
+const INF_BITS: u64 = 0x7ff0_0000_0000_0000;
+const NEG_ZERO_BITS: u64 = 0x8000_0000_0000_0000;
+
 /// True when every value is finite and ≥ 0 (NaN fails). No early exit: it runs over every chunk
 /// gap of a big file, where a branch per value costs more than reading them all.
 pub fn all_finite_non_negative(xs: &[f64]) -> bool {
-    let mut ok = true;
-    for &x in xs {
-        ok &= (0.0..f64::INFINITY).contains(&x);
-    }
-    ok
+    halves(xs, |part| {
+        let mut ok = true;
+        // On the bits: below +∞'s are exactly the finite values ≥ +0 (NaNs and negatives sort
+        // above), and -0 (≥ 0 as a number) is its own case. Integer compares vectorize where the
+        // float ones did not (6× faster on 10M gaps).
+        for &x in part {
+            let b = x.to_bits();
+            ok &= (b < INF_BITS) | (b == NEG_ZERO_BITS);
+        }
+        ok
+    })
+    .into_iter()
+    .all(|ok| ok)
 }
 
 /// Maps a double to an integer with the same order (total order, -0 < +0).
@@ -134,6 +145,17 @@ fn order_key(x: f64) -> u64 {
     } else {
         b | (1 << 63)
     }
+}
+
+/// The histogram's resolution: the top 20 bits of the order key (sign, exponent and 8 mantissa
+/// bits: 1/256 of an octave). Latencies cluster within an octave or two, so 16 bits left a
+/// third of a big file's gaps in one bucket to gather and select in; at 20 bits a bucket holds
+/// a few per cent, and the few buckets such data touches stay in cache.
+const BUCKET_BITS: u32 = 20;
+const BUCKETS: usize = 1 << BUCKET_BITS;
+
+fn bucket(x: f64) -> usize {
+    (order_key(x) >> (64 - BUCKET_BITS)) as usize
 }
 
 /// Below this many values, copying and selecting is as fast as anything.
@@ -151,12 +173,21 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
             .map(|&r| *v.select_nth_unstable_by(r, f64::total_cmp).1)
             .collect();
     }
-    let mut hist = vec![0u32; 1 << 16];
-    for &x in values {
-        hist[(order_key(x) >> 48) as usize] += 1;
-    }
+    let hist = halves(values, |part| {
+        let mut hist = vec![0u32; BUCKETS];
+        for &x in part {
+            hist[bucket(x)] += 1;
+        }
+        hist
+    })
+    .into_iter()
+    .reduce(|mut a, b| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        a
+    })
+    .unwrap_or_default();
     // For each rank: its bucket and its position inside the bucket.
-    let mut starts = vec![0u64; 1 << 16];
+    let mut starts = vec![0u64; BUCKETS];
     let mut acc = 0u64;
     for (b, &c) in hist.iter().enumerate() {
         starts[b] = acc;
@@ -169,20 +200,29 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
         w.dedup();
         w
     };
-    let mut slot = vec![u8::MAX; 1 << 16];
+    let mut slot = vec![u8::MAX; BUCKETS];
     for (k, &b) in wanted.iter().enumerate() {
         slot[b] = k as u8;
     }
-    let mut gathered: Vec<Vec<f64>> = wanted
-        .iter()
-        .map(|&b| Vec::with_capacity(hist[b] as usize))
-        .collect();
-    for &x in values {
-        let k = slot[(order_key(x) >> 48) as usize];
-        if k != u8::MAX {
-            gathered[k as usize].push(x);
+    let mut gathered = halves(values, |part| {
+        let mut gathered: Vec<Vec<f64>> = wanted
+            .iter()
+            .map(|&b| Vec::with_capacity(hist[b] as usize / 2))
+            .collect();
+        for &x in part {
+            let k = slot[bucket(x)];
+            if k != u8::MAX {
+                gathered[k as usize].push(x);
+            }
         }
-    }
+        gathered
+    })
+    .into_iter()
+    .reduce(|mut a, b| {
+        a.iter_mut().zip(b).for_each(|(x, y)| x.extend(y));
+        a
+    })
+    .unwrap_or_default();
     ranks
         .iter()
         .map(|&r| {
@@ -192,6 +232,20 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
             *gathered[k].select_nth_unstable_by(local, f64::total_cmp).1
         })
         .collect()
+}
+
+/// Above this many values, a histogram pass is split in two halves (see [`crate::par`]).
+const SPLIT_MIN: usize = 1 << 20;
+
+/// `f` over each half of `values` through [`crate::par::join`] when that pays, else over the
+/// whole: one or two results, in order.
+fn halves<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T> {
+    if values.len() < SPLIT_MIN || !crate::par::parallel() {
+        return vec![f(values)];
+    }
+    let (a, b) = values.split_at(values.len() / 2);
+    let (x, y) = crate::par::join(|| f(a), || f(b));
+    vec![x, y]
 }
 
 /// Mean, p50, p90 and p99 of values that must stay as they are (e.g. the chunk gaps inside a
@@ -209,14 +263,20 @@ pub fn dist_in_place(values: &[f64]) -> Dist {
         ranks.push(lo);
         ranks.push((lo + 1).min(n - 1));
     }
-    let at = values_at_ranks(values, &ranks);
+    // The mean's sum runs in file order (its rounding is part of the contract), beside the
+    // histogram passes rather than before them.
+    let (avg, at) = if n >= SPLIT_MIN && crate::par::parallel() {
+        crate::par::join(|| mean(values), || values_at_ranks(values, &ranks))
+    } else {
+        (mean(values), values_at_ranks(values, &ranks))
+    };
     let pct = |k: usize, p: f64| {
         let h = (n - 1) as f64 * p / 100.0;
         let frac = h - h.floor();
         at[2 * k] + (at[2 * k + 1] - at[2 * k]) * frac
     };
     Dist {
-        mean: mean(values),
+        mean: avg,
         p50: Some(pct(0, ps[0])),
         p90: Some(pct(1, ps[1])),
         p99: Some(pct(2, ps[2])),

@@ -63,6 +63,44 @@ fn finite_non_negative_check() {
     assert!(!all_finite_non_negative(&[1.0, -0.5]));
     assert!(!all_finite_non_negative(&[1.0, f64::NAN]));
     assert!(!all_finite_non_negative(&[f64::INFINITY]));
+    // The bit test's edges: -0 and subnormals pass; the most negative subnormal, -∞, a NaN with
+    // its sign bit set and the largest finite value's neighbours are told apart.
+    assert!(all_finite_non_negative(&[
+        -0.0,
+        5e-324,
+        f64::MAX,
+        f64::MIN_POSITIVE
+    ]));
+    assert!(!all_finite_non_negative(&[-5e-324]));
+    assert!(!all_finite_non_negative(&[f64::NEG_INFINITY]));
+    assert!(!all_finite_non_negative(&[-f64::NAN]));
+    assert!(!all_finite_non_negative(&[f64::MIN]));
+    // Compared with the float comparison on every kind of value, alone and in a long slice.
+    let kinds = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        5e-324,
+        -5e-324,
+        f64::MAX,
+        f64::MIN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+    ];
+    for x in kinds {
+        let expect = (0.0..f64::INFINITY).contains(&x);
+        assert_eq!(all_finite_non_negative(&[x]), expect, "{x}");
+        let mut long = vec![0.02; 3 << 20];
+        long[(3 << 20) - 7] = x;
+        assert_eq!(
+            all_finite_non_negative(&long),
+            expect,
+            "{x} in a long slice"
+        );
+    }
 }
 
 #[test]

@@ -262,6 +262,55 @@ fn error_text(s: &mut Scanner<'_>) -> Option<Option<String>> {
     })
 }
 
+/// A window this big is worth reading in two halves on two cores.
+const SPLIT_MIN: usize = 256 << 10;
+
+/// The first `[` at or after `from` that follows `],` (whitespace allowed between): where a row
+/// of the chunk-gap array would start.
+fn row_start_after(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(k) = memchr::memchr(b'[', &b[i..]) {
+        let at = i + k;
+        let before = b[..at]
+            .iter()
+            .rev()
+            .copied()
+            .find(|c| !c.is_ascii_whitespace());
+        if before == Some(b',') {
+            let comma = b[..at].iter().rposition(|&c| c == b',')?;
+            let prev = b[..comma]
+                .iter()
+                .rev()
+                .copied()
+                .find(|c| !c.is_ascii_whitespace());
+            if prev == Some(b']') {
+                return Some(at);
+            }
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// Rows of numbers `[n, …],` from the start of `b`, each followed by a comma, until one is not
+/// (the array's last row, an incomplete one, anything else): their values, each row's end in
+/// those values, and the bytes read (up to just after the last comma).
+fn rows_until_last_comma(b: &[u8]) -> (Vec<f64>, Vec<usize>, usize) {
+    let mut s = Scanner::new(b);
+    let mut values = Vec::new();
+    let mut ends = Vec::new();
+    let mut read = 0;
+    loop {
+        let len = values.len();
+        if s.f64_array(&mut values).is_none() || !s.eat(b',') {
+            values.truncate(len);
+            return (values, ends, read);
+        }
+        ends.push(values.len());
+        read = s.pos();
+    }
+}
+
 /// Reads a whole file in memory; `None` when the reader gives up.
 pub(super) fn read_all(bytes: &[u8], progress: &mut dyn Progress) -> Option<Vec<RawVllm>> {
     let mut reader = Reader::new(Some(bytes.len()));
@@ -334,6 +383,9 @@ impl Chunked {
             return true;
         };
         let mut pos = 0;
+        if crate::par::parallel() {
+            self.split_gaps(end + 1, &mut pos, progress);
+        }
         if self
             .reader
             .advance(&self.buf[..=end], &mut pos, false, self.base, progress)
@@ -351,6 +403,61 @@ impl Chunked {
         !self.gave_up
     }
 
+    /// With two cores, inside the chunk-gap array (most of a detailed file's bytes): the second
+    /// half of `buf[..end]`, from a row start found after its middle, is read on the other core
+    /// while this one reads up to that start. The other half's rows are kept only when this
+    /// half's reading ends exactly there, still inside the array — then that start really was a
+    /// row's, whatever bytes looked like one — else this core goes on over them alone.
+    fn split_gaps(&mut self, end: usize, pos: &mut usize, progress: &mut dyn Progress) {
+        if end < SPLIT_MIN || !matches!(self.reader.at, At::Array(Array::Itls(_))) {
+            return;
+        }
+        let b = &self.buf[..end];
+        let Some(at) = row_start_after(b, end / 2) else {
+            return;
+        };
+        let reader = &mut self.reader;
+        let base = self.base;
+        let mut upto = 0;
+        let (first, (values, ends, read)) = crate::par::join(
+            || {
+                reader.advance(
+                    &b[..at],
+                    &mut upto,
+                    false,
+                    base,
+                    &mut crate::progress::Silent,
+                )
+            },
+            || rows_until_last_comma(&b[at..]),
+        );
+        *pos = upto;
+        let joined = first.is_ok() && b[upto..at].iter().all(u8::is_ascii_whitespace) && read > 0;
+        let At::Array(Array::Itls(r)) = &mut self.reader.at else {
+            return;
+        };
+        if !joined {
+            return;
+        }
+        let shift = r.data.values.len();
+        r.data.values.extend_from_slice(&values);
+        let Some(last) = ends
+            .iter()
+            .map(|e| u32::try_from(shift + e).ok())
+            .collect::<Option<Vec<u32>>>()
+        else {
+            r.data.values.truncate(shift);
+            return;
+        };
+        let before = r.data.offsets.len() - 1;
+        r.data.offsets.extend(last);
+        let after = r.data.offsets.len() - 1;
+        if after / 1024 > before / 1024 {
+            progress.report((after / 1024 * 1024) as u64, base + (at + read) as u64);
+        }
+        *pos = at + read;
+    }
+
     /// The end of the file: the objects read, or `None` when the reader gave up.
     pub(super) fn finish(mut self, progress: &mut dyn Progress) -> Option<Vec<RawVllm>> {
         if self.gave_up {
@@ -364,5 +471,71 @@ impl Chunked {
             .advance(&self.buf, &mut pos, true, self.base, progress)
             .ok()?;
         Some(self.reader.into_objects())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader fed `head` (ending inside the chunk-gap array), its unread rest and `window`
+    /// then read by [`Chunked::split_gaps`] directly.
+    fn split(head: &str, window: &str) -> (Chunked, usize) {
+        let mut c = Chunked::new(None);
+        assert!(c.feed(head.as_bytes(), &mut crate::progress::Silent));
+        assert!(matches!(c.reader.at, At::Array(Array::Itls(_))));
+        c.buf.extend_from_slice(window.as_bytes());
+        let mut pos = 0;
+        let end = c.buf.len();
+        c.split_gaps(end, &mut pos, &mut crate::progress::Silent);
+        (c, pos)
+    }
+
+    fn rows(c: &Chunked) -> usize {
+        match &c.reader.at {
+            At::Array(Array::Itls(r)) => r.data.rows(),
+            _ => usize::MAX,
+        }
+    }
+
+    #[test]
+    fn a_window_of_rows_is_read_in_two_halves_and_spliced() {
+        let head = "{\"output_lens\": [3], \"itls\": [[0.5, 0.25], ";
+        let row = "[0.1, 0.2, 0.3], ";
+        let window = row.repeat(40_000);
+        let (c, pos) = split(head, &window);
+        // Every row followed by its comma is read, up to the window's last comma.
+        assert_eq!(rows(&c), 1 + 40_000);
+        assert_eq!(pos, c.buf.len() - 1);
+        let At::Array(Array::Itls(r)) = &c.reader.at else {
+            unreachable!()
+        };
+        assert_eq!(r.data.values.len(), 2 + 3 * 40_000);
+        assert_eq!(r.data.offsets[..4], [0, 2, 5, 8]);
+        assert_eq!(r.data.values[r.data.values.len() - 3..], [0.1, 0.2, 0.3]);
+    }
+
+    #[test]
+    fn rows_found_in_text_after_the_array_are_thrown_away() {
+        let head = "{\"output_lens\": [3], \"itls\": [[0.5, 0.25], ";
+        // The array ends before the window's middle; texts that look like rows follow.
+        let window = format!(
+            "{}[0.7]], \"t\": [\"{}\"], ",
+            "[0.1], ".repeat(10_000),
+            "], [1, 2], ".repeat(40_000)
+        );
+        let (c, pos) = split(head, &window);
+        // This half read on past the array's end; nothing from the other half was spliced in.
+        assert!(matches!(c.reader.at, At::Key | At::AfterValue | At::Object));
+        let gaps = c
+            .reader
+            .raw
+            .itls
+            .as_ref()
+            .expect("the array was read")
+            .data
+            .rows();
+        assert_eq!(gaps, 1 + 10_000 + 1);
+        assert!(pos < window.len() / 2 + 20);
     }
 }
