@@ -147,23 +147,29 @@ fn order_key(x: f64) -> u64 {
     }
 }
 
-/// The histogram's resolution: the top 20 bits of the order key (sign, exponent and 8 mantissa
-/// bits: 1/256 of an octave). Latencies cluster within an octave or two, so 16 bits left a
-/// third of a big file's gaps in one bucket to gather and select in; at 20 bits a bucket holds
-/// a few per cent, and the few buckets such data touches stay in cache.
-const BUCKET_BITS: u32 = 20;
-const BUCKETS: usize = 1 << BUCKET_BITS;
-
-fn bucket(x: f64) -> usize {
-    (order_key(x) >> (64 - BUCKET_BITS)) as usize
+/// The histogram's resolution: the top bits of the order key. 16 bits (sign, exponent, 4
+/// mantissa bits: 1/16 of an octave) for up to [`FINE_FROM`] values; above, 20 bits (1/256 of an
+/// octave). Latencies cluster within an octave or two, so at 16 bits a third of a big file's
+/// 10M gaps fell in one bucket to gather and select in; at 20 bits a bucket holds a few per cent,
+/// and the few buckets such data touches stay in cache. The finer table (13 MB with its
+/// companions) would cost more to clear than it saves on fewer values.
+fn bucket_bits(n: usize) -> u32 {
+    if n >= FINE_FROM {
+        20
+    } else {
+        16
+    }
 }
+
+const FINE_FROM: usize = 1 << 22;
 
 /// Below this many values, copying and selecting is as fast as anything.
 const RADIX_MIN: usize = 1 << 16;
 
 /// The values at the given ranks (0-based, each < `values.len()`) of the ascending order of
-/// `values`, without reordering or copying `values`: a histogram of each value's top 16 order-key
-/// bits finds the bucket of each rank, and only those buckets are gathered and selected in.
+/// `values`, without reordering or copying `values`: a histogram of each value's top order-key
+/// bits ([`bucket_bits`]) finds the bucket of each rank, and only those buckets are gathered and
+/// selected in.
 /// Millions of chunk gaps cost two linear passes instead of a copy and several selections.
 pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
     if values.len() < RADIX_MIN {
@@ -173,10 +179,12 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
             .map(|&r| *v.select_nth_unstable_by(r, f64::total_cmp).1)
             .collect();
     }
+    let bits = bucket_bits(values.len());
+    let (buckets, shift) = (1usize << bits, 64 - bits);
     let hist = halves(values, |part| {
-        let mut hist = vec![0u32; BUCKETS];
+        let mut hist = vec![0u32; buckets];
         for &x in part {
-            hist[bucket(x)] += 1;
+            hist[(order_key(x) >> shift) as usize] += 1;
         }
         hist
     })
@@ -187,7 +195,7 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
     })
     .unwrap_or_default();
     // For each rank: its bucket and its position inside the bucket.
-    let mut starts = vec![0u64; BUCKETS];
+    let mut starts = vec![0u64; buckets];
     let mut acc = 0u64;
     for (b, &c) in hist.iter().enumerate() {
         starts[b] = acc;
@@ -200,7 +208,7 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
         w.dedup();
         w
     };
-    let mut slot = vec![u8::MAX; BUCKETS];
+    let mut slot = vec![u8::MAX; buckets];
     for (k, &b) in wanted.iter().enumerate() {
         slot[b] = k as u8;
     }
@@ -210,7 +218,7 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
             .map(|&b| Vec::with_capacity(hist[b] as usize / 2))
             .collect();
         for &x in part {
-            let k = slot[bucket(x)];
+            let k = slot[(order_key(x) >> shift) as usize];
             if k != u8::MAX {
                 gathered[k as usize].push(x);
             }

@@ -23,16 +23,17 @@ fn install() {
 fn percentiles_of_millions_split_over_two_threads_equal_sorting() {
     install();
     let before = JOINS.load(Ordering::SeqCst);
-    // Gaps of ~20 ms (one octave, many duplicates), as in a big file, plus a few odd ones.
-    let mut v: Vec<f64> = (0..3_000_001u64)
+    // Gaps of ~20 ms (one octave, many duplicates), as in a big file (enough for the finer
+    // histogram), plus a few odd ones.
+    let mut v: Vec<f64> = (0..4_500_001u64)
         .map(|i| 0.018 + ((i * 7919) % 10_007) as f64 * 1e-6)
         .collect();
     v[17] = 0.0;
     v[1_000_003] = 4.5;
-    v[2_999_999] = -0.0;
+    v[4_499_999] = -0.0;
     let mut sorted = v.clone();
     sorted.sort_by(f64::total_cmp);
-    let ranks = [0, 1, 1_500_000, 2_700_000, 2_970_000, 2_970_001, 3_000_000];
+    let ranks = [0, 1, 2_250_000, 4_050_000, 4_455_000, 4_455_001, 4_500_000];
     let expect: Vec<f64> = ranks.iter().map(|&r| sorted[r]).collect();
     assert_eq!(values_at_ranks(&v, &ranks), expect);
     // The mean is summed in file order, as without the split, so it is the same bits.

@@ -126,3 +126,20 @@ fn radix_ranks_match_sorting_on_big_narrow_and_mixed_samples() {
         assert_eq!(d, Dist::of(&mut w));
     }
 }
+
+#[test]
+fn the_finer_histogram_of_millions_of_values_finds_the_same_ranks_as_sorting() {
+    // Above FINE_FROM values the histogram has 20-bit buckets: narrow data, a few outliers.
+    let n = FINE_FROM + 12_345;
+    let mut v: Vec<f64> = (0..n as u64)
+        .map(|i| 0.018 + ((i * 104_729) % 99_991) as f64 * 1e-7)
+        .collect();
+    v[3] = 1e-9;
+    v[n / 2] = 30.0;
+    v[n - 2] = 0.0;
+    let mut sorted = v.clone();
+    sorted.sort_by(f64::total_cmp);
+    let ranks = [0, 1, 2, n / 2, n * 9 / 10, n * 99 / 100, n - 2, n - 1];
+    let expect: Vec<f64> = ranks.iter().map(|&r| sorted[r]).collect();
+    assert_eq!(values_at_ranks(&v, &ranks), expect);
+}
