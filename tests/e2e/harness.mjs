@@ -135,3 +135,33 @@ export async function axe(page) {
   });
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Records long tasks (the Long Tasks API: every task of 50 ms or more). */
+export async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); })
+      .observe({ type: 'longtask' });
+  });
+}
+
+/** Starts a Chromium trace; the returned function stops it and gives, for every task the page's
+ *  main thread ran meanwhile, its wall-clock duration and the CPU time the thread spent in it
+ *  (ms). The CPU time is the page's own work: unlike wall-clock time (and the Long Tasks API,
+ *  which sees only wall-clock tasks from 50 ms up), it does not grow when other processes take
+ *  the cores, so it can be held to a limit on a busy machine. */
+export async function traceMainThread(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline', transferMode: 'ReportEvents' });
+  return async () => {
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await done;
+    const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`));
+    return events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
+      .map((e) => ({ wall: e.dur / 1e3, cpu: e.tdur === undefined ? undefined : e.tdur / 1e3 }));
+  };
+}
