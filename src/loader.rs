@@ -363,7 +363,7 @@ pub async fn load(
     else {
         return failed("the loader gave no answer".into());
     };
-    let parsed = match tpsview_core::transfer::decode(&wire) {
+    let parsed = match assemble(&wire, &get(&d, "columns")).await {
         Ok(p) => p,
         Err(e) => return failed(e),
     };
@@ -382,6 +382,22 @@ pub async fn load(
         memory: num("memory"),
     };
     Outcome::Loaded(Box::new(f), view, Some(finished))
+}
+
+/// The worker's pieces put together: the skeleton, then each column in a task of its own (a
+/// column of a million requests is a few MB to copy; all of them at once were a long task).
+async fn assemble(skeleton: &[u8], columns: &JsValue) -> Result<tpsview_core::Parsed, String> {
+    let mut a = tpsview_core::transfer::Assembly::new(skeleton)?;
+    let columns: js_sys::Array = columns.clone().dyn_into().unwrap_or_default();
+    for c in columns.iter() {
+        next_task().await;
+        let bytes = c
+            .dyn_ref::<Uint8Array>()
+            .map(Uint8Array::to_vec)
+            .unwrap_or_default();
+        a.put(&bytes)?;
+    }
+    a.finish()
 }
 
 /// Resolves in a later task (a zero-delay timer): what runs after it is a task of its own.

@@ -5,13 +5,15 @@
 //! chunk by chunk as it arrives (`formats::Stream`): the browser reads ahead while a chunk is
 //! parsed, and memory never holds the whole file. Any other file, a URL, or a file the byte
 //! scanner gives up on, is read chunk by chunk into one buffer and then parsed. Either way the
-//! worker folds huge chunk-gap arrays into their distribution (`metrics::fold_gaps`) and posts the
+//! worker folds huge chunk-gap arrays into their distribution (`metrics::fold_gaps`), computes
+//! each point's per-request distributions (`metrics::fold_requests`) and posts the
 //! result back in binary (`tpsview_core::transfer`), its buffer transferred, not copied. The
 //! page's thread never parses.
 //!
 //! Messages to the page: `{type: "ready"}`, `{type: "progress", phase, read, total, requests?}`,
-//! `{type: "done", parsed?: Uint8Array, error?: string, view?: string, bytes, requests,
-//! read_ms, parse_ms, memory}`.
+//! `{type: "done", parsed?: Uint8Array, columns?: Uint8Array[], error?: string, view?: string,
+//! bytes, requests, read_ms, parse_ms, memory}` (`parsed` and `columns`: the pieces of
+//! `tpsview_core::transfer::split`).
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -123,6 +125,9 @@ async fn job(data: JsValue) {
             }
             drop(bytes);
             tpsview_core::metrics::fold_gaps(&mut parsed.report);
+            // The page's summary then reads each point's percentiles instead of selecting them
+            // over every request on its own thread.
+            tpsview_core::metrics::fold_requests(&mut parsed.report);
             let requests: usize = parsed
                 .report
                 .runs
@@ -132,9 +137,19 @@ async fn job(data: JsValue) {
                 .map(tpsview_core::Requests::len)
                 .sum();
             set(&done, "requests", requests as f64);
-            let wire = Uint8Array::from(tpsview_core::transfer::encode(&parsed).as_slice());
+            // In pieces (a skeleton, then each per-request column), so that the page can take
+            // them one task at a time; every buffer is transferred, not copied.
+            let pieces = tpsview_core::transfer::split(parsed);
+            let wire = Uint8Array::from(pieces.skeleton.as_slice());
             transfer = Array::of1(&wire.buffer());
+            let columns = Array::new();
+            for c in pieces.columns {
+                let c = Uint8Array::from(c.as_slice());
+                transfer.push(&c.buffer());
+                columns.push(&c);
+            }
             set(&done, "parsed", wire);
+            set(&done, "columns", columns);
         }
         Err(e) => set(&done, "error", messages::parse_error(&e)),
     }

@@ -5,7 +5,7 @@
 //! steady-state window. Failed and invalid requests are counted and listed, never averaged in.
 
 use crate::error::Diagnostic;
-use crate::model::{rate_as_json, Outcome, Point, Ragged, Report, Requests};
+use crate::model::{rate_as_json, Outcome, Point, Ragged, Report, RequestDists, Requests};
 use crate::stats::Dist;
 use crate::vocabulary::{GapCause, Latency, Metric};
 
@@ -326,13 +326,6 @@ fn recompute(
 ) -> PointMetrics {
     let mut m = PointMetrics::empty(Basis::Recomputed, point);
     let n = req.len();
-    let (mut ttft, mut e2e, mut tpot, mut rate, mut user) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::new(),
-    );
     // Requests averaged in; their chunk gaps are pooled after the loop.
     let mut usable: Vec<usize> = Vec::with_capacity(n);
     let (mut ok, mut failed, mut invalid) = (0u64, 0u64, 0u64);
@@ -370,19 +363,8 @@ fn recompute(
         };
         ok += 1;
         tokens += u64::from(req.output_tokens[i]);
-        ttft.push(r.ttft);
-        e2e.push(r.e2e);
         sum_e2e += r.e2e;
         sum_decode += r.e2e - r.ttft;
-        if let Some(t) = r.tpot {
-            tpot.push(t);
-        }
-        if let Some(v) = r.per_stream_rate {
-            rate.push(v);
-        }
-        if let Some(v) = r.user_rate {
-            user.push(v);
-        }
         usable.push(i);
     }
     m.requests_ok = Some(ok);
@@ -405,11 +387,16 @@ fn recompute(
         ));
     }
 
-    let mean_tpot = crate::stats::mean(&tpot);
-    m.per_stream_tps = mean_tpot.filter(|t| *t > 0.0).map(|t| 1.0 / t);
-    m.tpot_ms = Dist::of(&mut tpot).scaled(1e3);
-    m.ttft_ms = Dist::of(&mut ttft).scaled(1e3);
-    m.e2e_ms = Dist::of(&mut e2e).scaled(1e3);
+    // Computed where the file was parsed (`fold_requests`), or here.
+    let d = req
+        .dists
+        .as_deref()
+        .copied()
+        .unwrap_or_else(|| request_dists(req));
+    m.per_stream_tps = d.tpot.mean.filter(|t| *t > 0.0).map(|t| 1.0 / t);
+    m.tpot_ms = d.tpot.scaled(1e3);
+    m.ttft_ms = d.ttft.scaled(1e3);
+    m.e2e_ms = d.e2e.scaled(1e3);
     // When every request is usable, the pooled gaps are the report's own array: no copy.
     m.itl_ms = match &req.chunk_gaps {
         // Folded by `fold_gaps` over these same usable requests.
@@ -427,8 +414,8 @@ fn recompute(
         None => Dist::default(),
     }
     .scaled(1e3);
-    m.per_stream_rate = Dist::of(&mut rate);
-    m.user_rate = Dist::of(&mut user);
+    m.per_stream_rate = d.per_stream_rate;
+    m.user_rate = d.user_rate;
     if req.chunk_gaps.is_none() && ok > 0 {
         diags.push(Diagnostic::info(
             &point.source_file,
@@ -636,6 +623,55 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
         output_tokens: tokens,
         system_tps: tokens / (b - a),
     })
+}
+
+/// The distributions of a point's per-request series over the requests its metrics average in
+/// (each mean summed in request order, as everywhere).
+pub fn request_dists(req: &Requests) -> RequestDists {
+    let n = req.len();
+    let (mut ttft, mut e2e, mut tpot, mut rate, mut user) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::new(),
+    );
+    for r in (0..n).filter_map(|i| request_metrics(req, i)) {
+        ttft.push(r.ttft);
+        e2e.push(r.e2e);
+        if let Some(t) = r.tpot {
+            tpot.push(t);
+        }
+        if let Some(v) = r.per_stream_rate {
+            rate.push(v);
+        }
+        if let Some(v) = r.user_rate {
+            user.push(v);
+        }
+    }
+    RequestDists {
+        ttft: Dist::of(&mut ttft),
+        e2e: Dist::of(&mut e2e),
+        tpot: Dist::of(&mut tpot),
+        per_stream_rate: Dist::of(&mut rate),
+        user_rate: Dist::of(&mut user),
+    }
+}
+
+/// Computes and keeps every point's [`RequestDists`] (see [`Requests::dists`]): what the
+/// browser's loading worker does to a file before the page gets it, so that the page's summary
+/// does not select percentiles over every request on its own thread. Figures are unchanged.
+pub fn fold_requests(report: &mut Report) {
+    for req in report
+        .runs
+        .iter_mut()
+        .flat_map(|r| &mut r.points)
+        .filter_map(|p| p.requests.as_mut())
+    {
+        if req.dists.is_none() {
+            req.dists = Some(Box::new(request_dists(req)));
+        }
+    }
 }
 
 /// Reports with more chunk gaps than this (8 MB of `f64`) have them folded by [`fold_gaps`].

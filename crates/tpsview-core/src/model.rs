@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+pub(crate) mod packed;
+
 /// A whole report: metadata shared by its runs, and the runs.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
@@ -182,8 +184,10 @@ pub enum Outcome {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ragged {
     /// `len() == requests + 1`, starting at 0, non-decreasing.
+    #[serde(with = "packed::vec")]
     pub offsets: Vec<u32>,
     /// Every gap in seconds; empty once folded into `pooled`.
+    #[serde(with = "packed::vec")]
     pub values: Vec<f64>,
     /// The distribution of the gaps of the requests the metrics use, in seconds, when `values`
     /// was folded away to save memory (see [`Ragged::fold`]); the offsets (chunk counts) stay.
@@ -245,19 +249,48 @@ impl Ragged {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Requests {
     /// Send times, when the source records them.
+    #[serde(with = "packed::opt")]
     pub start_s: Option<Vec<f64>>,
     /// First output token's arrival − send time.
+    #[serde(with = "packed::vec")]
     pub ttft_s: Vec<f64>,
     /// Last output token's arrival − send time.
+    #[serde(with = "packed::vec")]
     pub e2e_s: Vec<f64>,
     /// Prompt tokens, when known.
+    #[serde(with = "packed::opt")]
     pub input_tokens: Option<Vec<u32>>,
     /// Output tokens.
+    #[serde(with = "packed::vec")]
     pub output_tokens: Vec<u32>,
     /// Gaps between successive streamed chunks, when known.
     pub chunk_gaps: Option<Ragged>,
     /// What became of each request.
+    #[serde(with = "packed::outcomes")]
     pub outcome: Vec<Outcome>,
+    /// The distributions of the per-request series, computed where the file was parsed (see
+    /// [`crate::metrics::fold_requests`]); `None` until then, and for small points.
+    #[serde(default)]
+    pub dists: Option<Box<RequestDists>>,
+}
+
+/// The distributions of a point's per-request series over the requests its metrics average in
+/// (completed, usable, with output), in seconds and tokens/s. Computed once where a big file is
+/// parsed (the browser's loading worker) so that the page never selects percentiles over a
+/// million requests on its own thread. A point's requests do not change after loading, so these
+/// stay theirs; the arithmetic is [`crate::metrics`]'s own, so the figures are the same bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RequestDists {
+    /// Time to first token.
+    pub ttft: crate::stats::Dist,
+    /// End-to-end time.
+    pub e2e: crate::stats::Dist,
+    /// Time per output token.
+    pub tpot: crate::stats::Dist,
+    /// 1 / tpot.
+    pub per_stream_rate: crate::stats::Dist,
+    /// Output tokens / e2e.
+    pub user_rate: crate::stats::Dist,
 }
 
 impl Requests {

@@ -46,6 +46,7 @@ impl RequestsBuilder {
                 output_tokens: Vec::with_capacity(n),
                 chunk_gaps: None,
                 outcome: Vec::with_capacity(n),
+                dists: None,
             },
             gaps: Ragged::default(),
             has_gaps: false,

@@ -145,6 +145,7 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
         output_tokens: s.output,
         chunk_gaps: Some(ragged),
         outcome: vec![Outcome::Ok; total],
+        dists: None,
     }
 }
 

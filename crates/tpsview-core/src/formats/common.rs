@@ -436,6 +436,7 @@ impl Rows {
             output_tokens,
             chunk_gaps,
             outcome,
+            dists: None,
         };
         diags.extend(validate_requests(file, &mut req));
         req

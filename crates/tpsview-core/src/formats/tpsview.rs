@@ -376,6 +376,7 @@ fn into_requests(
         output_tokens,
         chunk_gaps,
         outcome,
+        dists: None,
     };
     let mut found = validate_requests(file, &mut req);
     for d in &mut found {

@@ -575,6 +575,7 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
         output_tokens,
         chunk_gaps: raw.itls.take().map(|r| r.data),
         outcome,
+        dists: None,
     };
     diags.extend(validate_requests(file, &mut req));
     Some(req)

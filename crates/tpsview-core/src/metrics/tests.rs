@@ -22,6 +22,7 @@ fn requests(rows: &[(f64, f64, f64, u32)]) -> Requests {
         output_tokens: rows.iter().map(|r| r.3).collect(),
         chunk_gaps: Some(gaps),
         outcome: vec![Outcome::Ok; rows.len()],
+        dists: None,
     }
 }
 
@@ -254,4 +255,45 @@ proptest! {
         // Only TTFT (one prefill step and the network) separates them.
         prop_assert!((ratio - 1.0).abs() < 0.03, "ratio {}", ratio);
     }
+}
+
+#[test]
+fn folding_the_per_request_distributions_changes_no_figure_and_the_page_uses_them() {
+    // Failed, invalid and one-token requests, 17-digit numbers: every fixture-like case at once.
+    let text = crate::synthetic::vllm_detailed(300, 20, 5, true);
+    let mut parsed = crate::parse_any("f.json", text.as_bytes()).expect("parses");
+    let req = parsed.report.runs[0].points[0]
+        .requests
+        .as_mut()
+        .expect("requests");
+    req.outcome[3] = Outcome::Failed("boom".into());
+    req.outcome[7] = Outcome::Invalid("ttft".into());
+    req.output_tokens[11] = 1;
+    req.output_tokens[12] = 0;
+    let plain = crate::summarize(vec![parsed.clone()], &MetricOptions::default());
+    fold_requests(&mut parsed.report);
+    fold_gaps(&mut parsed.report);
+    // Through the worker's wire form, as the page gets it.
+    let back = crate::transfer::decode(&crate::transfer::encode(&parsed)).expect("decodes");
+    let req = back.report.runs[0].points[0]
+        .requests
+        .as_ref()
+        .expect("requests");
+    assert!(
+        req.dists.is_some(),
+        "the distributions travel with the requests"
+    );
+    let folded = crate::summarize(vec![back.clone()], &MetricOptions::default());
+    assert_eq!(folded, plain);
+    // The page reads them rather than going over the requests again: a changed figure shows.
+    let mut changed = back;
+    let req = changed.report.runs[0].points[0]
+        .requests
+        .as_mut()
+        .expect("requests");
+    if let Some(d) = req.dists.as_mut() {
+        d.ttft.p50 = Some(12.5);
+    }
+    let (m, _) = compute_point(&changed.report.runs[0].points[0], &MetricOptions::default());
+    assert_eq!(m.ttft_ms.p50, Some(12_500.0));
 }

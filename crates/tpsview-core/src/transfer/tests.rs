@@ -116,3 +116,108 @@ fn a_folded_report_exports_and_reads_back_with_the_same_figures() {
     };
     assert_eq!(s(&back), s(&p));
 }
+
+#[test]
+fn columns_cross_as_packed_bytes_with_every_outcome_and_bit_pattern() {
+    let mut p = big();
+    let req = p.report.runs[0].points[0]
+        .requests
+        .as_mut()
+        .expect("requests");
+    req.outcome[9] = Outcome::Invalid("ttft".into());
+    req.outcome[10] = Outcome::Failed("<b>html</b> — é".into());
+    req.ttft_s[0] = f64::NAN;
+    req.ttft_s[1] = -0.0;
+    req.e2e_s[2] = f64::INFINITY;
+    let wire = encode(&p);
+    let back = decode(&wire).expect("decodes");
+    assert_eq!(encode(&back), wire);
+    let r = back.report.runs[0].points[0]
+        .requests
+        .as_ref()
+        .expect("requests");
+    assert_eq!(r.outcome[3], Outcome::Failed("boom".into()));
+    assert_eq!(r.outcome[9], Outcome::Invalid("ttft".into()));
+    assert_eq!(r.outcome[10], Outcome::Failed("<b>html</b> — é".into()));
+    assert!(r.ttft_s[0].is_nan() && r.ttft_s[1].to_bits() == (-0.0f64).to_bits());
+    assert_eq!(r.e2e_s[2], f64::INFINITY);
+    // About the columns' own bytes: 8 per time, 4 per count, 1 per outcome, 8 per gap and 4 per
+    // row of gaps (no per-element framing).
+    let n = r.len();
+    let gaps = r.chunk_gaps.as_ref().expect("gaps").values.len();
+    let columns = n * (8 * 3 + 4 * 2 + 1 + 4) + gaps * 8;
+    assert!(
+        wire.len() < columns + 4096,
+        "{} bytes for {columns}",
+        wire.len()
+    );
+}
+
+#[test]
+fn a_cut_packed_column_is_an_error_not_a_panic() {
+    let wire = encode(&big());
+    for cut in [wire.len() / 3, wire.len() / 2, wire.len() - 9] {
+        assert!(decode(&wire[..cut]).is_err(), "cut at {cut}");
+    }
+}
+
+/// `p` split and put back together, column by column, as the page does.
+fn reassembled(p: &crate::Parsed) -> Result<crate::Parsed, String> {
+    let pieces = super::split(p.clone());
+    let mut a = super::Assembly::new(&pieces.skeleton)?;
+    assert_eq!(a.missing(), pieces.columns.len());
+    for c in &pieces.columns {
+        a.put(c)?;
+    }
+    a.finish()
+}
+
+#[test]
+fn every_fixture_crosses_in_pieces_unchanged() {
+    let mut crossed = 0;
+    for (name, bytes) in fixtures() {
+        let Ok(p) = parse_any(&name, &bytes) else {
+            continue;
+        };
+        let back = reassembled(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(encode(&back), encode(&p), "{name}");
+        crossed += 1;
+    }
+    assert!(crossed > 20, "{crossed}");
+    // A big file with failed and unusable requests, folded as the worker folds it.
+    let mut p = big();
+    crate::metrics::fold_requests(&mut p.report);
+    let back = reassembled(&p).expect("reassembles");
+    assert_eq!(encode(&back), encode(&p));
+    assert_eq!(summary_json(&back), summary_json(&p));
+}
+
+#[test]
+fn pieces_out_of_order_cut_or_missing_are_errors_not_panics() {
+    let pieces = super::split(big());
+    assert!(pieces.columns.len() >= 6, "{}", pieces.columns.len());
+    // A column missing.
+    let mut a = super::Assembly::new(&pieces.skeleton).expect("skeleton");
+    for c in &pieces.columns[1..] {
+        let _ = a.put(c);
+    }
+    assert!(a.finish().is_err());
+    // Two columns swapped (an f64 column where the u32 one belongs has another length).
+    let mut a = super::Assembly::new(&pieces.skeleton).expect("skeleton");
+    let mut cols = pieces.columns.clone();
+    cols.swap(0, 2);
+    assert!(
+        cols.iter().all(|c| a.put(c).is_ok()),
+        "whole numbers of values either way"
+    );
+    assert!(a.finish().is_err(), "but the lengths disagree");
+    // A cut column, a column too many, a cut skeleton.
+    let mut a = super::Assembly::new(&pieces.skeleton).expect("skeleton");
+    assert!(a.put(&pieces.columns[0][..13]).is_err());
+    let mut a = super::Assembly::new(&pieces.skeleton).expect("skeleton");
+    for c in &pieces.columns {
+        a.put(c).expect("puts");
+    }
+    assert!(a.put(&pieces.columns[0]).is_err());
+    assert!(super::Assembly::new(&pieces.skeleton[..pieces.skeleton.len() / 2]).is_err());
+}
