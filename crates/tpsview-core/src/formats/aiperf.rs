@@ -167,20 +167,29 @@ pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
     let mut diags = Vec::new();
     // Each record becomes a row as it is read (send time kept in ns until the first is known).
     // Warm-up records have no row, but their send times count for the clock's origin.
+    // Rows go straight into the columns (a big file's gaps are held once); their send times
+    // are set once every record's, warm-up ones included, has given the clock's origin.
+    let mut rows = Rows::default();
+    let mut usable_sent: Vec<Option<i64>> = Vec::new();
     let recs = map_records(file, bytes, &mut diags, |i, r, diags| {
+        // `map_records` reads a file with a broken line a second time, from record 0.
+        if i == 0 {
+            rows = Rows::default();
+            usable_sent.clear();
+        }
         let sent = at(r, "metadata.request_start_ns").and_then(Value::as_i64);
         let warmup = common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup");
-        (sent, (!warmup).then(|| record_row(file, i, r, diags)))
-    })?;
-    let warmup = recs.iter().filter(|r| r.1.is_none()).count();
-    let t0 = recs.iter().filter_map(|r| r.0).min().unwrap_or(0);
-    let mut rows = Rows::default();
-    for (sent, row) in recs {
-        let Some(mut row) = row else { continue };
-        if row.error.is_none() && row.invalid.is_none() {
-            row.start_s = sent.map(|ns| (ns - t0) as f64 * 1e-9);
+        if !warmup {
+            let row = record_row(file, i, r, diags);
+            usable_sent.push(sent.filter(|_| row.error.is_none() && row.invalid.is_none()));
+            rows.push(row);
         }
-        rows.push(row);
+        (sent, warmup)
+    })?;
+    let warmup = recs.iter().filter(|r| r.1).count();
+    let t0 = recs.iter().filter_map(|r| r.0).min().unwrap_or(0);
+    for (i, sent) in usable_sent.into_iter().enumerate() {
+        rows.set_start(i, sent.map(|ns| (ns - t0) as f64 * 1e-9));
     }
     if warmup > 0 {
         diags.push(Diagnostic::info(

@@ -350,15 +350,30 @@ impl Row {
     }
 }
 
-/// Builds request columns row by row; columns that no row has are left out.
+/// Builds request columns row by row; columns that no row has are left out. A row's chunk gaps
+/// are moved into one flat column as it is pushed, so that a big file's gaps are never held
+/// twice (once per row and once flattened).
 #[derive(Default)]
 pub(crate) struct Rows {
     rows: Vec<Row>,
+    gaps: Ragged,
+    /// Whether a row that did not fail has gaps.
+    any_gaps: bool,
 }
 
 impl Rows {
-    pub fn push(&mut self, r: Row) {
+    pub fn push(&mut self, mut r: Row) {
+        let gaps = r.gaps_s.take();
+        self.any_gaps |= r.error.is_none() && gaps.is_some();
+        self.gaps.push_row(gaps.as_deref().unwrap_or(&[]));
         self.rows.push(r);
+    }
+
+    /// Sets row `i`'s send time (for formats whose clock origin is known only at the end).
+    pub fn set_start(&mut self, i: usize, start_s: Option<f64>) {
+        if let Some(r) = self.rows.get_mut(i) {
+            r.start_s = start_s;
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -371,7 +386,7 @@ impl Rows {
         let ok_rows = self.rows.iter().filter(|r| r.error.is_none());
         let has_start = ok_rows.clone().any(|r| r.start_s.is_some());
         let has_input = self.rows.iter().any(|r| r.input_tokens.is_some());
-        let has_gaps = ok_rows.clone().any(|r| r.gaps_s.is_some());
+        let has_gaps = self.any_gaps;
         let mut outcome: Vec<Outcome> = self
             .rows
             .iter()
@@ -421,13 +436,7 @@ impl Rows {
                 .map(|r| r.start_s.unwrap_or(f64::NAN))
                 .collect::<Vec<_>>()
         });
-        let chunk_gaps = has_gaps.then(|| {
-            let mut g = Ragged::default();
-            for r in &self.rows {
-                g.push_row(r.gaps_s.as_deref().unwrap_or(&[]));
-            }
-            g
-        });
+        let chunk_gaps = has_gaps.then_some(self.gaps);
         let mut req = Requests {
             start_s,
             ttft_s: self.rows.iter().map(|r| r.ttft_s).collect(),
