@@ -86,42 +86,22 @@ pub fn split(mut parsed: Parsed) -> Pieces {
         let Some(req) = requests_mut(&mut parsed, r, p) else {
             continue;
         };
+        // The column's bytes, leaving it empty (an optional column stays `Some`, marking it).
+        fn out<T: packed::Le>(v: Option<&mut Vec<T>>) -> Vec<u8> {
+            packed::to_bytes(&v.map(std::mem::take).unwrap_or_default())
+        }
         columns.push(match c {
-            Column::Ttft => packed::to_bytes(&std::mem::take(&mut req.ttft_s)),
-            Column::E2e => packed::to_bytes(&std::mem::take(&mut req.e2e_s)),
-            Column::Output => packed::to_bytes(&std::mem::take(&mut req.output_tokens)),
+            Column::Ttft => out(Some(&mut req.ttft_s)),
+            Column::E2e => out(Some(&mut req.e2e_s)),
+            Column::Output => out(Some(&mut req.output_tokens)),
             Column::Outcome => {
                 let o = std::mem::take(&mut req.outcome);
                 postcard::to_allocvec(&packed::OutcomesOut(&o)).unwrap_or_default()
             }
-            Column::Start => packed::to_bytes(
-                req.start_s
-                    .as_mut()
-                    .map(std::mem::take)
-                    .as_deref()
-                    .unwrap_or_default(),
-            ),
-            Column::Input => packed::to_bytes(
-                req.input_tokens
-                    .as_mut()
-                    .map(std::mem::take)
-                    .as_deref()
-                    .unwrap_or_default(),
-            ),
-            Column::GapOffsets => packed::to_bytes(
-                req.chunk_gaps
-                    .as_mut()
-                    .map(|g| std::mem::take(&mut g.offsets))
-                    .as_deref()
-                    .unwrap_or_default(),
-            ),
-            Column::GapValues => packed::to_bytes(
-                req.chunk_gaps
-                    .as_mut()
-                    .map(|g| std::mem::take(&mut g.values))
-                    .as_deref()
-                    .unwrap_or_default(),
-            ),
+            Column::Start => out(req.start_s.as_mut()),
+            Column::Input => out(req.input_tokens.as_mut()),
+            Column::GapOffsets => out(req.chunk_gaps.as_mut().map(|g| &mut g.offsets)),
+            Column::GapValues => out(req.chunk_gaps.as_mut().map(|g| &mut g.values)),
         });
     }
     Pieces {

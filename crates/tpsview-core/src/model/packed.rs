@@ -17,29 +17,25 @@ pub(crate) trait Le: Copy {
     fn get(b: &[u8]) -> Self;
 }
 
-impl Le for f64 {
-    const SIZE: usize = 8;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn get(b: &[u8]) -> Self {
-        let mut a = [0; 8];
-        a.copy_from_slice(b);
-        f64::from_le_bytes(a)
-    }
+macro_rules! le {
+    ($t:ty, $n:literal) => {
+        impl Le for $t {
+            const SIZE: usize = $n;
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(b: &[u8]) -> Self {
+                let mut a = [0; $n];
+                a.copy_from_slice(b);
+                <$t>::from_le_bytes(a)
+            }
+        }
+    };
 }
 
-impl Le for u32 {
-    const SIZE: usize = 4;
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn get(b: &[u8]) -> Self {
-        let mut a = [0; 4];
-        a.copy_from_slice(b);
-        u32::from_le_bytes(a)
-    }
-}
+le!(f64, 8);
+le!(u32, 4);
+le!(u8, 1);
 
 /// A column's raw little-endian bytes.
 pub(crate) fn to_bytes<T: Le>(v: &[T]) -> Vec<u8> {
@@ -207,15 +203,5 @@ pub(crate) mod outcomes {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             s.serialize_bytes(self.0)
         }
-    }
-}
-
-impl Le for u8 {
-    const SIZE: usize = 1;
-    fn put(self, out: &mut Vec<u8>) {
-        out.push(self);
-    }
-    fn get(b: &[u8]) -> Self {
-        b[0]
     }
 }

@@ -268,22 +268,13 @@ const SPLIT_MIN: usize = 256 << 10;
 /// The first `[` at or after `from` that follows `],` (whitespace allowed between): where a row
 /// of the chunk-gap array would start.
 fn row_start_after(b: &[u8], from: usize) -> Option<usize> {
+    // The last byte before `end` that is not whitespace, and where it is.
+    let last_before = |end: usize| b[..end].iter().rposition(|c| !c.is_ascii_whitespace());
     let mut i = from;
     while let Some(k) = memchr::memchr(b'[', &b[i..]) {
         let at = i + k;
-        let before = b[..at]
-            .iter()
-            .rev()
-            .copied()
-            .find(|c| !c.is_ascii_whitespace());
-        if before == Some(b',') {
-            let comma = b[..at].iter().rposition(|&c| c == b',')?;
-            let prev = b[..comma]
-                .iter()
-                .rev()
-                .copied()
-                .find(|c| !c.is_ascii_whitespace());
-            if prev == Some(b']') {
+        if let Some(comma) = last_before(at).filter(|&j| b[j] == b',') {
+            if last_before(comma).is_some_and(|j| b[j] == b']') {
                 return Some(at);
             }
         }
