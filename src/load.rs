@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use tpsview_components::FileStatus;
-use tpsview_core::formats::{parse, parse_any, Format, Parsed};
+#[cfg(test)]
+use tpsview_core::formats::Format;
+use tpsview_core::formats::Parsed;
 
 use crate::messages;
 #[cfg(target_arch = "wasm32")]
@@ -47,12 +49,18 @@ pub const SAMPLES: &[(&str, &str)] = &[
 /// Files up to this size keep their bytes, so that they can be read again as another format.
 const KEEP_BYTES: usize = 64 << 20;
 
-/// Parses bytes into a loaded file; never fails: an error becomes the file's status.
+/// Reads bytes the page reads itself — tpsview/1 reports: a built-in sample, a shared link's
+/// bundle, runs kept in this browser — into a loaded file; never fails: an error becomes the
+/// file's status. Every other file is read by the loading worker (`loader.rs`), whose module
+/// carries the importers; the page's does not (`formats::parse_tpsview` links no other).
 pub fn from_bytes(name: &str, bytes: &[u8], is_sample: bool) -> LoadedFile {
-    read_as(name, Arc::from(bytes), None, is_sample)
+    let result = tpsview_core::formats::parse_tpsview(name, bytes);
+    finish(name, Arc::from(bytes), result, is_sample)
 }
 
-/// Parses bytes as `format`, or as the detected format; never fails.
+/// What the loading worker makes of bytes, as `format` or the detected format (natively, for the
+/// tests of the app's logic; in the browser this runs in the worker).
+#[cfg(test)]
 pub fn read_as(
     name: &str,
     bytes: Arc<[u8]>,
@@ -60,24 +68,27 @@ pub fn read_as(
     is_sample: bool,
 ) -> LoadedFile {
     let result = match format {
-        Some(f) => parse(f, name, &bytes),
-        None => parse_any(name, &bytes),
+        Some(f) => tpsview_core::formats::parse(f, name, &bytes),
+        None => tpsview_core::formats::parse_any(name, &bytes),
     };
+    finish(name, bytes, result, is_sample)
+}
+
+/// A parse's result as a loaded file, its bytes kept (files up to 64 MB) to read it again.
+fn finish(
+    name: &str,
+    bytes: Arc<[u8]>,
+    result: Result<Parsed, tpsview_core::ParseError>,
+    is_sample: bool,
+) -> LoadedFile {
     let keep = (bytes.len() <= KEEP_BYTES).then_some(bytes);
-    match result {
-        Ok(parsed) => {
-            let mut f = loaded(parsed, is_sample);
-            f.status.can_reread = keep.is_some();
-            f.bytes = keep;
-            f
-        }
-        Err(e) => {
-            let mut f = failed(name, messages::parse_error(&e));
-            f.status.can_reread = keep.is_some();
-            f.bytes = keep;
-            f
-        }
-    }
+    let mut f = match result {
+        Ok(parsed) => loaded(parsed, is_sample),
+        Err(e) => failed(name, messages::parse_error(&e)),
+    };
+    f.status.can_reread = keep.is_some();
+    f.bytes = keep;
+    f
 }
 
 /// The view a loaded `tpsview/1` bundle carries (read from its kept bytes), if any.
@@ -157,8 +168,9 @@ pub fn scheme_ok(url: &str) -> bool {
     !lower.contains(':') || lower.starts_with("https://") || lower.starts_with("http://")
 }
 
-/// Fetches a URL the user asked for (or a built-in sample) and parses it, on the page's thread
-/// (the fallback where no loading worker starts).
+/// Fetches a built-in sample (a tpsview/1 report) and reads it on the page's thread, so that the
+/// first chart never waits for the loading worker's module; also the fallback for a URL where no
+/// loading worker starts.
 #[cfg(target_arch = "wasm32")]
 pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
     let name = url_name(url);

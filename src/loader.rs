@@ -87,22 +87,30 @@ pub struct Finished {
     pub parse_ms: f64,
     /// The worker's wasm memory at the end: its peak (bytes).
     pub memory: f64,
+    /// Read by the loading worker (false: a built-in sample, read on the page).
+    pub in_worker: bool,
 }
 
 impl Finished {
-    /// `x.json: 104.7 MB read and computed in a worker in 0.82 s (127 MB/s), 10,000 requests`,
-    /// and for files of 16 MB or more the worker's peak memory (below that the module's own few
+    /// `x.json: 104.7 MB read and computed in a worker in 0.82 s (127 MB/s), 10,000 requests`
+    /// (`on this page` for a built-in sample), and for files of 16 MB or more the worker's peak
+    /// memory (below that the module's own few
     /// MB dominate and the ratio would mislead).
     pub fn describe(&self) -> String {
         let secs = self.total_ms / 1e3;
         let mut text = format!(
-            "{}: {} MB read and computed in a worker in {secs:.2} s ({:.0} MB/s), {} requests",
+            "{}: {} MB read and computed {} in {secs:.2} s ({:.0} MB/s), {} requests",
             self.name,
+            if self.in_worker {
+                "in a worker"
+            } else {
+                "on this page"
+            },
             mb(self.bytes),
             self.bytes / 1e6 / secs.max(1e-9),
             tpsview_components::fmt_num(Some(self.requests), 0)
         );
-        if self.bytes >= 16e6 {
+        if self.in_worker && self.bytes >= 16e6 {
             text.push_str(&format!(
                 "; worker memory at its peak {:.0} MB ({:.2} × the file)",
                 self.memory / 1e6,
@@ -200,14 +208,27 @@ pub fn remember(file: &web_sys::File) -> u32 {
     })
 }
 
-/// The source of a loaded file, if it can be read again.
+/// The source of a loaded file, if it can be read again: the file picked or dropped, the URL it
+/// came from, or its kept bytes (pasted text, a shared link) as a file of its name.
 pub fn source_of(f: &LoadedFile) -> Option<Source> {
     if let Some(id) = f.origin {
         return SOURCES
             .with_borrow(|s| s.get(id as usize).cloned())
             .map(Source::File);
     }
-    f.source_url.clone().map(Source::Url)
+    if let Some(u) = &f.source_url {
+        return Some(Source::Url(u.clone()));
+    }
+    f.bytes
+        .as_deref()
+        .and_then(|b| file_of(&f.status.name, b))
+        .map(Source::File)
+}
+
+/// Bytes as a `File` named `name`, for the loading worker (which reads files and URLs).
+pub fn file_of(name: &str, bytes: &[u8]) -> Option<web_sys::File> {
+    let parts = js_sys::Array::of1(&Uint8Array::from(bytes));
+    web_sys::File::new_with_u8_array_sequence(&parts, name).ok()
 }
 
 /// Stops the load in progress, if any.
@@ -230,25 +251,11 @@ fn absolute(url: &str) -> Option<String> {
 }
 
 fn spawn() -> Option<Worker> {
-    let doc = web_sys::window()?.document()?;
-    let glue = doc
-        .query_selector("link[rel=modulepreload]")
-        .ok()??
-        .dyn_into::<web_sys::HtmlLinkElement>()
-        .ok()?
-        .href();
-    // public/loader-worker.js, beside the glue: it imports the glue and instantiates the module.
-    let boot = web_sys::Url::new_with_base("loader-worker.js", &glue)
-        .ok()?
-        .href();
+    // public/loader-worker.js, beside the page: it starts the worker's own module.
+    let boot = absolute("loader-worker.js")?;
     let wopts = WorkerOptions::new();
     wopts.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(&boot, &wopts).ok()?;
-    let boot = Object::new();
-    let _ = Reflect::set(&boot, &"glue".into(), &glue.into());
-    let _ = Reflect::set(&boot, &"module".into(), &wasm_bindgen::module());
-    worker.post_message(&boot).ok()?;
-    Some(worker)
+    Worker::new_with_options(&boot, &wopts).ok()
 }
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -265,8 +272,12 @@ pub async fn load(
     progress: RwSignal<Option<Progress>>,
 ) -> Outcome {
     let started = js_sys::Date::now();
+    // A built-in sample is read here: the worker's module is fetched only for the user's files.
+    if is_sample && matches!(source, Source::Url(_)) && format.is_none() {
+        return on_this_thread(name, source, format, is_sample, started).await;
+    }
     let Some(worker) = spawn() else {
-        return on_this_thread(name, source, format, is_sample).await;
+        return on_this_thread(name, source, format, is_sample, started).await;
     };
     let job = Object::new();
     let _ = Reflect::set(&job, &"name".into(), &name.into());
@@ -285,7 +296,7 @@ pub async fn load(
     let mut resolver = None;
     let answer = Promise::new(&mut |resolve, _| resolver = Some(resolve));
     let Some(resolve) = resolver else {
-        return on_this_thread(name, source, format, is_sample).await;
+        return on_this_thread(name, source, format, is_sample, started).await;
     };
     let w = worker.clone();
     let done = resolve.clone();
@@ -380,6 +391,7 @@ pub async fn load(
         read_ms: num("read_ms"),
         parse_ms: num("parse_ms"),
         memory: num("memory"),
+        in_worker: true,
     };
     Outcome::Loaded(Box::new(f), view, Some(finished))
 }
@@ -427,17 +439,20 @@ fn keep_source(f: &mut LoadedFile, source: &Source) {
     f.status.can_reread = true;
 }
 
-/// The fallback without a worker: reads and parses on the page's thread.
+/// What the page reads on its own thread: a built-in sample (a tpsview/1 report, so that the
+/// first chart never waits for the loading worker's module), and, where no worker can start, a
+/// tpsview/1 report; any other file then gets a message saying why it cannot be read here.
 async fn on_this_thread(
     name: &str,
     source: &Source,
     format: Option<Format>,
     is_sample: bool,
+    started: f64,
 ) -> Outcome {
     let mut f = match source {
         Source::File(file) => {
             match gloo_file::futures::read_as_bytes(&gloo_file::File::from(file.clone())).await {
-                Ok(bytes) => load::read_as(name, bytes.into(), format, is_sample),
+                Ok(bytes) => load::from_bytes(name, &bytes, is_sample),
                 Err(e) => load::failed(
                     name,
                     format!("{name}: the browser could not read the file ({e})"),
@@ -446,7 +461,32 @@ async fn on_this_thread(
         }
         Source::Url(u) => load::fetch(u, is_sample).await,
     };
+    if !is_sample && (f.status.error.is_some() || format.is_some_and(|x| x != Format::Tpsview)) {
+        let why = f.status.error.take().unwrap_or_default();
+        f.parsed = None;
+        f.status.error = Some(format!(
+            "{name}: the loading worker could not start in this browser, and without it this page reads only tpsview/1 reports ({why})"
+        ));
+    }
     let view = load::bundle_view(&f);
+    let total_ms = js_sys::Date::now() - started;
+    let finished = f.parsed.as_ref().map(|p| Finished {
+        name: name.to_owned(),
+        bytes: f.bytes.as_deref().map_or(0, <[u8]>::len) as f64,
+        requests: p
+            .report
+            .runs
+            .iter()
+            .flat_map(|r| &r.points)
+            .filter_map(|p| p.requests.as_ref())
+            .map(tpsview_core::Requests::len)
+            .sum::<usize>() as f64,
+        total_ms,
+        read_ms: total_ms,
+        parse_ms: 0.0,
+        memory: 0.0,
+        in_worker: false,
+    });
     keep_source(&mut f, source);
-    Outcome::Loaded(Box::new(f), view, None)
+    Outcome::Loaded(Box::new(f), view, finished)
 }

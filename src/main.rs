@@ -18,16 +18,9 @@ mod share;
 mod shell;
 mod state;
 mod view;
-#[cfg(target_arch = "wasm32")]
-mod worker;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    // The same module runs the loading worker (see loader.rs): there is no window there.
-    if web_sys::window().is_none() {
-        worker::run();
-        return;
-    }
     leptos::mount::mount_to_body(shell::AppShell);
 }
 

@@ -40,5 +40,7 @@ pub enum FetchFailure {
     Html,
 }
 
+// A path of its own: the loading worker's binary includes this file too (src/bin/).
 #[cfg(test)]
+#[path = "messages/tests.rs"]
 mod tests;

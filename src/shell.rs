@@ -229,11 +229,13 @@ pub fn AppShell() -> impl IntoView {
         let el: HtmlTextAreaElement = el;
         let text = el.value();
         if !text.trim().is_empty() {
-            add_files(vec![load::from_bytes(
-                "pasted text",
-                text.as_bytes(),
-                false,
-            )]);
+            // Read by the worker, as a file of that name: any format, off the page's thread.
+            if let Some(file) = loader::file_of("pasted text", text.as_bytes()) {
+                run_loads(
+                    vec![("pasted text".into(), loader::Source::File(file), false)],
+                    None,
+                );
+            }
             el.set_value("");
         }
     };
@@ -351,12 +353,12 @@ pub fn AppShell() -> impl IntoView {
             <DiagnosticsList files=statuses
                 on_read_as=Callback::new(move |(i, id): (usize, String)| {
                     let Some(format) = tpsview_core::Format::from_id(&id) else { return };
-                    let Some((kept, source, name, sample)) = files.0.with_untracked(|f| {
-                        f.get(i).map(|x| (x.bytes.is_some(), loader::source_of(x), x.status.name.clone(), x.is_sample))
+                    // Read again by the worker (the page itself reads only tpsview/1): from the
+                    // file picked, the URL, or the bytes kept.
+                    let Some((source, name, sample)) = files.0.with_untracked(|f| {
+                        f.get(i).map(|x| (loader::source_of(x), x.status.name.clone(), x.is_sample))
                     }) else { return };
-                    if kept {
-                        files.read_as(i, format);
-                    } else if let Some(source) = source {
+                    if let Some(source) = source {
                         let pending = tpsview_components::Pending::hold();
                         spawn_local(async move {
                             let _pending = pending;

@@ -24,20 +24,6 @@ impl Files {
         });
     }
 
-    /// Reads file `i` again as `format` (its bytes were kept), keeping the user's run name.
-    pub fn read_as(&self, i: usize, format: tpsview_core::Format) {
-        let Some(new) = self.0.with_untracked(|files| {
-            let old = files.get(i)?;
-            let bytes = old.bytes.clone()?;
-            let mut new = crate::load::read_as(&old.status.name, bytes, Some(format), false);
-            new.source_url.clone_from(&old.source_url);
-            Some(new)
-        }) else {
-            return;
-        };
-        self.replace(i, new);
-    }
-
     /// Puts `new` (file `i` read again) in file `i`'s place, keeping the user's run name.
     pub fn replace(&self, i: usize, mut new: LoadedFile) {
         self.0.update(|files| {

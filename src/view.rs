@@ -148,5 +148,7 @@ pub fn bundle(report_json: &str, view: &View) -> String {
     }
 }
 
+// A path of its own: the loading worker's binary includes this file too (src/bin/).
 #[cfg(test)]
+#[path = "view/tests.rs"]
 mod tests;

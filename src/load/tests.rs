@@ -5,8 +5,13 @@ pub(crate) fn fixture(p: &str) -> Vec<u8> {
 }
 
 #[test]
-fn a_good_file_becomes_a_loaded_file_with_its_bytes_kept() {
-    let f = from_bytes("c16.json", &fixture("vllm/summary-only-c16.json"), false);
+fn a_file_the_worker_read_becomes_a_loaded_file_with_its_bytes_kept() {
+    let f = read_as(
+        "c16.json",
+        fixture("vllm/summary-only-c16.json").into(),
+        None,
+        false,
+    );
     assert_eq!(f.status.error, None);
     assert_eq!(f.status.format_id, Some("vllm-bench-serve"));
     assert_eq!(
@@ -18,8 +23,28 @@ fn a_good_file_becomes_a_loaded_file_with_its_bytes_kept() {
 }
 
 #[test]
+fn the_page_reads_tpsview_reports_itself_and_nothing_else() {
+    let report = fixture("compare/before.tpsview.json");
+    let f = from_bytes("before.json", &report, true);
+    assert_eq!(f.status.error, None);
+    assert_eq!(f.status.format_id, Some(tpsview_core::formats::tpsview::ID));
+    assert!(f.is_sample && f.bytes.is_some());
+    // Another tool's file is the worker's to read: here it is an error that names the file, with
+    // its bytes kept so that it can be read again (by the worker) as what it is.
+    let f = from_bytes("c16.json", &fixture("vllm/summary-only-c16.json"), false);
+    let err = f.status.error.expect("not tpsview/1");
+    assert!(err.starts_with("c16.json: "), "{err}");
+    assert!(f.status.can_reread && f.bytes.is_some());
+}
+
+#[test]
 fn a_broken_file_becomes_an_error_naming_it_and_can_be_read_again() {
-    let f = from_bytes("cut.json", &fixture("vllm/truncated.json"), true);
+    let f = read_as(
+        "cut.json",
+        fixture("vllm/truncated.json").into(),
+        None,
+        true,
+    );
     let err = f.status.error.expect("an error");
     assert!(err.starts_with("cut.json: "), "{err}");
     assert!(f.parsed.is_none());

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
 use super::*;
-use crate::load::{from_bytes, LoadedFile};
+use crate::load::{from_bytes, read_as, LoadedFile};
 
 fn fixture(p: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/fixtures/{p}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
@@ -20,7 +20,27 @@ fn after() -> LoadedFile {
 }
 
 fn sample() -> LoadedFile {
-    from_bytes("c16.json", &fixture("vllm/summary-only-c16.json"), true)
+    read_as(
+        "c16.json",
+        fixture("vllm/summary-only-c16.json").into(),
+        None,
+        true,
+    )
+}
+
+/// File `i` read again as `format` from its kept bytes (what the worker gives back), put in its
+/// place as the page does.
+fn read_again(files: Files, i: usize, format: tpsview_core::Format) {
+    let new = files.0.with_untracked(|f| {
+        let old = &f[i];
+        read_as(
+            &old.status.name,
+            old.bytes.clone().expect("kept"),
+            Some(format),
+            false,
+        )
+    });
+    files.replace(i, new);
 }
 
 fn names(files: Files) -> Vec<String> {
@@ -135,7 +155,7 @@ fn naming_runs_regroups_files_and_an_empty_name_restores_theirs() {
 
 /// Reads file 0 again as tpsview/1: it parses, and its run is still named "mine".
 fn read_back_as_mine(files: Files) {
-    files.read_as(0, tpsview_core::Format::Tpsview);
+    read_again(files, 0, tpsview_core::Format::Tpsview);
     let f = files.0.with_untracked(|f| f[0].clone());
     assert_eq!(f.status.error, None);
     assert_eq!(f.status.run_label, "mine");
@@ -152,7 +172,7 @@ fn reading_a_file_again_as_another_format_keeps_its_run_name() {
         files.set_run_label(0, "mine".into());
         read_back_as_mine(files);
         // Read as vLLM, a tpsview/1 report is an error that names the file; it stays in its place.
-        files.read_as(0, tpsview_core::Format::VllmServe);
+        read_again(files, 0, tpsview_core::Format::VllmServe);
         let f = files.0.with_untracked(|f| f[0].clone());
         assert_eq!(f.status.name, "before.json");
         let err = f.status.error.expect("not a vLLM result");
@@ -168,7 +188,12 @@ fn reading_a_file_again_as_another_format_keeps_its_run_name() {
 #[test]
 fn a_file_without_concurrency_gets_the_one_the_user_gives() {
     with_owner(|| {
-        let report = from_bytes("report.json", &fixture("trtllm/minimal-report.json"), false);
+        let report = read_as(
+            "report.json",
+            fixture("trtllm/minimal-report.json").into(),
+            None,
+            false,
+        );
         let files = Files(RwSignal::new(vec![report, before()]));
         let levels = |files: Files| {
             grouped(files)

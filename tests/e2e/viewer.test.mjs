@@ -129,9 +129,12 @@ test('?src= failures each get a plain, distinct message', async () => {
   }
 });
 
-test('the page requests nothing but its own files', async () => {
+test('the page requests nothing but its own files, and the worker module only for a file', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
+  // The built-in sample is read on the page: the loading worker's module (the importers) is not
+  // fetched until the user opens a file.
+  assert.deepEqual(log.requests.filter((u) => /tpsview-worker|loader-worker/.test(u)), []);
   await page.setInputFiles('[data-testid=file-input]', fixture('vllm/detailed-small.json'));
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 1);
   await settled(page);
@@ -140,8 +143,9 @@ test('the page requests nothing but its own files', async () => {
   const paths = new Set(log.requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{12,16}(?=[._])/, '-HASH')));
   const allowed = new Set(['/', '/app-HASH.css', '/favicon-HASH.svg', '/init-HASH.js',
     '/samples/h100-llama70b-fp8.tpsview.json', '/tpsview-web-HASH.js', '/tpsview-web-HASH_bg.wasm',
-    '/loader-worker.js']);
+    '/loader-worker.js', '/tpsview-worker.js', '/tpsview-worker_bg.wasm']);
   assert.deepEqual([...paths].filter((p) => !allowed.has(p)), []);
   assert.ok(paths.has('/tpsview-web-HASH_bg.wasm') && paths.has('/samples/h100-llama70b-fp8.tpsview.json'));
+  assert.ok(paths.has('/tpsview-worker_bg.wasm'), 'the file was read by the worker module');
   await page.close();
 });

@@ -110,36 +110,69 @@ impl Format {
         all
     };
 
-    /// What tpsview knows of this format.
+    /// What tpsview knows of this format, its reader included (the page, which reads only
+    /// tpsview/1 itself, never calls this: it would link every importer).
     pub fn spec(self) -> &'static FormatSpec {
-        SPECS
-            .iter()
-            .copied()
-            .find(|s| s.format == self)
-            .expect("every format has one spec (formats::tests::every_format_has_one_spec)")
+        SPECS[self.index()]
+    }
+
+    /// Its place in [`Format::ALL`] (and [`SPECS`]).
+    fn index(self) -> usize {
+        Format::ALL.iter().position(|&f| f == self).unwrap_or(0)
     }
 
     /// A stable id, used in reports (`source_format`) and on the command line.
     pub fn id(self) -> &'static str {
-        self.spec().id
+        IDS[self.index()]
     }
 
     /// A human-readable name.
     pub fn name(self) -> &'static str {
-        self.spec().name
+        NAMES[self.index()]
     }
 
     /// The format of an id, if it is one of ours.
     pub fn from_id(id: &str) -> Option<Format> {
-        Format::ALL.iter().copied().find(|f| f.id() == id)
+        IDS.iter().position(|&i| i == id).map(|k| Format::ALL[k])
     }
 
     /// For a file of raw per-request data, the summary formats of the same tool whose figures it
     /// pairs with (one run, one point per level); empty otherwise.
     pub fn summary_partners(self) -> &'static [Format] {
-        self.spec().summary_partners
+        PARTNERS[self.index()]
     }
 }
+
+// What the page asks of a format (its id, name, summary partners), in tables built at compile
+// time from [`SPECS`] but holding none of its readers: a page that names formats links no
+// importer (the loading worker's own module carries them).
+const IDS: [&str; SPECS.len()] = {
+    let mut a = [""; SPECS.len()];
+    let mut i = 0;
+    while i < SPECS.len() {
+        a[i] = SPECS[i].id;
+        i += 1;
+    }
+    a
+};
+const NAMES: [&str; SPECS.len()] = {
+    let mut a = [""; SPECS.len()];
+    let mut i = 0;
+    while i < SPECS.len() {
+        a[i] = SPECS[i].name;
+        i += 1;
+    }
+    a
+};
+const PARTNERS: [&[Format]; SPECS.len()] = {
+    let mut a: [&[Format]; SPECS.len()] = [&[]; SPECS.len()];
+    let mut i = 0;
+    while i < SPECS.len() {
+        a[i] = SPECS[i].summary_partners;
+        i += 1;
+    }
+    a
+};
 
 /// One file format: its id and name, how to recognise it, how to read it, and which summary files
 /// complete it. Each format's module defines its spec; [`SPECS`] lists them. Adding a format is
@@ -311,6 +344,20 @@ pub fn parse_with_progress(
     Ok(Parsed {
         file: file.to_owned(),
         format,
+        report,
+        diagnostics,
+        run_label: None,
+    })
+}
+
+/// [`parse`] for `tpsview/1` alone: the browser page's own reads (its built-in samples, a shared
+/// link's bundle, runs kept in the browser) go through this, which links no other importer.
+pub fn parse_tpsview(file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
+    check_not_empty(file, bytes)?;
+    let (report, diagnostics) = tpsview::parse(file, bytes)?;
+    Ok(Parsed {
+        file: file.to_owned(),
+        format: Format::Tpsview,
         report,
         diagnostics,
         run_label: None,

@@ -229,3 +229,49 @@ fn tool_named_runs_take_the_model_and_hardware() {
         "SGLang bench_one_batch · default"
     );
 }
+
+#[test]
+fn the_reader_free_tables_say_what_the_specs_say() {
+    for f in Format::ALL {
+        let s = f.spec();
+        assert_eq!(
+            (f.id(), f.name(), f.summary_partners()),
+            (s.id, s.name, s.summary_partners)
+        );
+        assert_eq!(s.format, f);
+    }
+}
+
+#[test]
+fn the_page_s_own_reader_reads_tpsview_reports_as_parse_does() {
+    let root = format!("{}/../../public/samples", env!("CARGO_MANIFEST_DIR"));
+    let mut read = 0;
+    for entry in std::fs::read_dir(root).expect("samples") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("sample");
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        assert_eq!(
+            parse_tpsview(&name, &bytes),
+            parse(Format::Tpsview, &name, &bytes),
+            "{name}"
+        );
+        read += 1;
+    }
+    assert!(read >= 2);
+    // Not a report: the same error either way, never a panic.
+    for bad in [
+        &b""[..],
+        b"  ",
+        b"{\"mean_tpot_ms\": 1}",
+        b"{\"format\": \"tpsview/1\", \"runs\": 3}",
+    ] {
+        assert_eq!(
+            format!("{:?}", parse_tpsview("x.json", bad)),
+            format!("{:?}", parse(Format::Tpsview, "x.json", bad))
+        );
+    }
+}
