@@ -1,4 +1,5 @@
-//! The page's side of loading: starts a worker running this same wasm module (`worker.rs`), hands
+//! The page's side of loading: starts a worker running the loading worker's own wasm module
+//! (`worker.rs`, built as `src/bin/tpsview-worker.rs`, with every importer), hands
 //! it a `File` or a URL, shows its progress, and turns its answer into a [`LoadedFile`]. The
 //! page's thread only decodes the compact result; reading and parsing happen in the worker, so a
 //! big file never freezes the tab. Cancel terminates the worker, which frees its memory at once.

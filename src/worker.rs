@@ -1,5 +1,6 @@
-//! The loading worker. The page starts this same wasm module in a dedicated Web Worker (see
-//! `loader.rs`); there `main` finds no window and calls [`run`]. A job names a `File` (read with
+//! The loading worker: its own wasm module (`src/bin/tpsview-worker.rs`, whose `main` calls
+//! [`run`]), which the page starts in a dedicated Web Worker (see `loader.rs`) and which carries
+//! every importer, so that the page's module does not. A job names a `File` (read with
 //! `File.stream()`) or an absolute URL (read with a streamed `fetch`). A vLLM or SGLang
 //! `bench_serving` file (the format detected from two small slices at the file's ends) is parsed
 //! chunk by chunk as it arrives (`formats::Stream`): the browser reads ahead while a chunk is
