@@ -1,9 +1,10 @@
 //! The page's side of loading: starts a worker running the loading worker's own wasm module
 //! (`worker.rs`, built as `src/bin/tpsview-worker.rs`, with every importer), hands
 //! it a `File` or a URL, shows its progress, and turns its answer into a [`LoadedFile`]. The
-//! page's thread only decodes the compact result; reading and parsing happen in the worker, so a
-//! big file never freezes the tab. Cancel terminates the worker, which frees its memory at once.
-//! Where no worker can start (no module preload link, old browser), the file is read here instead.
+//! page's thread only takes the compact result, a column per task; reading and parsing happen in
+//! the worker, so a big file never freezes the tab. Cancel terminates the worker, which frees its
+//! memory at once. Built-in samples (tpsview/1) are read here, and where no worker can start, a
+//! tpsview/1 file is too; any other file then says why it cannot be read.
 
 use std::cell::RefCell;
 
