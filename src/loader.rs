@@ -96,21 +96,20 @@ pub struct Finished {
 impl Finished {
     /// `x.json: 104.7 MB read and computed in a worker in 0.82 s (127 MB/s), 10,000 requests`
     /// (`on this page` for a built-in sample), and for files of 16 MB or more the worker's peak
-    /// memory (below that the module's own few
-    /// MB dominate and the ratio would mislead).
+    /// memory (below that the module's own few MB dominate and the ratio would mislead).
     pub fn describe(&self) -> String {
         let secs = self.total_ms / 1e3;
         let mut text = format!(
-            "{}: {} MB read and computed {} in {secs:.2} s ({:.0} MB/s), {} requests",
-            self.name,
-            if self.in_worker {
+            "{name}: {size} MB read and computed {place} in {secs:.2} s ({rate:.0} MB/s), {requests} requests",
+            name = self.name,
+            size = mb(self.bytes),
+            place = if self.in_worker {
                 "in a worker"
             } else {
                 "on this page"
             },
-            mb(self.bytes),
-            self.bytes / 1e6 / secs.max(1e-9),
-            tpsview_components::fmt_num(Some(self.requests), 0)
+            rate = self.bytes / 1e6 / secs.max(1e-9),
+            requests = tpsview_components::fmt_num(Some(self.requests), 0)
         );
         if self.in_worker && self.bytes >= 16e6 {
             text.push_str(&format!(

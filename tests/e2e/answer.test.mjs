@@ -299,6 +299,13 @@ test('Clear gives an empty page with a drop zone and sample buttons, and no stal
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
   await page.waitForSelector('[data-testid=load-figures]');
+  // The built-in sample is read on the page itself, not by the loading worker; its request count
+  // is the CLI's (every request of every level, failed or not).
+  const cli = cliSummary(path.join(root, 'public/samples/h100-llama70b-fp8.tpsview.json'));
+  const n = cli.runs.flatMap((r) => r.points).reduce((a, p) => a + p.requests_ok + p.requests_failed + p.requests_invalid, 0);
+  const status = await page.textContent('[data-testid=load-figures]');
+  assert.match(status, /^h100-llama70b-fp8\.tpsview\.json: [\d.]+ MB read and computed on this page in [\d.]+ s \(\d+ MB\/s\), [\d,]+ requests$/);
+  assert.equal(Number(status.match(/([\d,]+) requests$/)[1].replaceAll(',', '')), n);
   await page.click('[data-testid=clear]');
   await page.waitForSelector('[data-testid=drop-zone]');
   assert.equal(await page.locator('[data-testid=load-figures]').count(), 0, 'the status line is about the current state');

@@ -81,6 +81,8 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   assert.match(parsing[0].text, /Reading and parsing vllm-detailed-big\.json in a worker: [\d,]+ requests so far, [\d.]+ of [\d.]+ MB/);
   assert.ok(!seen.some((p) => p.phase === 'parsing'), 'no parse after the read');
   const fig = await page.$eval('[data-testid=load-figures]', (e) => ({ ...e.dataset }));
+  assert.match(await page.textContent('[data-testid=load-figures]'),
+    new RegExp(`^vllm-detailed-big\\.json: ${mb.replace('.', '\\.')} MB read and computed in a worker in [\\d.]+ s \\(\\d+ MB/s\\), 10,000 requests; worker memory at its peak \\d+ MB \\([\\d.]+ × the file\\)$`));
   assert.equal(Number(fig.bytes), expected.bytes);
   assert.equal(Number(fig.requests), expected.requests);
   // Totals: the table's figures equal the ones computed from the numbers written.
