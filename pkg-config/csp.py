@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: move Trunk's inline module script into a file and add a strict
-Content-Security-Policy, so the page runs with no inline script at all.
+Content-Security-Policy, so the page runs with no inline script at all; and give the loading
+worker's files (which Trunk does not hash) names with their content's hash, so that a browser never
+pairs a cached worker module with a newer page: `loader-worker-<h>.js` imports
+`tpsview-worker-<h>.js` and `tpsview-worker-<h>_bg.wasm`, and the page finds the first in
+`<meta name="tpsview-worker">`.
 
 Reads and rewrites $TRUNK_STAGING_DIR/index.html. The policy: scripts and styles only from the
 page's own origin ('wasm-unsafe-eval' is what lets WebAssembly compile); network reads
@@ -38,10 +42,49 @@ def main() -> int:
         f.write(body)
     html = html.replace(match.group(0), f'<script type="module" src="./{name}"></script>')
     meta = f'<meta http-equiv="Content-Security-Policy" content="{POLICY}" />'
+    worker = hash_worker(staging)
+    if worker is None:
+        return 1
+    meta += f'\n    <meta name="tpsview-worker" content="./{worker}" />'
     html = html.replace("<head>", "<head>\n    " + meta, 1)
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
     return 0
+
+
+def hash_worker(staging: str):
+    """Renames the worker's three files after one hash of their contents; returns the boot's name."""
+    names = ["loader-worker.js", "tpsview-worker.js", "tpsview-worker_bg.wasm"]
+    paths = [os.path.join(staging, n) for n in names]
+    missing = [n for n, p in zip(names, paths) if not os.path.exists(p)]
+    if missing:
+        print(f"csp.py: the loading worker's files are missing: {', '.join(missing)}", file=sys.stderr)
+        return None
+    digest = hashlib.sha256()
+    for p in paths:
+        digest.update(open(p, "rb").read())
+    h = digest.hexdigest()[:16]
+    boot = open(paths[0], encoding="utf-8").read()
+    for n in names[1:]:
+        stem, ext = n.split(".", 1)
+        if stem.endswith("_bg"):
+            new = f"tpsview-worker-{h}_bg.{ext}"
+        else:
+            new = f"{stem}-{h}.{ext}"
+        if f"./{n}" not in boot:
+            print(f"csp.py: loader-worker.js does not name ./{n}", file=sys.stderr)
+            return None
+        boot = boot.replace(f"./{n}", f"./{new}")
+        os.rename(os.path.join(staging, n), os.path.join(staging, new))
+    glue_path = os.path.join(staging, f"tpsview-worker-{h}.js")
+    glue = open(glue_path, encoding="utf-8").read()
+    # The glue's own default path to its wasm, should it ever be used.
+    glue = glue.replace("'tpsview-worker_bg.wasm'", f"'tpsview-worker-{h}_bg.wasm'")
+    open(glue_path, "w", encoding="utf-8").write(glue)
+    boot_name = f"loader-worker-{h}.js"
+    open(os.path.join(staging, boot_name), "w", encoding="utf-8").write(boot)
+    os.remove(paths[0])
+    return boot_name
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 // tpsview's loading worker (see src/loader.rs and src/worker.rs). Its module is its own
-// (src/bin/tpsview-worker.rs, built by Trunk as tpsview-worker.js + tpsview-worker_bg.wasm): the
-// importers and everything else reading a file needs, which the page itself does not carry. The
-// module's main() serves load jobs and says `ready`. A file of its own, not a blob: URL, so that
-// the page's Content-Security-Policy can stay script-src 'self'.
+// (src/bin/tpsview-worker.rs, which Trunk builds as the two files imported below): the importers
+// and everything else reading a file needs, which the page itself does not carry. The module's
+// main() serves load jobs and says `ready`. The build gives this file and those two names with
+// their contents' hash (pkg-config/csp.py), so a cached worker never meets a newer page. A file of
+// its own, not a blob: URL, so that the page's Content-Security-Policy can stay script-src 'self'.
 import init from './tpsview-worker.js';
 
 init({ module_or_path: new URL('./tpsview-worker_bg.wasm', import.meta.url) }).catch((err) => {

@@ -252,8 +252,16 @@ fn absolute(url: &str) -> Option<String> {
 }
 
 fn spawn() -> Option<Worker> {
-    // public/loader-worker.js, beside the page: it starts the worker's own module.
-    let boot = absolute("loader-worker.js")?;
+    // public/loader-worker.js, beside the page: it starts the worker's own module. The build
+    // names it after its contents' hash (pkg-config/csp.py) and says the name in a meta tag.
+    let name = web_sys::window()?
+        .document()?
+        .query_selector("meta[name=tpsview-worker]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_else(|| "loader-worker.js".into());
+    let boot = absolute(&name)?;
     let wopts = WorkerOptions::new();
     wopts.set_type(WorkerType::Module);
     Worker::new_with_options(&boot, &wopts).ok()

@@ -143,9 +143,9 @@ test('the page requests nothing but its own files, and the worker module only fo
   const paths = new Set(log.requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{12,16}(?=[._])/, '-HASH')));
   const allowed = new Set(['/', '/app-HASH.css', '/favicon-HASH.svg', '/init-HASH.js',
     '/samples/h100-llama70b-fp8.tpsview.json', '/tpsview-web-HASH.js', '/tpsview-web-HASH_bg.wasm',
-    '/loader-worker.js', '/tpsview-worker.js', '/tpsview-worker_bg.wasm']);
+    '/loader-worker-HASH.js', '/tpsview-worker-HASH.js', '/tpsview-worker-HASH_bg.wasm']);
   assert.deepEqual([...paths].filter((p) => !allowed.has(p)), []);
   assert.ok(paths.has('/tpsview-web-HASH_bg.wasm') && paths.has('/samples/h100-llama70b-fp8.tpsview.json'));
-  assert.ok(paths.has('/tpsview-worker_bg.wasm'), 'the file was read by the worker module');
+  assert.ok(paths.has('/tpsview-worker-HASH_bg.wasm'), 'the file was read by the worker module, named by its hash');
   await page.close();
 });
