@@ -482,14 +482,7 @@ async fn on_this_thread(
     let finished = f.parsed.as_ref().map(|p| Finished {
         name: name.to_owned(),
         bytes: f.bytes.as_deref().map_or(0, <[u8]>::len) as f64,
-        requests: p
-            .report
-            .runs
-            .iter()
-            .flat_map(|r| &r.points)
-            .filter_map(|p| p.requests.as_ref())
-            .map(tpsview_core::Requests::len)
-            .sum::<usize>() as f64,
+        requests: p.report.request_count() as f64,
         total_ms,
         read_ms: total_ms,
         parse_ms: 0.0,

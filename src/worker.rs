@@ -129,15 +129,7 @@ async fn job(data: JsValue) {
             // The page's summary then reads each point's percentiles instead of selecting them
             // over every request on its own thread.
             tpsview_core::metrics::fold_requests(&mut parsed.report);
-            let requests: usize = parsed
-                .report
-                .runs
-                .iter()
-                .flat_map(|r| &r.points)
-                .filter_map(|p| p.requests.as_ref())
-                .map(tpsview_core::Requests::len)
-                .sum();
-            set(&done, "requests", requests as f64);
+            set(&done, "requests", parsed.report.request_count() as f64);
             // In pieces (a skeleton, then each per-request column), so that the page can take
             // them one task at a time; every buffer is transferred, not copied.
             let pieces = tpsview_core::transfer::split(parsed);

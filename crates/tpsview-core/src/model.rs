@@ -18,6 +18,16 @@ pub struct Report {
 }
 
 impl Report {
+    /// Requests in every point of every run, failed ones included.
+    pub fn request_count(&self) -> usize {
+        self.runs
+            .iter()
+            .flat_map(|r| &r.points)
+            .filter_map(|p| p.requests.as_ref())
+            .map(Requests::len)
+            .sum()
+    }
+
     /// Each run's [`RunId`](crate::vocabulary::RunId), in order (see [`run_ids`]).
     pub fn run_ids(&self) -> Vec<crate::vocabulary::RunId> {
         run_ids(&self.runs)
