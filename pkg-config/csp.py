@@ -3,8 +3,8 @@
 Content-Security-Policy, so the page runs with no inline script at all; and give the loading
 worker's files (which Trunk does not hash) names with their content's hash, so that a browser never
 pairs a cached worker module with a newer page: `loader-worker-<h>.js` imports
-`tpsview-worker-<h>.js` and `tpsview-worker-<h>_bg.wasm`, and the page finds the first in
-`<meta name="tpsview-worker">`.
+`tpsview-worker-<h>.js`, and the page finds it and `tpsview-worker-<h>_bg.wasm` (which the page
+compiles once and hands to each worker) in `<meta name="tpsview-worker">`.
 
 Reads and rewrites $TRUNK_STAGING_DIR/index.html. The policy: scripts and styles only from the
 page's own origin ('wasm-unsafe-eval' is what lets WebAssembly compile); network reads
@@ -45,7 +45,8 @@ def main() -> int:
     worker = hash_worker(staging)
     if worker is None:
         return 1
-    meta += f'\n    <meta name="tpsview-worker" content="./{worker}" />'
+    wasm = worker.replace("loader-worker-", "tpsview-worker-").replace(".js", "_bg.wasm")
+    meta += f'\n    <meta name="tpsview-worker" content="./{worker}" data-wasm="./{wasm}" />'
     html = html.replace("<head>", "<head>\n    " + meta, 1)
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
@@ -71,10 +72,11 @@ def hash_worker(staging: str):
             new = f"tpsview-worker-{h}_bg.{ext}"
         else:
             new = f"{stem}-{h}.{ext}"
-        if f"./{n}" not in boot:
-            print(f"csp.py: loader-worker.js does not name ./{n}", file=sys.stderr)
-            return None
-        boot = boot.replace(f"./{n}", f"./{new}")
+        if n.endswith(".js"):
+            if f"./{n}" not in boot:
+                print(f"csp.py: loader-worker.js does not name ./{n}", file=sys.stderr)
+                return None
+            boot = boot.replace(f"./{n}", f"./{new}")
         os.rename(os.path.join(staging, n), os.path.join(staging, new))
     glue_path = os.path.join(staging, f"tpsview-worker-{h}.js")
     glue = open(glue_path, encoding="utf-8").read()

@@ -197,6 +197,8 @@ thread_local! {
     /// The running workers (the queue's, and a file being read again as another format), with
     /// the resolvers of their loads' promises, for Cancel.
     static CURRENT: RefCell<Vec<(Worker, js_sys::Function)>> = const { RefCell::new(Vec::new()) };
+    /// The loading worker's compiled module, once the first file needed it.
+    static WORKER_MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
     /// Files picked or dropped, by the id their `LoadedFile` keeps.
     static SOURCES: RefCell<Vec<web_sys::File>> = const { RefCell::new(Vec::new()) };
 }
@@ -251,20 +253,50 @@ fn absolute(url: &str) -> Option<String> {
         .map(|u| u.href())
 }
 
-fn spawn() -> Option<Worker> {
-    // public/loader-worker.js, beside the page: it starts the worker's own module. The build
-    // names it after its contents' hash (pkg-config/csp.py) and says the name in a meta tag.
-    let name = web_sys::window()?
+/// The loading worker's boot script and its module's `.wasm`, as the build names them (after their
+/// contents' hash, pkg-config/csp.py) in `<meta name="tpsview-worker">`.
+fn worker_files() -> Option<(String, String)> {
+    let meta = web_sys::window()?
         .document()?
         .query_selector("meta[name=tpsview-worker]")
-        .ok()
-        .flatten()
-        .and_then(|m| m.get_attribute("content"))
-        .unwrap_or_else(|| "loader-worker.js".into());
-    let boot = absolute(&name)?;
+        .ok()??;
+    Some((
+        meta.get_attribute("content")?,
+        meta.get_attribute("data-wasm")?,
+    ))
+}
+
+/// The worker's module, compiled once (on the first file) and handed to every worker after.
+async fn worker_module(wasm: &str) -> Option<JsValue> {
+    if let Some(m) = WORKER_MODULE.with_borrow(Clone::clone) {
+        return Some(m);
+    }
+    let url = absolute(wasm)?;
+    let resp = JsFuture::from(web_sys::window()?.fetch_with_str(&url))
+        .await
+        .ok()?;
+    let resp: web_sys::Response = resp.dyn_into().ok()?;
+    if !resp.ok() {
+        return None;
+    }
+    let bytes = JsFuture::from(resp.array_buffer().ok()?).await.ok()?;
+    let module = JsFuture::from(js_sys::WebAssembly::compile(&bytes))
+        .await
+        .ok()?;
+    WORKER_MODULE.with_borrow_mut(|m| *m = Some(module.clone()));
+    Some(module)
+}
+
+async fn spawn() -> Option<Worker> {
+    let (boot, wasm) = worker_files()?;
+    let module = worker_module(&wasm).await?;
     let wopts = WorkerOptions::new();
     wopts.set_type(WorkerType::Module);
-    Worker::new_with_options(&boot, &wopts).ok()
+    let worker = Worker::new_with_options(&absolute(&boot)?, &wopts).ok()?;
+    let first = Object::new();
+    let _ = Reflect::set(&first, &"module".into(), &module);
+    worker.post_message(&first).ok()?;
+    Some(worker)
 }
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -285,7 +317,7 @@ pub async fn load(
     if is_sample && matches!(source, Source::Url(_)) && format.is_none() {
         return on_this_thread(name, source, format, is_sample, started).await;
     }
-    let Some(worker) = spawn() else {
+    let Some(worker) = spawn().await else {
         return on_this_thread(name, source, format, is_sample, started).await;
     };
     let job = Object::new();
