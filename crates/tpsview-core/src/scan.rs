@@ -4,8 +4,6 @@
 //! (returns `None`) on anything it does not expect, so that the caller falls back to the serde path,
 //! which handles every oddity and names it in a diagnostic. It never panics on any input.
 
-use crate::model::Ragged;
-
 /// Exact powers of ten as f64 (10^0 … 10^22 are exactly representable).
 const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
@@ -35,11 +33,6 @@ impl<'a> Scanner<'a> {
     /// Where the cursor is.
     pub fn pos(&self) -> usize {
         self.i
-    }
-
-    /// Bytes not yet read.
-    pub fn remaining(&self) -> usize {
-        self.b.len().saturating_sub(self.i)
     }
 
     /// True when only whitespace is left.
@@ -237,25 +230,6 @@ impl<'a> Scanner<'a> {
         }
         loop {
             out.push(self.number()?);
-            if self.eat(b',') {
-                continue;
-            }
-            return self.expect(b']');
-        }
-    }
-
-    /// `[[n, …], [n, …], …]` appended to `out` as rows.
-    pub fn ragged(&mut self, out: &mut Ragged) -> Option<()> {
-        if out.offsets.is_empty() {
-            out.offsets.push(0);
-        }
-        self.expect(b'[')?;
-        if self.eat(b']') {
-            return Some(());
-        }
-        loop {
-            self.f64_array(&mut out.values)?;
-            out.offsets.push(u32::try_from(out.values.len()).ok()?);
             if self.eat(b',') {
                 continue;
             }

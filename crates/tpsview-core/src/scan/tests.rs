@@ -38,15 +38,10 @@ fn non_json_numbers_give_up() {
 }
 
 #[test]
-fn arrays_and_ragged_arrays() {
+fn arrays() {
     let mut v = Vec::new();
     Scanner::new(b" [1, 2.5 ,3e1] ").f64_array(&mut v).unwrap();
     assert_eq!(v, vec![1.0, 2.5, 30.0]);
-    let mut r = Ragged::default();
-    Scanner::new(b"[[0.1, 0.2], [], [0.3]]")
-        .ragged(&mut r)
-        .unwrap();
-    assert_eq!(r.offsets, vec![0, 2, 2, 3]);
     assert!(Scanner::new(b"[1, null]")
         .f64_array(&mut Vec::new())
         .is_none());
@@ -72,9 +67,7 @@ fn deep_nesting_and_truncation_give_up_without_panicking() {
     let deep = "[".repeat(10_000);
     assert!(Scanner::new(deep.as_bytes()).skip_value().is_none());
     assert!(Scanner::new(br#""abc\"#).string_raw().is_none());
-    assert!(Scanner::new(b"[[1,2],[3")
-        .ragged(&mut Ragged::default())
-        .is_none());
+    assert!(Scanner::new(b"[1,2,").f64_array(&mut Vec::new()).is_none());
 }
 
 proptest! {
@@ -88,7 +81,6 @@ proptest! {
     fn never_panics_on_any_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let mut s = Scanner::new(&bytes);
         let _ = s.skip_value();
-        let _ = Scanner::new(&bytes).ragged(&mut Ragged::default());
         let _ = Scanner::new(&bytes).f64_array(&mut Vec::new());
     }
 }

@@ -490,6 +490,19 @@ mod tests {
     }
 
     #[test]
+    fn rows_of_gaps_empty_ones_included_and_a_cut_array() {
+        let objects = read_all(
+            br#"{"itls": [[0.1, 0.2], [], [0.3]]}"#,
+            &mut crate::progress::Silent,
+        )
+        .expect("reads");
+        let gaps = &objects[0].itls.as_ref().expect("gaps").data;
+        assert_eq!(gaps.offsets, [0, 2, 2, 3]);
+        assert_eq!(gaps.values, [0.1, 0.2, 0.3]);
+        assert!(read_all(br#"{"itls": [[1,2],[3"#, &mut crate::progress::Silent).is_none());
+    }
+
+    #[test]
     fn a_window_of_rows_is_read_in_two_halves_and_spliced() {
         let head = "{\"output_lens\": [3], \"itls\": [[0.5, 0.25], ";
         let row = "[0.1, 0.2, 0.3], ";
