@@ -328,6 +328,8 @@ fn recompute(
     let n = req.len();
     // Requests averaged in; their chunk gaps are pooled after the loop.
     let mut usable: Vec<usize> = Vec::with_capacity(n);
+    // Their per-request series, unless the distributions came computed (`fold_requests`).
+    let mut series = req.dists.is_none().then(|| Series::with_capacity(n));
     let (mut ok, mut failed, mut invalid) = (0u64, 0u64, 0u64);
     let (mut tokens, mut sum_e2e, mut sum_decode) = (0u64, 0.0f64, 0.0f64);
     for i in 0..n {
@@ -365,6 +367,9 @@ fn recompute(
         tokens += u64::from(req.output_tokens[i]);
         sum_e2e += r.e2e;
         sum_decode += r.e2e - r.ttft;
+        if let Some(s) = &mut series {
+            s.push(&r);
+        }
         usable.push(i);
     }
     m.requests_ok = Some(ok);
@@ -387,12 +392,13 @@ fn recompute(
         ));
     }
 
-    // Computed where the file was parsed (`fold_requests`), or here.
+    // Computed where the file was parsed (`fold_requests`), or from this loop's series.
     let d = req
         .dists
         .as_deref()
         .copied()
-        .unwrap_or_else(|| request_dists(req));
+        .or_else(|| series.map(Series::dists))
+        .unwrap_or_default();
     m.per_stream_tps = d.tpot.mean.filter(|t| *t > 0.0).map(|t| 1.0 / t);
     m.tpot_ms = d.tpot.scaled(1e3);
     m.ttft_ms = d.ttft.scaled(1e3);
@@ -628,33 +634,49 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
 /// The distributions of a point's per-request series over the requests its metrics average in
 /// (each mean summed in request order, as everywhere).
 pub fn request_dists(req: &Requests) -> RequestDists {
-    let n = req.len();
-    let (mut ttft, mut e2e, mut tpot, mut rate, mut user) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::new(),
-    );
-    for r in (0..n).filter_map(|i| request_metrics(req, i)) {
-        ttft.push(r.ttft);
-        e2e.push(r.e2e);
-        if let Some(t) = r.tpot {
-            tpot.push(t);
-        }
-        if let Some(v) = r.per_stream_rate {
-            rate.push(v);
-        }
-        if let Some(v) = r.user_rate {
-            user.push(v);
+    let mut s = Series::with_capacity(req.len());
+    for r in (0..req.len()).filter_map(|i| request_metrics(req, i)) {
+        s.push(&r);
+    }
+    s.dists()
+}
+
+/// The per-request series of the requests a point's metrics average in, in request order.
+struct Series {
+    ttft: Vec<f64>,
+    e2e: Vec<f64>,
+    tpot: Vec<f64>,
+    rate: Vec<f64>,
+    user: Vec<f64>,
+}
+
+impl Series {
+    fn with_capacity(n: usize) -> Self {
+        Series {
+            ttft: Vec::with_capacity(n),
+            e2e: Vec::with_capacity(n),
+            tpot: Vec::with_capacity(n),
+            rate: Vec::with_capacity(n),
+            user: Vec::new(),
         }
     }
-    RequestDists {
-        ttft: Dist::of(&mut ttft),
-        e2e: Dist::of(&mut e2e),
-        tpot: Dist::of(&mut tpot),
-        per_stream_rate: Dist::of(&mut rate),
-        user_rate: Dist::of(&mut user),
+
+    fn push(&mut self, r: &RequestMetrics) {
+        self.ttft.push(r.ttft);
+        self.e2e.push(r.e2e);
+        self.tpot.extend(r.tpot);
+        self.rate.extend(r.per_stream_rate);
+        self.user.extend(r.user_rate);
+    }
+
+    fn dists(mut self) -> RequestDists {
+        RequestDists {
+            ttft: Dist::of(&mut self.ttft),
+            e2e: Dist::of(&mut self.e2e),
+            tpot: Dist::of(&mut self.tpot),
+            per_stream_rate: Dist::of(&mut self.rate),
+            user_rate: Dist::of(&mut self.user),
+        }
     }
 }
 
