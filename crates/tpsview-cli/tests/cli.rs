@@ -948,3 +948,44 @@ fn summarize_prices_a_million_tokens_from_a_gpu_hour() {
         .get("usd_per_million_output_tokens")
         .is_none());
 }
+
+/// A vLLM file big enough to be read as it arrives (4 MB or more: a second thread reads 1 MB
+/// chunks, the gap rows split over both cores) gives what the core's whole-file reader gives.
+#[test]
+fn a_big_file_read_as_it_arrives_summarizes_as_the_whole_file_reader_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 17-digit numbers, so that chunk edges fall inside numbers; ~7 MB.
+    let text = tpsview_core::synthetic::vllm_detailed(300, 1_000, 11, true);
+    assert!(text.len() > 5 << 20, "{} bytes", text.len());
+    let path = dir.path().join("big.json");
+    std::fs::write(&path, &text).expect("writes");
+    let name = path.to_string_lossy().into_owned();
+    let out = tpsview(&["summarize", "--json", &name]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let whole = tpsview_core::parse_any(&name, text.as_bytes()).expect("parses");
+    let expect = serde_json::to_string_pretty(&tpsview_core::summarize(
+        vec![whole],
+        &tpsview_core::MetricOptions::default(),
+    ))
+    .expect("json");
+    // As text: the contract is byte-identical output (serde_json's default float parser can read
+    // a printed 17-digit figure one last place off, so parsed values are not compared).
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expect + "\n");
+    // Cut short: the streamed reader gives way, and the message is the whole-file reader's.
+    let cut = dir.path().join("cut.json");
+    std::fs::write(&cut, &text.as_bytes()[..text.len() - 100_000]).expect("writes");
+    let cut_name = cut.to_string_lossy().into_owned();
+    let out = tpsview(&["summarize", "--json", &cut_name]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = tpsview_core::parse_any(&cut_name, &text.as_bytes()[..text.len() - 100_000])
+        .expect_err("truncated");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&err.to_string()),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
