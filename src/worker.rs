@@ -164,21 +164,21 @@ fn parse_whole(
     set(&p, "read", 0.0);
     set(&p, "total", total);
     let _ = scope().post_message(&p);
-    let mut report = reporter("parsing", total);
+    let mut report = reporter(total);
     match format {
         Some(f) => tpsview_core::formats::parse_with_progress(f, name, bytes, &mut report),
         None => tpsview_core::formats::parse_any_with_progress(name, bytes, &mut report),
     }
 }
 
-/// Posts (requests read, bytes read) as `phase`, at most every 80 ms.
-fn reporter(phase: &'static str, total: f64) -> impl FnMut(u64, u64) {
+/// Posts (requests read, bytes read) while parsing, at most every 80 ms.
+fn reporter(total: f64) -> impl FnMut(u64, u64) {
     let mut last = 0.0;
     move |requests: u64, at: u64| {
         if now() - last >= PROGRESS_EVERY_MS {
             last = now();
             let p = message("progress");
-            set(&p, "phase", phase);
+            set(&p, "phase", "parsing");
             set(&p, "read", at as f64);
             set(&p, "total", total);
             set(&p, "requests", requests as f64);
@@ -236,7 +236,10 @@ async fn streamed(
     let reader: web_sys::ReadableStreamDefaultReader = file.stream().get_reader().unchecked_into();
     let mut chunk_buf: Vec<u8> = Vec::new();
     let mut read = 0.0;
-    let mut report = reporter("reading", size);
+    // One progress message per 80 ms, with the bytes read and the requests the scanner has
+    // reported so far (it reports every 1,024), so the bar's words do not alternate.
+    let requests = std::cell::Cell::new(None::<u64>);
+    let mut note = |r: u64, _at: u64| requests.set(Some(r));
     let mut last = 0.0;
     loop {
         let r = match JsFuture::from(reader.read()).await {
@@ -253,7 +256,7 @@ async fn streamed(
         chunk_buf.resize(n, 0);
         chunk.copy_to(&mut chunk_buf);
         read += n as f64;
-        if !stream.feed(&chunk_buf, &mut report) {
+        if !stream.feed(&chunk_buf, &mut note) {
             let _ = reader.cancel();
             return Streamed::No;
         }
@@ -263,11 +266,14 @@ async fn streamed(
             set(&p, "phase", "reading");
             set(&p, "read", read);
             set(&p, "total", size);
+            if let Some(r) = requests.get() {
+                set(&p, "requests", r as f64);
+            }
             let _ = scope().post_message(&p);
         }
     }
     let read_ms = now() - started;
-    match stream.finish(name, &mut report) {
+    match stream.finish(name, &mut note) {
         Some(r) => Streamed::Read(r, read_ms, read),
         None => Streamed::No,
     }

@@ -80,6 +80,9 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   assert.ok(parsing.length > 0 && parsing.every((p) => p.requests < expected.requests && p.read < expected.bytes), JSON.stringify(parsing));
   assert.match(parsing[0].text, /Reading and parsing vllm-detailed-big\.json in a worker: [\d,]+ requests so far, [\d.]+ of [\d.]+ MB/);
   assert.ok(!seen.some((p) => p.phase === 'parsing'), 'no parse after the read');
+  // Once requests are counted, the bar keeps saying so (its words do not alternate).
+  const first = seen.findIndex((p) => p.requests > 0);
+  assert.deepEqual(seen.slice(first).filter((p) => p.phase === 'reading' && !(p.requests > 0)), []);
   const fig = await page.$eval('[data-testid=load-figures]', (e) => ({ ...e.dataset }));
   assert.match(await page.textContent('[data-testid=load-figures]'),
     new RegExp(`^vllm-detailed-big\\.json: ${mb.replace('.', '\\.')} MB read and computed in a worker in [\\d.]+ s \\(\\d+ MB/s\\), 10,000 requests; worker memory at its peak \\d+ MB \\([\\d.]+ × the file\\)$`));
