@@ -113,7 +113,8 @@ fn non_empty(file: &str, v: Vec<Value>) -> Result<Vec<Value>, ParseError> {
 /// line, with one record's JSON value in memory at a time (big raw-data files are mostly text the
 /// importers only count). Anything unusual (a broken line, bare NaN, trailing data) is read again
 /// through [`read_values`], which keeps what it can and names the rest; what `f` said on the first
-/// attempt is then dropped.
+/// attempt is then dropped, and `f` is called again from record 0 (a closure that keeps state of
+/// its own starts it afresh at index 0, as the AIPerf reader's does).
 pub(crate) fn map_records<T>(
     file: &str,
     bytes: &[u8],
