@@ -194,10 +194,8 @@ pub enum Outcome {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ragged {
     /// `len() == requests + 1`, starting at 0, non-decreasing.
-    #[serde(with = "packed::vec")]
     pub offsets: Vec<u32>,
     /// Every gap in seconds; empty once folded into `pooled`.
-    #[serde(with = "packed::vec")]
     pub values: Vec<f64>,
     /// The distribution of the gaps of the requests the metrics use, in seconds, when `values`
     /// was folded away to save memory (see [`Ragged::fold`]); the offsets (chunk counts) stay.
@@ -259,24 +257,18 @@ impl Ragged {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Requests {
     /// Send times, when the source records them.
-    #[serde(with = "packed::opt")]
     pub start_s: Option<Vec<f64>>,
     /// First output token's arrival − send time.
-    #[serde(with = "packed::vec")]
     pub ttft_s: Vec<f64>,
     /// Last output token's arrival − send time.
-    #[serde(with = "packed::vec")]
     pub e2e_s: Vec<f64>,
     /// Prompt tokens, when known.
-    #[serde(with = "packed::opt")]
     pub input_tokens: Option<Vec<u32>>,
     /// Output tokens.
-    #[serde(with = "packed::vec")]
     pub output_tokens: Vec<u32>,
     /// Gaps between successive streamed chunks, when known.
     pub chunk_gaps: Option<Ragged>,
     /// What became of each request.
-    #[serde(with = "packed::outcomes")]
     pub outcome: Vec<Outcome>,
     /// The distributions of the per-request series, computed where the file was parsed (see
     /// [`crate::metrics::fold_requests`]); `None` until then, and for small points.

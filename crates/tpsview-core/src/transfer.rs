@@ -96,7 +96,7 @@ pub fn split(mut parsed: Parsed) -> Pieces {
             Column::Output => out(Some(&mut req.output_tokens)),
             Column::Outcome => {
                 let o = std::mem::take(&mut req.outcome);
-                postcard::to_allocvec(&packed::OutcomesOut(&o)).unwrap_or_default()
+                packed::outcomes_to_bytes(&o)
             }
             Column::Start => out(req.start_s.as_mut()),
             Column::Input => out(req.input_tokens.as_mut()),
@@ -152,9 +152,8 @@ impl Assembly {
             Column::E2e => req.e2e_s = f64s()?,
             Column::Output => req.output_tokens = u32s()?,
             Column::Outcome => {
-                req.outcome = postcard::from_bytes::<packed::OutcomesIn>(bytes)
-                    .map_err(|e| bad(&e.to_string()))?
-                    .0
+                req.outcome =
+                    packed::outcomes_from_bytes(bytes).ok_or_else(|| bad("a cut column"))?
             }
             Column::Start => req.start_s = Some(f64s()?),
             Column::Input => req.input_tokens = Some(u32s()?),

@@ -118,7 +118,7 @@ fn a_folded_report_exports_and_reads_back_with_the_same_figures() {
 }
 
 #[test]
-fn columns_cross_as_packed_bytes_with_every_outcome_and_bit_pattern() {
+fn columns_cross_as_raw_bytes_with_every_outcome_and_bit_pattern() {
     let mut p = big();
     let req = p.report.runs[0].points[0]
         .requests
@@ -129,9 +129,8 @@ fn columns_cross_as_packed_bytes_with_every_outcome_and_bit_pattern() {
     req.ttft_s[0] = f64::NAN;
     req.ttft_s[1] = -0.0;
     req.e2e_s[2] = f64::INFINITY;
-    let wire = encode(&p);
-    let back = decode(&wire).expect("decodes");
-    assert_eq!(encode(&back), wire);
+    let back = reassembled(&p).expect("reassembles");
+    assert_eq!(encode(&back), encode(&p));
     let r = back.report.runs[0].points[0]
         .requests
         .as_ref()
@@ -141,20 +140,32 @@ fn columns_cross_as_packed_bytes_with_every_outcome_and_bit_pattern() {
     assert_eq!(r.outcome[10], Outcome::Failed("<b>html</b> — é".into()));
     assert!(r.ttft_s[0].is_nan() && r.ttft_s[1].to_bits() == (-0.0f64).to_bits());
     assert_eq!(r.e2e_s[2], f64::INFINITY);
-    // About the columns' own bytes: 8 per time, 4 per count, 1 per outcome, 8 per gap and 4 per
-    // row of gaps (no per-element framing).
+    // The columns' own bytes, without per-element framing: 8 per time, 4 per count, 4 per row
+    // offset and 8 per gap; outcomes a byte each after their count, then the three texts.
     let n = r.len();
     let gaps = r.chunk_gaps.as_ref().expect("gaps").values.len();
-    let columns = n * (8 * 3 + 4 * 2 + 1 + 4) + gaps * 8;
+    let pieces = super::split(p);
+    let sizes: Vec<usize> = pieces.columns.iter().map(Vec::len).collect();
+    assert_eq!(
+        sizes[..3],
+        [8 * n, 8 * n, 4 * n],
+        "ttft, e2e, output tokens"
+    );
     assert!(
-        wire.len() < columns + 4096,
-        "{} bytes for {columns}",
-        wire.len()
+        (4 + n..4 + n + 64).contains(&sizes[3]),
+        "outcomes: {}",
+        sizes[3]
+    );
+    assert!(sizes.contains(&(8 * gaps)) && sizes.contains(&(4 * (n + 1))));
+    assert!(
+        pieces.skeleton.len() < 16 << 10,
+        "{}",
+        pieces.skeleton.len()
     );
 }
 
 #[test]
-fn a_cut_packed_column_is_an_error_not_a_panic() {
+fn a_cut_answer_is_an_error_not_a_panic() {
     let wire = encode(&big());
     for cut in [wire.len() / 3, wire.len() / 2, wire.len() - 9] {
         assert!(decode(&wire[..cut]).is_err(), "cut at {cut}");
@@ -220,4 +231,18 @@ fn pieces_out_of_order_cut_or_missing_are_errors_not_panics() {
     }
     assert!(a.put(&pieces.columns[0]).is_err());
     assert!(super::Assembly::new(&pieces.skeleton[..pieces.skeleton.len() / 2]).is_err());
+    // The outcome column (the fourth): cut before its texts, or with a tag that is none.
+    let outcomes = &pieces.columns[3];
+    let put_fourth = |col: &[u8]| {
+        let mut a = super::Assembly::new(&pieces.skeleton).expect("skeleton");
+        for c in &pieces.columns[..3] {
+            a.put(c).expect("puts");
+        }
+        a.put(col)
+    };
+    assert!(put_fourth(outcomes).is_ok());
+    assert!(put_fourth(&outcomes[..outcomes.len() - 3]).is_err());
+    let mut bad = outcomes.clone();
+    bad[4] = 7;
+    assert!(put_fourth(&bad).is_err());
 }
