@@ -345,6 +345,45 @@ fn guidellm_samples_take_counts_and_throughput_from_the_tool() {
 }
 
 #[test]
+fn guidellm_figures_cover_the_tools_measurement_window() {
+    // 23 successful requests listed; the tool (and the fixture's Python) counted the 19 that
+    // overlap scheduler_metrics' measurement window, and one of the two errored ones.
+    let file = "guidellm/benchmarks-v0.5-warmup.json";
+    let s = sum(&[file]);
+    let p = &s.runs[0].points[0];
+    let tool = |k: &str| p.reported[k];
+    assert_eq!(p.metrics.requests_ok, Some(19));
+    assert_eq!(tool("request_totals.successful"), 19.0);
+    assert_eq!(p.metrics.requests_failed, Some(1));
+    assert!(p.audited.len() > 8, "the window is not a sample: audited");
+    let ttft = p.metrics.ttft_ms.mean.unwrap();
+    let want = tool("time_to_first_token_ms.mean");
+    assert!((ttft - want).abs() < 1e-6 * want, "{ttft} vs {want}");
+    // Every figure the tool defines as tpsview does matches; the one left is the duration, which
+    // GuideLLM takes as the window itself, and the audit says so.
+    let left: Vec<_> = p.discrepancies.iter().map(|d| d.tool_metric).collect();
+    assert_eq!(left, ["duration"], "{:#?}", p.discrepancies);
+    assert!(p.discrepancies[0]
+        .likely_cause
+        .contains("measurement window"));
+    let window = s
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("measurement window"))
+        .expect("the requests left out are named");
+    assert!(
+        window.message.starts_with("5 of 25 listed requests"),
+        "{window}"
+    );
+    assert!(
+        window.message.contains("2 in the warm-up")
+            && window.message.contains("3 in the cool-down"),
+        "{window}"
+    );
+    assert!(window.to_string().contains(file));
+}
+
+#[test]
 fn bad_records_are_listed_and_the_good_ones_load() {
     for (file, field, index) in [
         ("sglang/one-bad-line.jsonl", "line 2", None),

@@ -36,9 +36,10 @@ const WEIGHTED: &str = "GuideLLM weights TPOT and ITL by tokens: a token-weighte
 const PCT: &str = "percentile method: GuideLLM's own, from its distribution";
 const END: &str = "end time: GuideLLM's request_latency ends when the response closes, tpsview's at the last token";
 
+const WINDOW: &str = "GuideLLM's duration is its measurement window (measure_end − measure_start, warm-up and cool-down cut off); tpsview's runs from the first counted request's start to the last one's end";
+
 /// The figures both schemas share.
 const COMMON: &[Figure] = &[
-    Figure::same("duration", Metric::DurationS, 1.0, SERIES),
     Figure::same(
         "output_tokens_per_second.mean",
         Metric::SystemTps,
@@ -109,6 +110,12 @@ const COMMON: &[Figure] = &[
     ),
 ];
 
+/// v0.2–0.3's duration: from the benchmark's start to its end.
+const DURATION_V02: &[Figure] = &[Figure::same("duration", Metric::DurationS, 1.0, SERIES)];
+
+/// v0.4+'s duration: the measurement window.
+const DURATION_V05: &[Figure] = &[Figure::same("duration", Metric::DurationS, 1.0, WINDOW)];
+
 /// v0.2–0.3: "TPOT" divides the decode time by N.
 const TPOT_V02: &[Figure] = &[Figure::tool(
     "time_per_output_token_ms.mean",
@@ -141,13 +148,14 @@ const NOTES_V05: &[&str] = &[
     "output_tokens_per_second and requests_per_second are rate time series over the benchmark; their mean approximates system T/s",
     "output tokens are the server's usage count, else token iterations; the file may keep only a sample of requests",
     "timings are epoch seconds under info.timings; strategy synchronous = 1 stream, concurrent = `streams`, constant/poisson = a request rate",
+    "with warm-up or cool-down, every request is listed but the figures cover only those overlapping the measurement window (ending at or after scheduler_metrics.measure_start_time, starting at or before measure_end_time); tpsview counts the same requests and names the ones left out",
 ];
 
 /// GuideLLM v0.2–0.3's vocabulary.
 pub const VOCABULARY_V02: Vocabulary = Vocabulary {
     tool: V02,
     name: "GuideLLM v0.2–0.3",
-    groups: &[COMMON, TPOT_V02],
+    groups: &[DURATION_V02, COMMON, TPOT_V02],
     notes: NOTES_V02,
 };
 
@@ -155,7 +163,7 @@ pub const VOCABULARY_V02: Vocabulary = Vocabulary {
 pub const VOCABULARY_V05: Vocabulary = Vocabulary {
     tool: V05,
     name: "GuideLLM v0.4+",
-    groups: &[COMMON, TPOT_V05],
+    groups: &[DURATION_V05, COMMON, TPOT_V05],
     notes: NOTES_V05,
 };
 
@@ -275,6 +283,7 @@ fn figures(bench: &Value) -> BTreeMap<String, f64> {
             bench,
             &[
                 &format!("request_totals.{k}"),
+                &format!("metrics.request_totals.{k}"),
                 &format!("scheduler_metrics.requests_made.{k}"),
             ],
         ) {
@@ -311,6 +320,27 @@ fn read_requests(
             format!("{} incomplete requests left out", incomplete.len()),
         ));
     }
+    let window = v05.then(|| Window::of(bench)).flatten();
+    let (ok, errored) = match window {
+        Some(w) => {
+            let (ok, warm_ok, cool_ok) = w.split(ok);
+            let (errored, warm_err, cool_err) = w.split(errored);
+            let (warm, cool) = (warm_ok + warm_err, cool_ok + cool_err);
+            if warm + cool > 0 {
+                diags.push(Diagnostic::info(
+                    file,
+                    &format!("{path}.scheduler_metrics"),
+                    format!(
+                        "{} of {} listed requests fall outside GuideLLM's measurement window and are left out, as the tool leaves them out: {warm} in the warm-up (ended before measure_start_time), {cool} in the cool-down (started after measure_end_time)",
+                        warm + cool,
+                        warm + cool + ok.len() + errored.len(),
+                    ),
+                ));
+            }
+            (ok, errored)
+        }
+        None => (ok.iter().collect(), errored.iter().collect()),
+    };
     if ok.is_empty() && errored.is_empty() {
         return (None, 0);
     }
@@ -323,7 +353,7 @@ fn read_requests(
     };
     let t0 = ok
         .iter()
-        .chain(errored)
+        .chain(&errored)
         .filter_map(|r| time(r, "request_start", "start_time"))
         .fold(f64::INFINITY, f64::min);
     let mut rows = Rows::default();
@@ -371,4 +401,63 @@ fn read_requests(
         Some(rows.finish(file, &format!("{path}.requests"), diags)),
         n,
     )
+}
+
+/// GuideLLM v0.4+'s measurement window, epoch seconds: its figures cover the requests that
+/// overlap it (`get_within_range`: ending at or after its start, starting at or before its end).
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    start: f64,
+    end: f64,
+}
+
+impl Window {
+    /// The window `scheduler_metrics` names, or, in files without it, the benchmark's own start
+    /// and end when it reports a warm-up or cool-down.
+    fn of(bench: &Value) -> Option<Window> {
+        let explicit = (
+            num(bench, "scheduler_metrics.measure_start_time"),
+            num(bench, "scheduler_metrics.measure_end_time"),
+        );
+        let trimmed = ["warmup_duration", "cooldown_duration"]
+            .iter()
+            .any(|k| num(bench, k).is_some_and(|d| d > 0.0));
+        let (start, end) = match explicit {
+            (Some(s), Some(e)) => (s, e),
+            _ if trimmed => (num(bench, "start_time")?, num(bench, "end_time")?),
+            _ => return None,
+        };
+        (start.is_finite() && end.is_finite() && start <= end).then_some(Window { start, end })
+    }
+
+    /// The requests inside the window, and how many ended before it (warm-up) and started after
+    /// it (cool-down). A request without an end time is kept: nothing says it is outside.
+    fn split<'a>(&self, list: &'a [Value]) -> (Vec<&'a Value>, usize, usize) {
+        let (mut kept, mut warm, mut cool) = (Vec::with_capacity(list.len()), 0, 0);
+        for r in list {
+            let start = first_num(
+                r,
+                &[
+                    "request_start_time",
+                    "info.timings.request_start",
+                    "info.timings.resolve_start",
+                ],
+            );
+            let end = first_num(
+                r,
+                &[
+                    "request_end_time",
+                    "info.timings.request_end",
+                    "info.timings.resolve_end",
+                ],
+            );
+            match (start, end) {
+                (_, Some(e)) if e < self.start => warm += 1,
+                (Some(s), _) if s > self.end => cool += 1,
+                (None, Some(e)) if e > self.end => cool += 1,
+                _ => kept.push(r),
+            }
+        }
+        (kept, warm, cool)
+    }
 }
