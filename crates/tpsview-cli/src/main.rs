@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod capacity;
 mod chart;
 mod compare;
 mod convert;

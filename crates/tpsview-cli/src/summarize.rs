@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use tpsview_core::error::Severity;
 use tpsview_core::metrics::MetricOptions;
-use tpsview_core::slo::Slo;
 use tpsview_core::summary::{summarize_report, Summary};
 
 use crate::inputs::Inputs;
@@ -22,38 +21,16 @@ pub struct Args {
     /// Also compute system T/s inside the steady-state window.
     #[arg(long)]
     steady_state: bool,
-    /// Check every level against a latency target: per-request `ttft_ms=`, `tpot_ms=`, `e2e_ms=`,
-    /// level statistics `<ttft|tpot|itl|e2e>_<mean|p50|p90|p95|p99>_ms=`, and `attainment=` (the
-    /// share of requests that must meet the per-request targets, default 0.9), comma-separated.
-    /// Adds each level's attainment, goodput and whether it meets the SLO, and each run's capacity.
-    #[arg(long, value_name = "TARGETS")]
-    slo: Option<String>,
-    /// A price per GPU-hour in USD (your figure, not a fact tpsview knows): adds USD per million
-    /// output tokens at every level. The GPU count is each run's metadata's, or --gpus.
-    #[arg(long, value_name = "USD")]
-    gpu_hour_usd: Option<f64>,
-    /// GPUs the server used, for runs whose metadata has no GPU count (with --gpu-hour-usd).
-    #[arg(long, value_name = "N")]
-    gpus: Option<u32>,
+    #[command(flatten)]
+    capacity: crate::capacity::Capacity,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let slo = match args.slo.as_deref().map(Slo::parse).transpose() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: --slo: {e}");
-            return Ok(ExitCode::from(2));
-        }
+    let slo = match args.capacity.check() {
+        Ok(slo) => slo,
+        Err(code) => return Ok(code),
     };
-    if let Some(p) = args.gpu_hour_usd.filter(|p| !(p.is_finite() && *p > 0.0)) {
-        eprintln!("error: --gpu-hour-usd {p}: a price must be a positive number");
-        return Ok(ExitCode::from(2));
-    }
-    if args.gpus == Some(0) {
-        eprintln!("error: --gpus 0: a GPU count must be at least 1");
-        return Ok(ExitCode::from(2));
-    }
     let loaded = args.inputs.load();
     if loaded.parsed.is_empty() {
         return Ok(ExitCode::from(1));
@@ -67,26 +44,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (runs, d) = summarize_report(&report, &opts);
     diagnostics.extend(d);
     let mut summary = Summary { runs, diagnostics };
-    if let Some(slo) = &slo {
-        tpsview_core::summary::apply_slo(&report, &mut summary.runs, slo);
-    }
-    if let Some(price) = args.gpu_hour_usd {
-        let missing = tpsview_core::summary::apply_cost(&mut summary.runs, price, |rs| {
-            args.gpus.or(rs.meta.gpu_count)
-        });
-        if let Some(id) = missing.first() {
-            eprintln!(
-                "error: --gpu-hour-usd: run {:?} states no GPU count: give --gpus N",
-                id.as_str()
-            );
-            return Ok(ExitCode::from(2));
-        }
+    if let Err(code) = args.capacity.apply(&report, &mut summary, slo.as_ref()) {
+        return Ok(code);
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", table::render(&summary));
-        if let Some(text) = &args.slo {
+        if let Some(text) = &args.capacity.slo {
             println!("\nSLO {text}");
             let f = |v: Option<f64>, d: usize| v.map_or("–".to_owned(), |v| format!("{v:.d$}"));
             for rs in &summary.runs {
@@ -130,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        if let Some(price) = args.gpu_hour_usd {
+        if let Some(price) = args.capacity.gpu_hour_usd {
             println!("\nCost at {price} USD per GPU-hour (your price)");
             for rs in &summary.runs {
                 println!("{}", rs.id);
