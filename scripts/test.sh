@@ -3,7 +3,8 @@
 # lints, native tests (core, plot, CLI), component tests in headless Chromium
 # (wasm-bindgen-test), the release web build, and the Playwright end-to-end tests against dist/.
 # Screenshots land in target/e2e/. Then `tpsview bench` against a real llama.cpp server on CPU
-# (scripts/engine-e2e.sh). Prints the bundle sizes at the end.
+# (scripts/engine-e2e.sh), and `convert --to parquet` read back by DuckDB (scripts/parquet-duckdb.sh).
+# Prints the bundle sizes at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-tools.sh --browser
@@ -32,6 +33,9 @@ trunk build --release --offline
 step "end-to-end tests in headless Chromium (playwright-core)"
 cargo build -p tpsview-cli
 node --test tests/e2e/
+
+step "the Parquet hand-off read by DuckDB"
+scripts/parquet-duckdb.sh target/debug/tpsview
 
 step "tpsview bench against a real llama.cpp server (xllamacpp, CPU, 127.0.0.1)"
 scripts/engine-e2e.sh target/debug/tpsview

@@ -14,6 +14,7 @@ mod convert;
 mod formats;
 mod ingest;
 mod inputs;
+mod parquet_out;
 mod simulate;
 mod summarize;
 mod table;

@@ -989,3 +989,115 @@ fn a_big_file_read_as_it_arrives_summarizes_as_the_whole_file_reader_does() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `convert --to parquet`: a row per request, a failed request's times are nulls (never 0), an
+/// undefined figure is a null; the SLO and price options belong to Parquet output and are checked.
+/// (scripts/parquet-duckdb.sh reads the same tables with DuckDB and recomputes the figures.)
+#[test]
+fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tables");
+    let vllm = root().join("tests/fixtures/vllm/detailed-small.json");
+    let llmperf =
+        root().join("tests/fixtures/llmperf/llama-3-8b_550_150_individual_responses.json");
+    let (vllm, llmperf) = (vllm.to_str().unwrap(), llmperf.to_str().unwrap());
+    let args = [
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        out.to_str().unwrap(),
+        vllm,
+        llmperf,
+    ];
+    let run = tpsview(&args);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let rows = |name: &str| -> Vec<Vec<(String, Field)>> {
+        let file = std::fs::File::open(out.join(name)).unwrap();
+        let reader = SerializedFileReader::new(file).unwrap();
+        reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| {
+                r.unwrap()
+                    .get_column_iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
+            .collect()
+    };
+    let get = |row: &[(String, Field)], key: &str| {
+        row.iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("no column {key}"))
+            .1
+            .clone()
+    };
+    // The fixtures' own request lists, counted here.
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(vllm).unwrap()).unwrap();
+    let l: serde_json::Value = serde_json::from_slice(&std::fs::read(llmperf).unwrap()).unwrap();
+    let n_vllm = v["ttfts"].as_array().unwrap().len();
+    let n_llmperf = l.as_array().unwrap().len();
+    let requests = rows("requests.parquet");
+    assert_eq!(requests.len(), n_vllm + n_llmperf);
+    let failed: Vec<_> = requests
+        .iter()
+        .filter(|r| get(r, "status") == Field::Str("failed".into()))
+        .collect();
+    let errors = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e.as_str().is_some_and(|e| !e.is_empty()))
+        .count();
+    assert!(errors > 0 && failed.len() >= errors);
+    for r in &failed {
+        assert_eq!(get(r, "ok"), Field::Bool(false));
+        assert_eq!(
+            get(r, "ttft_s"),
+            Field::Null,
+            "a failed request has no TTFT"
+        );
+        assert!(matches!(get(r, "error"), Field::Str(_)));
+    }
+    // LLMPerf's responses have no send times: start_s is null, and so is the level's system T/s.
+    let points = rows("points.parquet");
+    let lp = points
+        .iter()
+        .find(|p| get(p, "source_format") == Field::Str("llmperf-responses".into()))
+        .expect("the LLMPerf level");
+    assert_eq!(get(lp, "system_tps"), Field::Null);
+    assert!(matches!(get(lp, "ttft_mean_ms"), Field::Double(x) if x > 0.0));
+    assert!(points.iter().all(|p| p.iter().all(|(k, _)| k != "slo_met")));
+    // The SLO and price are Parquet columns; for a tpsview/1 report they are a usage error.
+    let file = dir.path().join("one.json");
+    let bad = tpsview(&[
+        "convert",
+        "--slo",
+        "ttft_ms=200",
+        "-o",
+        file.to_str().unwrap(),
+        vllm,
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--to parquet"));
+    assert!(!file.exists());
+    let bad = tpsview(&[
+        "convert",
+        "--to",
+        "parquet",
+        "--slo",
+        "ttft_ms=fast",
+        "-o",
+        out.to_str().unwrap(),
+        vllm,
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--slo"));
+}

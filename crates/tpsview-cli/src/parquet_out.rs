@@ -1,0 +1,351 @@
+//! `tpsview convert --to parquet`: the loaded runs as two Parquet tables for the engines that
+//! compare thousands of runs (DuckDB, Polars, Spark): `points.parquet`, a row per run and level
+//! with every figure `summarize --json` prints, and `requests.parquet`, a row per request.
+//!
+//! Written with the `parquet` crate's column writer (no Arrow arrays, no compression codec):
+//! each table is a list of typed, nullable columns; an undefined figure is a null, never 0 or NaN.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context;
+use bytes::Bytes;
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+
+use tpsview_core::model::{Outcome, Report};
+use tpsview_core::stats::Dist;
+use tpsview_core::summary::Summary;
+
+/// Rows per row group (DuckDB and Polars read row groups in parallel).
+const ROW_GROUP: usize = 1 << 20;
+
+/// One column's values; `None` is a null.
+enum Values {
+    F64(Vec<Option<f64>>),
+    I64(Vec<Option<i64>>),
+    Bool(Vec<Option<bool>>),
+    /// Indices into the table's strings (repeated texts such as run ids are stored once here).
+    Text(Vec<Option<u32>>),
+}
+
+impl Values {
+    fn len(&self) -> usize {
+        match self {
+            Values::F64(v) => v.len(),
+            Values::I64(v) => v.len(),
+            Values::Bool(v) => v.len(),
+            Values::Text(v) => v.len(),
+        }
+    }
+
+    fn physical(&self) -> &'static str {
+        match self {
+            Values::F64(_) => "DOUBLE",
+            Values::I64(_) => "INT64",
+            Values::Bool(_) => "BOOLEAN",
+            Values::Text(_) => "BYTE_ARRAY",
+        }
+    }
+}
+
+/// A named column.
+struct Column {
+    name: &'static str,
+    /// False for a column that is never null (`REQUIRED` in the schema).
+    nullable: bool,
+    values: Values,
+}
+
+/// A table being built row by row.
+#[derive(Default)]
+struct Table {
+    columns: Vec<Column>,
+    texts: Vec<Bytes>,
+    text_index: std::collections::HashMap<String, u32>,
+}
+
+impl Table {
+    fn column(&mut self, name: &'static str, nullable: bool, empty: fn() -> Values) -> &mut Values {
+        let i = match self.columns.iter().position(|c| c.name == name) {
+            Some(i) => i,
+            None => {
+                self.columns.push(Column {
+                    name,
+                    nullable,
+                    values: empty(),
+                });
+                self.columns.len() - 1
+            }
+        };
+        &mut self.columns[i].values
+    }
+
+    /// A double; NaN and infinities of undefined figures are nulls.
+    fn f64(&mut self, name: &'static str, v: Option<f64>) {
+        if let Values::F64(c) = self.column(name, true, || Values::F64(Vec::new())) {
+            c.push(v.filter(|x| x.is_finite()));
+        }
+    }
+
+    fn i64(&mut self, name: &'static str, nullable: bool, v: Option<i64>) {
+        if let Values::I64(c) = self.column(name, nullable, || Values::I64(Vec::new())) {
+            c.push(v);
+        }
+    }
+
+    fn bool(&mut self, name: &'static str, nullable: bool, v: Option<bool>) {
+        if let Values::Bool(c) = self.column(name, nullable, || Values::Bool(Vec::new())) {
+            c.push(v);
+        }
+    }
+
+    fn text(&mut self, name: &'static str, nullable: bool, v: Option<&str>) {
+        let id = v.map(|s| match self.text_index.get(s) {
+            Some(&id) => id,
+            None => {
+                let id = self.texts.len() as u32;
+                self.texts.push(Bytes::copy_from_slice(s.as_bytes()));
+                self.text_index.insert(s.to_owned(), id);
+                id
+            }
+        });
+        if let Values::Text(c) = self.column(name, nullable, || Values::Text(Vec::new())) {
+            c.push(id);
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |c| c.values.len())
+    }
+
+    /// The Parquet schema: every column in order, texts as UTF-8 strings.
+    fn schema(&self, name: &str) -> String {
+        let mut out = format!("message {name} {{\n");
+        for c in &self.columns {
+            let annotation = if matches!(c.values, Values::Text(_)) {
+                " (UTF8)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "  {} {} {}{annotation};\n",
+                if c.nullable { "OPTIONAL" } else { "REQUIRED" },
+                c.values.physical(),
+                c.name
+            ));
+        }
+        out.push('}');
+        out
+    }
+
+    fn write(&self, path: &Path, name: &str) -> anyhow::Result<()> {
+        let rows = self.rows();
+        debug_assert!(self.columns.iter().all(|c| c.values.len() == rows));
+        let schema = Arc::new(parse_message_type(&self.schema(name))?);
+        let props = Arc::new(WriterProperties::builder().build());
+        let file =
+            File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let mut writer = SerializedFileWriter::new(file, schema, props)?;
+        let mut from = 0;
+        loop {
+            let to = (from + ROW_GROUP).min(rows);
+            let mut group = writer.next_row_group()?;
+            let mut columns = self.columns.iter();
+            while let Some(mut out) = group.next_column()? {
+                let Some(c) = columns.next() else {
+                    anyhow::bail!("schema and columns differ");
+                };
+                match &c.values {
+                    Values::F64(v) => write_batch(out.typed::<DoubleType>(), &v[from..to], |x| *x)?,
+                    Values::I64(v) => write_batch(out.typed::<Int64Type>(), &v[from..to], |x| *x)?,
+                    Values::Bool(v) => write_batch(out.typed::<BoolType>(), &v[from..to], |x| *x)?,
+                    Values::Text(v) => {
+                        write_batch(out.typed::<ByteArrayType>(), &v[from..to], |i| {
+                            ByteArray::from(self.texts[*i as usize].clone())
+                        })?
+                    }
+                }
+                out.close()?;
+            }
+            group.close()?;
+            if to >= rows {
+                break;
+            }
+            from = to;
+        }
+        writer.close()?;
+        Ok(())
+    }
+}
+
+/// Writes one column chunk: the non-null values and, for every row, its definition level
+/// (1 = a value, 0 = a null; a required column's levels are all 1 and not written).
+fn write_batch<T: parquet::data_type::DataType, V>(
+    w: &mut parquet::column::writer::ColumnWriterImpl<'_, T>,
+    rows: &[Option<V>],
+    value: impl Fn(&V) -> T::T,
+) -> anyhow::Result<()> {
+    for part in rows.chunks(1 << 16) {
+        let values: Vec<T::T> = part.iter().flatten().map(&value).collect();
+        let levels: Vec<i16> = part.iter().map(|v| i16::from(v.is_some())).collect();
+        let required = w.get_descriptor().max_def_level() == 0;
+        if required && values.len() != part.len() {
+            anyhow::bail!("a null in a required column");
+        }
+        w.write_batch(&values, (!required).then_some(&levels[..]), None)?;
+    }
+    Ok(())
+}
+
+/// Each latency distribution's statistics, as `<name>_<stat>_ms` columns.
+fn dist(t: &mut Table, names: [&'static str; 4], d: &Dist) {
+    t.f64(names[0], d.mean);
+    t.f64(names[1], d.p50);
+    t.f64(names[2], d.p90);
+    t.f64(names[3], d.p99);
+}
+
+/// Writes `points.parquet` and `requests.parquet` into `dir` (created if missing): `summary` is the
+/// summary of `report` (the same runs and points, in the same order). `slo` and `cost` say whether
+/// their columns are written. Returns the rows written to each.
+pub fn write(
+    dir: &Path,
+    report: &Report,
+    summary: &Summary,
+    slo: bool,
+    cost: bool,
+) -> anyhow::Result<(usize, usize)> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    anyhow::ensure!(
+        report.runs.len() == summary.runs.len(),
+        "the summary's runs differ from the report's"
+    );
+    let mut points = Table::default();
+    let mut requests = Table::default();
+    // The request table's columns, declared first so that a report without per-request data
+    // still gets the whole schema (and no row).
+    let text = || Values::Text(Vec::new());
+    let (i64s, f64s, bools) = (
+        || Values::I64(Vec::new()),
+        || Values::F64(Vec::new()),
+        || Values::Bool(Vec::new()),
+    );
+    for (name, nullable, empty) in [
+        ("run_id", false, text as fn() -> Values),
+        ("run", false, text),
+        ("level", false, i64s),
+        ("concurrency", true, f64s),
+        ("request", false, i64s),
+        ("ok", false, bools),
+        ("status", false, text),
+        ("error", true, text),
+        ("input_tokens", true, i64s),
+        ("output_tokens", false, i64s),
+        ("ttft_s", true, f64s),
+        ("e2e_s", true, f64s),
+        ("tpot_s", true, f64s),
+        ("start_s", true, f64s),
+    ] {
+        requests.column(name, nullable, empty);
+    }
+    for (run, rs) in report.runs.iter().zip(&summary.runs) {
+        anyhow::ensure!(run.points.len() == rs.points.len(), "a run's levels differ");
+        let id = rs.id.as_str();
+        for (level, (point, ps)) in run.points.iter().zip(&rs.points).enumerate() {
+            let m = &ps.metrics;
+            points.text("run_id", false, Some(id));
+            points.text("run", false, Some(&rs.label));
+            points.i64("level", false, Some(level as i64));
+            points.text("source_file", false, Some(&ps.source_file));
+            points.text("source_format", false, Some(&rs.source_format));
+            points.text("model", true, rs.meta.model.as_deref());
+            points.text("gpu", true, rs.meta.gpu.as_deref());
+            points.i64("gpu_count", true, rs.meta.gpu_count.map(i64::from));
+            points.f64("concurrency", m.concurrency);
+            points.f64("request_rate", m.request_rate);
+            let basis = serde_json::to_value(m.basis)?;
+            points.text("basis", false, basis.as_str());
+            points.f64("duration_s", m.duration_s);
+            points.i64("requests_ok", true, m.requests_ok.map(|v| v as i64));
+            points.i64("requests_failed", true, m.requests_failed.map(|v| v as i64));
+            points.i64("requests_invalid", false, Some(m.requests_invalid as i64));
+            points.i64("output_tokens", true, m.output_tokens.map(|v| v as i64));
+            points.f64("system_tps", m.system_tps);
+            points.f64("per_stream_tps", m.per_stream_tps);
+            points.f64("request_throughput", m.request_throughput);
+            points.f64("concurrency_achieved", m.concurrency_achieved);
+            dist(
+                &mut points,
+                ["ttft_mean_ms", "ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms"],
+                &m.ttft_ms,
+            );
+            dist(
+                &mut points,
+                ["tpot_mean_ms", "tpot_p50_ms", "tpot_p90_ms", "tpot_p99_ms"],
+                &m.tpot_ms,
+            );
+            dist(
+                &mut points,
+                ["itl_mean_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms"],
+                &m.itl_ms,
+            );
+            dist(
+                &mut points,
+                ["e2e_mean_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms"],
+                &m.e2e_ms,
+            );
+            points.i64("discrepancies", false, Some(ps.discrepancies.len() as i64));
+            if slo {
+                let s = ps.slo.as_ref();
+                points.f64("slo_attainment", s.and_then(|s| s.attainment));
+                points.f64("goodput_rps", s.and_then(|s| s.goodput_rps));
+                points.f64("goodput_tps", s.and_then(|s| s.goodput_tps));
+                points.bool("slo_met", true, s.and_then(|s| s.met));
+            }
+            if cost {
+                points.f64(
+                    "usd_per_million_output_tokens",
+                    ps.usd_per_million_output_tokens.flatten(),
+                );
+            }
+            let Some(req) = &point.requests else { continue };
+            for i in 0..req.len() {
+                requests.text("run_id", false, Some(id));
+                requests.text("run", false, Some(&rs.label));
+                requests.i64("level", false, Some(level as i64));
+                requests.f64("concurrency", point.concurrency);
+                requests.i64("request", false, Some(i as i64));
+                let (ok, status, error) = match &req.outcome[i] {
+                    Outcome::Ok => (true, "ok", None),
+                    Outcome::Failed(e) => (false, "failed", Some(&**e)),
+                    Outcome::Invalid(e) => (false, "invalid", Some(&**e)),
+                };
+                requests.bool("ok", false, Some(ok));
+                requests.text("status", false, Some(status));
+                requests.text("error", true, error);
+                requests.i64(
+                    "input_tokens",
+                    true,
+                    req.input_tokens.as_ref().map(|v| i64::from(v[i])),
+                );
+                let n = req.output_tokens[i];
+                requests.i64("output_tokens", false, Some(i64::from(n)));
+                let (ttft, e2e) = (req.ttft_s[i], req.e2e_s[i]);
+                requests.f64("ttft_s", ok.then_some(ttft));
+                requests.f64("e2e_s", ok.then_some(e2e));
+                requests.f64(
+                    "tpot_s",
+                    (ok && n >= 2).then(|| (e2e - ttft) / f64::from(n - 1)),
+                );
+                requests.f64("start_s", req.start_s.as_ref().map(|v| v[i]));
+            }
+        }
+    }
+    points.write(&dir.join("points.parquet"), "points")?;
+    requests.write(&dir.join("requests.parquet"), "requests")?;
+    Ok((points.rows(), requests.rows()))
+}
