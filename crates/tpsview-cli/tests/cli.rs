@@ -1101,3 +1101,102 @@ fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--slo"));
 }
+
+/// A `vllm bench sweep serve` experiment directory (tests/fixtures/vllm-sweep, laid out as vLLM
+/// lays it out): a run per server setting and repeat, levels by concurrency, each run=N.json read
+/// once (summary.json, warmup.json and summary.csv repeat them and are skipped with a note), the
+/// failed repeat a warning naming its file and error; every level's system T/s equals the figure
+/// the fixture's Python wrote for it.
+#[test]
+fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
+    let exp = root().join("tests/fixtures/vllm-sweep/exp-20261130");
+    let out = tpsview(&["summarize", "--json", exp.to_str().unwrap()]);
+    let v = json(&out);
+    let labels: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=0",
+            "vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=1",
+            "vllm · Qwen/Qwen3-8B · max_num_seqs=16 · run=0",
+            "vllm · Qwen/Qwen3-8B · max_num_seqs=16 · run=1",
+        ]
+    );
+    for run in v["runs"].as_array().unwrap() {
+        let label = run["label"].as_str().unwrap();
+        let (seqs, repeat) = if label.contains("seqs=8 ") {
+            (8, 0)
+        } else {
+            (16, 0)
+        };
+        let repeat = if label.ends_with("run=1") { 1 } else { repeat };
+        let levels: Vec<f64> = run["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["concurrency"].as_f64().unwrap())
+            .collect();
+        // max_num_seqs=16's second repeat at concurrency 4 failed.
+        let want: &[f64] = if (seqs, repeat) == (16, 1) {
+            &[1.0]
+        } else {
+            &[1.0, 4.0]
+        };
+        assert_eq!(levels, want, "{label}");
+        assert_eq!(run["meta"]["labels"]["max_num_seqs"], format!("{seqs}"));
+        for p in run["points"].as_array().unwrap() {
+            let c = p["concurrency"].as_f64().unwrap();
+            let file = exp.join(format!(
+                "SERVE--max_num_seqs={seqs}-BENCH--max_concurrency={c}/run={repeat}.json"
+            ));
+            let written: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            let want = written["output_throughput"].as_f64().unwrap();
+            let got = p["system_tps"].as_f64().unwrap();
+            assert!(
+                (got - want).abs() < 1e-9 * want,
+                "{label} at {c}: {got} vs {want}"
+            );
+            assert!(
+                p["discrepancies"].as_array().unwrap().is_empty(),
+                "{label} at {c}"
+            );
+            assert!(
+                !p["reported"]
+                    .as_object()
+                    .unwrap()
+                    .contains_key("max_num_seqs"),
+                "an override is not one of the tool's figures"
+            );
+        }
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("run=1.failure.json: warning: field `error`: run 1 of this setting failed (RuntimeError: Server <died> during benchmark)"), "{err}");
+    assert_eq!(err.matches("summary.json: skipped").count(), 4, "{err}");
+    assert!(
+        err.contains("warmup.json: skipped: the sweep's warm-up run"),
+        "{err}"
+    );
+    assert!(err.contains("summary.csv: skipped"), "{err}");
+    // A combination's summary.json alone (vLLM writes it as an array): the same two repeats.
+    let comb = exp.join("SERVE--max_num_seqs=8-BENCH--max_concurrency=4/summary.json");
+    let v = json(&tpsview(&["summarize", "--json", comb.to_str().unwrap()]));
+    let labels: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=0",
+            "vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=1"
+        ]
+    );
+}

@@ -26,7 +26,7 @@ pub(crate) fn read_values(
 }
 
 /// The note of a file read with bare `NaN`/`Infinity` quoted.
-const QUOTED: &str = "bare NaN/Infinity literals (not valid JSON) were read as numbers";
+pub(crate) const QUOTED: &str = "bare NaN/Infinity literals (not valid JSON) were read as numbers";
 
 /// The one reader of record streams, for any record type `T` (a JSON value, or a format's own
 /// record read straight into columns): every value of the file, each with its place in the stream

@@ -299,9 +299,37 @@ pub(crate) fn parse_with(
         .map(|v| v.into_iter().enumerate().collect::<Vec<_>>());
     let objects = match fast {
         Some(o) => o,
+        // `vllm bench sweep serve`'s summary.json: the results as one array.
+        None if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') => {
+            read_array(file, bytes, &mut diags)?
+        }
         None => super::common::read_stream::<RawVllm>(file, bytes, "result object", &mut diags)?,
     };
     assemble(file, objects, flavor, diags)
+}
+
+/// A JSON array of result objects (a sweep's `summary.json`), numbered in order.
+fn read_array(
+    file: &str,
+    bytes: &[u8],
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Vec<(usize, RawVllm)>, ParseError> {
+    let read = |b: &[u8]| serde_json::from_slice::<Vec<RawVllm>>(b);
+    let e = match read(bytes) {
+        Ok(v) => return Ok(v.into_iter().enumerate().collect()),
+        Err(e) => e,
+    };
+    if let Some(fixed) = crate::lenient::quote_nonfinite_literals(bytes) {
+        if let Ok(v) = read(&fixed) {
+            diags.push(Diagnostic::info(file, "(file)", super::common::QUOTED));
+            return Ok(v.into_iter().enumerate().collect());
+        }
+    }
+    Err(ParseError::from_json(
+        file,
+        &e,
+        super::path_of_error(bytes, &e),
+    ))
 }
 
 /// The report of a file's objects (numbered as in the file), from either reader.
@@ -405,6 +433,30 @@ fn into_point(
             (None, None) => None,
         })
         .unwrap_or_else(|| flavor.default_label.into());
+    // A `vllm bench sweep serve` run: its setting (from the combination's directory) and repeat
+    // name the run; the overrides are metadata, not the tool's figures.
+    let mut numbers = raw.numbers.clone();
+    for (k, v) in [
+        ("max_concurrency", raw.max_concurrency),
+        ("request_rate", raw.request_rate),
+    ] {
+        if let Some(v) = v {
+            numbers.insert(k.into(), v);
+        }
+    }
+    let label = match sweep::sweep_of(file, &numbers, &raw.strings) {
+        Some(s) => {
+            for k in &s.overrides {
+                let v = raw.numbers.remove(k).map(|v| format!("{v}"));
+                if let Some(v) = v.or_else(|| raw.strings.get(k).cloned()) {
+                    meta.labels.insert(k.clone(), v);
+                }
+            }
+            meta.labels.insert("run_number".into(), s.run.to_string());
+            format!("{label}{}", s.label_suffix())
+        }
+        None => label,
+    };
     let concurrency = raw.max_concurrency.filter(|c| c.is_finite());
     if let Some(c) = raw.max_concurrency {
         if !(c >= 1.0 && c.is_finite()) {
@@ -582,6 +634,7 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
 }
 
 mod steps;
+pub mod sweep;
 
 /// A vLLM-shaped file (vLLM's or SGLang's `bench_serving`) read as it arrives, chunk by chunk: the
 /// byte scanner's steps on each chunk, keeping only the unread rest of the last element. When the

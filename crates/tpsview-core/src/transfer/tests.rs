@@ -12,11 +12,14 @@ fn summary_json(p: &crate::Parsed) -> String {
 fn fixtures() -> Vec<(String, Vec<u8>)> {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).expect("fixtures").flatten() {
-        if !dir.path().is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(dir.path()).expect("dir").flatten() {
+    // Every file under it, a sweep's nested directories included.
+    let mut todo = vec![root];
+    while let Some(dir) = todo.pop() {
+        for f in std::fs::read_dir(&dir).expect("dir").flatten() {
+            if f.path().is_dir() {
+                todo.push(f.path());
+                continue;
+            }
             let name = f.file_name().to_string_lossy().into_owned();
             out.push((name, std::fs::read(f.path()).expect("file")));
         }

@@ -659,3 +659,28 @@ fn the_fuzz_check_runs_on_every_vllm_and_sglang_fixture_and_on_cut_ones() {
         }
     }
 }
+
+#[test]
+fn a_sweep_summary_array_reads_each_result_and_a_cut_one_names_where() {
+    let one =
+        r#"{"model_id": "m", "max_concurrency": 2, "run_number": 0, "output_throughput": 10.5}"#;
+    let two =
+        r#"{"model_id": "m", "max_concurrency": 2, "run_number": 1, "output_throughput": 11.5}"#;
+    let text = format!("[\n{one},\n{two}\n]");
+    let (report, _) = super::parse(
+        "SERVE--a=1-BENCH--max_concurrency=2/summary.json",
+        text.as_bytes(),
+    )
+    .unwrap();
+    let labels: Vec<_> = report.runs.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["m · a=1 · run=0", "m · a=1 · run=1"]);
+    assert_eq!(
+        report.runs[1].points[0].reported.figures["output_throughput"],
+        11.5
+    );
+    let cut = &text[..text.len() - 20];
+    let e = super::parse("summary.json", cut.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("summary.json") && e.contains("line 3"), "{e}");
+}

@@ -1,0 +1,233 @@
+//! `vllm bench sweep serve` output: an experiment directory with one directory per combination of
+//! server and benchmark settings, named `SERVE-<serve>-BENCH-<bench>` (each side `k=v-k=v`, or
+//! the name the parameter file gave), holding `run=N.json` per repeat (a `bench serve` result
+//! with `run_number` and the overrides merged in), `summary.json` (those results as one array),
+//! maybe `warmup.json` (`run_number` −1) and `run=N.failure.json` (a run that failed), and at the
+//! top `summary.csv` (every run, one row each).
+//!
+//! tpsview makes a run of each server setting (and each benchmark setting other than the level),
+//! with the levels by concurrency or rate; each repeat is its own run (`· run=N`, the tool's file
+//! name), so repeats show as a spread, never as a silent average.
+
+use std::collections::BTreeMap;
+
+use crate::error::Diagnostic;
+
+/// The sweep facts of one result object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    /// The setting, as the combination's directory names it less the level (`max_num_seqs=32,
+    /// max_num_batched_tokens=1024`), or the parameter file's `_benchmark_name`; empty when
+    /// neither says.
+    pub setting: String,
+    /// The repeat (`run_number`; −1 for the warm-up run).
+    pub run: i64,
+    /// The keys of the object the directory name spells (overrides, the level's included): kept
+    /// as metadata, not taken as the tool's figures.
+    pub overrides: Vec<String>,
+}
+
+impl Sweep {
+    /// What the run's label gets: ` · <setting> · run=N`.
+    pub fn label_suffix(&self) -> String {
+        let mut out = String::new();
+        if !self.setting.is_empty() {
+            out.push_str(&format!(" · {}", self.setting));
+        }
+        if self.run < 0 {
+            out.push_str(" · warm-up");
+        } else {
+            out.push_str(&format!(" · run={}", self.run));
+        }
+        out
+    }
+}
+
+/// The overrides that are the level, not the setting.
+const LEVEL_KEYS: &[&str] = &["max_concurrency", "request_rate"];
+
+/// The combination directory of a path (`…/SERVE-…-BENCH-…/run=0.json`), if it has one.
+fn comb_dir(file: &str) -> Option<&str> {
+    let mut parts: Vec<&str> = file.split(['/', '\\']).collect();
+    parts.pop(); // the file itself
+    parts
+        .into_iter()
+        .rev()
+        .find(|p| p.starts_with("SERVE-") || p.starts_with("BENCH-"))
+}
+
+/// A number as Python's `str()` writes it in the directory name (`32`, `0.5`).
+fn python_text(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+/// Where `-k=v` stands in `dir` as a whole part (followed by `-` or the end).
+fn find_part(dir: &str, key: &str, value: &str) -> Option<(usize, usize)> {
+    let needle = format!("-{key}={value}");
+    dir.match_indices(&needle)
+        .map(|(i, _)| (i, i + needle.len()))
+        .find(|&(_, end)| matches!(dir.as_bytes().get(end), None | Some(b'-')))
+}
+
+/// The directory name as a setting: the `SERVE-` and `BENCH-` parts less the level's parts
+/// (`levels`: byte ranges of `-max_concurrency=16` and the like), `k=v` parts joined by `, `.
+fn setting_text(dir: &str, levels: &[(usize, usize)]) -> String {
+    let mut kept = String::new();
+    let mut at = 0;
+    for &(a, b) in levels {
+        kept.push_str(&dir[at..a]);
+        at = b;
+    }
+    kept.push_str(&dir[at..]);
+    let mut parts: Vec<String> = Vec::new();
+    for side in kept.split("BENCH-") {
+        let side = side.trim_start_matches("SERVE-").trim_matches('-');
+        if side.is_empty() {
+            continue;
+        }
+        // A `-` that starts another `key=` is a separator; any other (a negative value, a name's
+        // own dash) is text.
+        let mut text = String::new();
+        let b = side.as_bytes();
+        for (i, ch) in side.char_indices() {
+            let starts_key = ch == '-' && {
+                let rest = &side[i + 1..];
+                let key_len = rest
+                    .bytes()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.')
+                    .count();
+                key_len > 0
+                    && rest.as_bytes().get(key_len) == Some(&b'=')
+                    && b.get(i + 1)
+                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            };
+            if starts_key {
+                text.push_str(", ");
+            } else {
+                text.push(ch);
+            }
+        }
+        parts.push(text);
+    }
+    parts.join(", ")
+}
+
+/// The sweep facts of a result object of `file` with these numbers and texts, when it is a sweep's
+/// (it has a `run_number`). The setting is the combination directory's name less the level; a
+/// key whose `k=v` (as the object holds it) the name spells is an override. Without that
+/// directory (a `summary.json` pasted alone), only the parameter file's `_benchmark_name` names
+/// the setting.
+pub fn sweep_of(
+    file: &str,
+    numbers: &BTreeMap<String, f64>,
+    strings: &BTreeMap<String, String>,
+) -> Option<Sweep> {
+    let run = *numbers.get("run_number")?;
+    let run = if run.is_finite() { run as i64 } else { 0 };
+    let Some(dir) = comb_dir(file) else {
+        return Some(Sweep {
+            setting: strings.get("_benchmark_name").cloned().unwrap_or_default(),
+            run,
+            overrides: Vec::new(),
+        });
+    };
+    let values = numbers
+        .iter()
+        .filter(|(k, _)| k.as_str() != "run_number")
+        .map(|(k, v)| (k.clone(), python_text(*v)))
+        .chain(strings.iter().map(|(k, v)| (k.clone(), v.clone())));
+    let mut overrides = Vec::new();
+    let mut levels = Vec::new();
+    for (k, v) in values {
+        if let Some(range) = find_part(dir, &k, &v) {
+            if LEVEL_KEYS.contains(&k.as_str()) {
+                levels.push(range);
+            }
+            overrides.push(k);
+        }
+    }
+    levels.sort_unstable();
+    Some(Sweep {
+        setting: setting_text(dir, &levels),
+        run,
+        overrides,
+    })
+}
+
+/// Why a file of a folder is not read, when the sweep's layout says so; `None` to read it.
+/// `paths` are every file of the folder (relative or not, `/`-separated or `\`).
+pub fn skip_reason(path: &str, paths: &[&str]) -> Option<&'static str> {
+    let (dir, name) = split(path);
+    let has_runs_in = |d: &str| {
+        paths.iter().any(|p| {
+            let (pd, pn) = split(p);
+            pd == d && is_run_file(pn)
+        })
+    };
+    let has_runs_below = |d: &str| {
+        paths.iter().any(|p| {
+            let (pd, pn) = split(p);
+            pd.len() > d.len() && pd.starts_with(d) && is_run_file(pn)
+        })
+    };
+    match name {
+        "summary.json" if has_runs_in(dir) => {
+            Some("the run=N.json files beside it hold the same results (vllm bench sweep serve)")
+        }
+        "warmup.json" if has_runs_in(dir) => {
+            Some("the sweep's warm-up run (--warmup-num-prompts), not a measurement")
+        }
+        "summary.csv" if has_runs_below(dir) => {
+            Some("the run=N.json files under it hold the same results (vllm bench sweep serve)")
+        }
+        _ => None,
+    }
+}
+
+/// `(directory, file name)` of a path.
+fn split(path: &str) -> (&str, &str) {
+    match path.rfind(['/', '\\']) {
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => ("", path),
+    }
+}
+
+/// `run=N.json`.
+fn is_run_file(name: &str) -> bool {
+    name.strip_prefix("run=")
+        .and_then(|r| r.strip_suffix(".json"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A sweep's `run=N.failure.json` (a run that failed): a warning naming the file, the run and the
+/// error; `None` for any other file.
+pub fn failure(file: &str, bytes: &[u8]) -> Option<Diagnostic> {
+    let (_, name) = split(file);
+    if !name.ends_with(".failure.json") {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(super::super::strip_bom(bytes)).ok()?;
+    let text = |k: &str| v.get(k).and_then(serde_json::Value::as_str);
+    let error = text("error")?;
+    let what = match v.get("run_number").and_then(serde_json::Value::as_i64) {
+        Some(n) => format!("run {n} of this setting failed"),
+        None => "a server setting failed to start".to_owned(),
+    };
+    Some(Diagnostic::warning(
+        file,
+        "error",
+        None,
+        format!(
+            "{what} ({}: {error}); the sweep's other runs are read",
+            text("error_type").unwrap_or("error")
+        ),
+    ))
+}
+
+#[cfg(test)]
+#[path = "sweep_tests.rs"]
+mod tests;
