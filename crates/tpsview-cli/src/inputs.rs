@@ -86,12 +86,14 @@ impl Inputs {
                         let before = parsed.len();
                         let names: Vec<String> = inside.iter().map(|f| display_name(f)).collect();
                         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                        for (f, name) in inside.iter().zip(&names) {
-                            // A sweep's layout: a file that repeats others, or a run that failed.
-                            if let Some(why) = sweep::skip_reason(name, &names) {
-                                eprintln!("note: {name}: skipped: {why}");
-                                continue;
-                            }
+                        // In natural order, less what a sweep's layout repeats.
+                        let chosen = sweep::select(&names);
+                        for (i, why) in chosen.skipped {
+                            eprintln!("note: {}: skipped: {why}", names[i]);
+                        }
+                        for i in chosen.read {
+                            let (f, name) = (&inside[i], names[i]);
+                            // A sweep's run that failed: a warning, the other runs are read.
                             if name.ends_with(".failure.json") {
                                 let bytes = std::fs::read(f).unwrap_or_default();
                                 if let Some(d) = sweep::failure(name, &bytes) {
@@ -160,9 +162,8 @@ impl Inputs {
     }
 }
 
-/// The files of a directory and its sub-directories (a sweep keeps a directory per setting) that
-/// may be benchmark files (by extension), sorted by path; the ones that turn out not to be are
-/// skipped when read. Links are not followed.
+/// The files of a directory and its sub-directories (a sweep keeps a directory per setting); which
+/// to read, in which order, is [`sweep::select`]'s choice. Links are not followed.
 fn dir_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
@@ -172,83 +173,15 @@ fn dir_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
             let p = e.path();
             if kind.is_dir() {
                 todo.push(p);
-            } else if kind.is_file()
-                && p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                    matches!(e.to_ascii_lowercase().as_str(), "json" | "jsonl" | "csv")
-                })
-            {
+            } else if kind.is_file() {
                 out.push(p);
             }
         }
     }
-    out.sort_by(|a, b| natural(&a.to_string_lossy(), &b.to_string_lossy()));
     Ok(out)
-}
-
-/// Orders paths as people read them: runs of digits by their value (`max_num_seqs=8` before
-/// `max_num_seqs=16`, `run=2` before `run=10`), the rest by character.
-fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (a.first(), b.first()) {
-            (None, None) => return std::cmp::Ordering::Equal,
-            (None, _) => return std::cmp::Ordering::Less,
-            (_, None) => return std::cmp::Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
-                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
-                let (na, nb) = (trim_zeros(&a[..da]), trim_zeros(&b[..db]));
-                let o = na
-                    .len()
-                    .cmp(&nb.len())
-                    .then_with(|| na.cmp(nb))
-                    .then(da.cmp(&db));
-                if o.is_ne() {
-                    return o;
-                }
-                (a, b) = (&a[da..], &b[db..]);
-            }
-            (Some(x), Some(y)) => {
-                if x != y {
-                    return x.cmp(y);
-                }
-                (a, b) = (&a[1..], &b[1..]);
-            }
-        }
-    }
-}
-
-fn trim_zeros(d: &[u8]) -> &[u8] {
-    let z = d.iter().take_while(|c| **c == b'0').count();
-    &d[z.min(d.len().saturating_sub(1))..]
 }
 
 /// How a path is named in messages and in the report (the `file` of diagnostics).
 pub fn display_name(path: &Path) -> String {
     path.to_string_lossy().into_owned()
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn paths_sort_by_the_numbers_in_them() {
-        let mut v = vec![
-            "s=16/run=10.json",
-            "s=8/run=1.json",
-            "s=16/run=2.json",
-            "s=08/run=1.json",
-            "a.json",
-        ];
-        v.sort_by(|a, b| super::natural(a, b));
-        assert_eq!(
-            v,
-            [
-                "a.json",
-                "s=8/run=1.json",
-                "s=08/run=1.json",
-                "s=16/run=2.json",
-                "s=16/run=10.json"
-            ]
-        );
-    }
 }

@@ -377,6 +377,10 @@ pub fn parse_any_with_progress(
     progress: &mut dyn crate::progress::Progress,
 ) -> Result<Parsed, ParseError> {
     check_not_empty(file, bytes)?;
+    // A sweep's record of a run that failed: said as what it is.
+    if let Some(d) = vllm::sweep::failure(file, bytes) {
+        return Err(ParseError::new(file, ParseErrorKind::NoData(d.message)));
+    }
     match detect(bytes) {
         Some(f) => parse_with_progress(f, file, bytes, progress),
         None => Err(ParseError::new(

@@ -188,6 +188,80 @@ pub fn skip_reason(path: &str, paths: &[&str]) -> Option<&'static str> {
     }
 }
 
+/// What to read of a folder's files: the benchmark files (by extension) in natural order, less
+/// those a sweep's layout repeats.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Selection {
+    /// Indices into the paths given, in reading order.
+    pub read: Vec<usize>,
+    /// Files left out and why, in path order.
+    pub skipped: Vec<(usize, &'static str)>,
+}
+
+/// Chooses the files of a folder (its files and its sub-directories' files, `paths` relative to
+/// anywhere above it): `.json`, `.jsonl` and `.csv` files, sorted as people read them
+/// ([`natural_cmp`]), less those [`skip_reason`] names. The CLI and the viewer (a dropped or
+/// picked folder) read folders through this.
+pub fn select(paths: &[&str]) -> Selection {
+    let mut order: Vec<usize> = (0..paths.len())
+        .filter(|&i| {
+            let (_, name) = split(paths[i]);
+            name.rsplit_once('.').is_some_and(|(_, e)| {
+                matches!(e.to_ascii_lowercase().as_str(), "json" | "jsonl" | "csv")
+            })
+        })
+        .collect();
+    order.sort_by(|&a, &b| natural_cmp(paths[a], paths[b]));
+    let kept: Vec<&str> = order.iter().map(|&i| paths[i]).collect();
+    let mut out = Selection::default();
+    for i in order {
+        match skip_reason(paths[i], &kept) {
+            Some(why) => out.skipped.push((i, why)),
+            None => out.read.push(i),
+        }
+    }
+    out
+}
+
+/// Orders paths as people read them: runs of digits by their value (`max_num_seqs=8` before
+/// `max_num_seqs=16`, `run=2` before `run=10`), the rest by character.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (None, _) => return std::cmp::Ordering::Less,
+            (_, None) => return std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let da = a.iter().take_while(|c| c.is_ascii_digit()).count();
+                let db = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (na, nb) = (trim_zeros(&a[..da]), trim_zeros(&b[..db]));
+                let o = na
+                    .len()
+                    .cmp(&nb.len())
+                    .then_with(|| na.cmp(nb))
+                    .then(da.cmp(&db));
+                if o.is_ne() {
+                    return o;
+                }
+                (a, b) = (&a[da..], &b[db..]);
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                (a, b) = (&a[1..], &b[1..]);
+            }
+        }
+    }
+}
+
+/// The digits of a number without its leading zeros (one `0` left for zero).
+fn trim_zeros(d: &[u8]) -> &[u8] {
+    let z = d.iter().take_while(|c| **c == b'0').count();
+    &d[z.min(d.len().saturating_sub(1))..]
+}
+
 /// `(directory, file name)` of a path.
 fn split(path: &str) -> (&str, &str) {
     match path.rfind(['/', '\\']) {

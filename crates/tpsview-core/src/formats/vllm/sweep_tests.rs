@@ -118,3 +118,41 @@ fn a_failed_run_is_a_warning_naming_the_file_and_the_error() {
     assert_eq!(failure("run=1.json", bytes), None);
     assert_eq!(failure("run=1.failure.json", b"{not json"), None);
 }
+
+#[test]
+fn paths_sort_by_the_numbers_in_them() {
+    let mut v = vec![
+        "s=16/run=10.json",
+        "s=8/run=1.json",
+        "s=16/run=2.json",
+        "s=08/run=1.json",
+        "a.json",
+    ];
+    v.sort_by(|a, b| natural_cmp(a, b));
+    assert_eq!(
+        v,
+        [
+            "a.json",
+            "s=8/run=1.json",
+            "s=08/run=1.json",
+            "s=16/run=2.json",
+            "s=16/run=10.json"
+        ]
+    );
+}
+
+#[test]
+fn a_selection_reads_benchmark_files_in_natural_order_once() {
+    let paths = [
+        "exp/SERVE--s=16-BENCH--max_concurrency=1/run=0.json",
+        "exp/notes.txt",
+        "exp/SERVE--s=8-BENCH--max_concurrency=1/summary.json",
+        "exp/SERVE--s=8-BENCH--max_concurrency=1/run=0.json",
+        "exp/plot.PNG",
+        "exp/summary.csv",
+    ];
+    let s = select(&paths);
+    assert_eq!(s.read, [3, 0]);
+    let skipped: Vec<usize> = s.skipped.iter().map(|(i, _)| *i).collect();
+    assert_eq!(skipped, [2, 5]);
+}
