@@ -153,6 +153,116 @@ pub fn take_files(list: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
+/// A picked file's name: its path inside the folder when a folder was picked
+/// (`webkitRelativePath`, e.g. `exp/SERVE--max_num_seqs=8-BENCH--max_concurrency=4/run=0.json`,
+/// which names a sweep's setting), else its own name.
+#[cfg(target_arch = "wasm32")]
+pub fn picked_name(f: &web_sys::File) -> String {
+    js_sys::Reflect::get(f, &"webkitRelativePath".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| f.name())
+}
+
+/// Files named by their paths; when they came from a folder (a path has a `/`), the ones to
+/// read in the order to read them ([`tpsview_core::formats::vllm::sweep::select`]: benchmark
+/// files in natural order, less what a sweep's layout repeats) and a note naming what was left
+/// out. Files not from a folder are all read, in the order given.
+pub fn from_folder<T>(named: Vec<(String, T)>) -> (Vec<(String, T)>, Option<String>) {
+    if !named.iter().any(|(n, _)| n.contains('/')) {
+        return (named, None);
+    }
+    let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+    let chosen = tpsview_core::formats::vllm::sweep::select(&names);
+    let others = named.len() - chosen.read.len() - chosen.skipped.len();
+    // Said once per file name and reason (a sweep has a summary.json per setting).
+    let mut groups: Vec<(&str, &str, usize)> = Vec::new();
+    for (i, why) in &chosen.skipped {
+        let base = names[*i].rsplit('/').next().unwrap_or(names[*i]);
+        match groups.iter_mut().find(|(b, w, _)| *b == base && w == why) {
+            Some(g) => g.2 += 1,
+            None => groups.push((base, why, 1)),
+        }
+    }
+    let mut parts: Vec<String> = groups
+        .iter()
+        .map(|(base, why, n)| match n {
+            1 => format!("{base} ({why})"),
+            n => format!("{n} × {base} ({why})"),
+        })
+        .collect();
+    if others > 0 {
+        parts.push(format!(
+            "{others} file(s) that are not .json, .jsonl or .csv"
+        ));
+    }
+    let note = (!parts.is_empty()).then(|| {
+        format!(
+            "From the folder, {} file(s) are read; left out: {}.",
+            chosen.read.len(),
+            parts.join("; ")
+        )
+    });
+    let mut slots: Vec<Option<(String, T)>> = named.into_iter().map(Some).collect();
+    let read = chosen
+        .read
+        .iter()
+        .filter_map(|&i| slots[i].take())
+        .collect();
+    (read, note)
+}
+
+/// The files of a drop, each named by its path when folders were dropped (every file inside them
+/// and their sub-folders); `None` when no folder was dropped (the drop's plain file list then
+/// serves). The entries must be taken while the drop event is dispatched; the walk is async.
+#[cfg(target_arch = "wasm32")]
+pub fn dropped_entries(dt: &web_sys::DataTransfer) -> Option<Vec<web_sys::FileSystemEntry>> {
+    let items = dt.items();
+    let entries: Vec<web_sys::FileSystemEntry> = (0..items.length())
+        .filter_map(|i| items.get(i))
+        .filter_map(|it| it.webkit_get_as_entry().ok().flatten())
+        .collect();
+    entries.iter().any(|e| e.is_directory()).then_some(entries)
+}
+
+/// Every file under the dropped entries, named by its path (without the leading `/`).
+#[cfg(target_arch = "wasm32")]
+pub async fn walk(entries: Vec<web_sys::FileSystemEntry>) -> Vec<(String, web_sys::File)> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let mut out = Vec::new();
+    let mut todo = entries;
+    while let Some(e) = todo.pop() {
+        if let Some(d) = e.dyn_ref::<web_sys::FileSystemDirectoryEntry>() {
+            let reader = d.create_reader();
+            // readEntries answers in batches until an empty one.
+            loop {
+                let batch = js_sys::Promise::new(&mut |ok, err| {
+                    let _ = reader.read_entries_with_callback_and_callback(&ok, &err);
+                });
+                let Ok(batch) = JsFuture::from(batch).await else {
+                    break;
+                };
+                let batch = js_sys::Array::from(&batch);
+                if batch.length() == 0 {
+                    break;
+                }
+                todo.extend(batch.iter().filter_map(|v| v.dyn_into().ok()));
+            }
+        } else if let Some(f) = e.dyn_ref::<web_sys::FileSystemFileEntry>() {
+            let file =
+                js_sys::Promise::new(&mut |ok, err| f.file_with_callback_and_callback(&ok, &err));
+            if let Ok(file) = JsFuture::from(file).await {
+                if let Ok(file) = file.dyn_into::<web_sys::File>() {
+                    out.push((e.full_path().trim_start_matches('/').to_owned(), file));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The name a URL's file is shown under: its last path segment.
 pub fn url_name(url: &str) -> String {
     url.rsplit('/')

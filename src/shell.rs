@@ -202,15 +202,28 @@ pub fn AppShell() -> impl IntoView {
         share::forget();
         set_keep_status.set(Some("Forgotten: nothing is kept in this browser.".into()));
     };
+    // Files by name (a folder's by their paths in it): a folder's in natural order, less what a
+    // sweep's layout repeats, with a note saying what was left out.
+    let read_named = move |named: Vec<(String, web_sys::File)>| {
+        let (read, note) = load::from_folder(named);
+        run_loads(
+            read.into_iter()
+                .map(|(n, f)| (n, loader::Source::File(f), false))
+                .collect(),
+            None,
+        );
+        if note.is_some() {
+            set_load_note.set(note);
+        }
+    };
     let read_list = move |list: Option<web_sys::FileList>| {
         let Some(list) = list.map(|l| load::take_files(&l)) else {
             return;
         };
-        run_loads(
+        read_named(
             list.into_iter()
-                .map(|f| (f.name(), loader::Source::File(f), false))
+                .map(|f| (load::picked_name(&f), f))
                 .collect(),
-            None,
         );
     };
     let on_pick = move |ev: leptos::ev::Event| {
@@ -220,8 +233,21 @@ pub fn AppShell() -> impl IntoView {
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
-        read_list(ev.data_transfer().and_then(|d| d.files()));
+        let Some(dt) = ev.data_transfer() else { return };
+        // A dropped folder is walked (its entries are taken now, while the event lasts).
+        match load::dropped_entries(&dt) {
+            Some(entries) => spawn_local(async move { read_named(load::walk(entries).await) }),
+            None => read_list(dt.files()),
+        }
     };
+    // The folder picker: `webkitdirectory` (every browser's name for it) set once it exists.
+    let folder_input = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(el) = folder_input.get() {
+            let el: HtmlInputElement = el;
+            let _ = el.set_attribute("webkitdirectory", "");
+        }
+    });
     let paste = NodeRef::<leptos::html::Textarea>::new();
     let url_field = NodeRef::<leptos::html::Input>::new();
     let on_paste_load = move |_| {
@@ -275,6 +301,10 @@ pub fn AppShell() -> impl IntoView {
                         "Open benchmark files"
                         <input type="file" multiple accept=".json,.jsonl,.csv,application/json,text/csv" data-testid="file-input" on:change=on_pick/>
                     </label>
+                    <label class="viewer-page-button button-secondary">
+                        "Open a folder"
+                        <input type="file" node_ref=folder_input multiple data-testid="folder-input" on:change=on_pick/>
+                    </label>
                     <label>
                         "Sample "
                         <select on:change=on_sample aria-label="load a sample report"
@@ -317,7 +347,7 @@ pub fn AppShell() -> impl IntoView {
                         <textarea node_ref=paste aria-label="benchmark JSON" rows="4"></textarea>
                         <button type="button" on:click=on_paste_load>"Load pasted JSON"</button>
                     </details>
-                    <span class="viewer-page-hint">"Files stay on this machine: read and computed here, in WebAssembly. Drop files anywhere on the page."</span>
+                    <span class="viewer-page-hint">"Files stay on this machine: read and computed here, in WebAssembly. Drop files or a folder anywhere on the page."</span>
                 </div>
                 <nav class="viewer-page-tabs" aria-label="sections">
                     {tab("#viewer", "Viewer", |r| r == Route::Viewer)}
@@ -330,7 +360,7 @@ pub fn AppShell() -> impl IntoView {
             {move || (files.0.with(Vec::is_empty) && route.get() == Route::Viewer).then(|| view! {
                 <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
                     <h2 id="h-drop">"Drop benchmark files here"</h2>
-                    <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped."</p>
+                    <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
                     <p class="drop-zone-actions">
                         <label class="viewer-page-button">
                             "Open benchmark files"

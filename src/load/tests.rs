@@ -94,3 +94,36 @@ fn a_bundle_hands_back_its_view() {
         None
     );
 }
+
+#[test]
+fn a_folder_reads_its_runs_in_order_and_says_what_it_left_out() {
+    let named: Vec<(String, usize)> = [
+        "exp/summary.csv",
+        "exp/SERVE--s=16-BENCH--max_concurrency=1/run=0.json",
+        "exp/SERVE--s=16-BENCH--max_concurrency=1/summary.json",
+        "exp/SERVE--s=8-BENCH--max_concurrency=1/summary.json",
+        "exp/SERVE--s=8-BENCH--max_concurrency=1/run=0.json",
+        "exp/plot.png",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, n)| ((*n).to_owned(), i))
+    .collect();
+    let (read, note) = super::from_folder(named);
+    let order: Vec<usize> = read.iter().map(|(_, i)| *i).collect();
+    assert_eq!(order, [4, 1], "natural order: s=8 before s=16");
+    let note = note.expect("a note");
+    assert!(note.starts_with("From the folder, 2 file(s) are read; left out: 2 × summary.json (the run=N.json files beside it"), "{note}");
+    assert!(
+        note.contains("; summary.csv (")
+            && note.ends_with("1 file(s) that are not .json, .jsonl or .csv."),
+        "{note}"
+    );
+    // Plain files (no folder): all of them, as given, and nothing to say.
+    let (read, note) = super::from_folder(vec![("b.json".to_owned(), 0), ("a.json".to_owned(), 1)]);
+    assert_eq!(
+        read.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["b.json", "a.json"]
+    );
+    assert_eq!(note, None);
+}

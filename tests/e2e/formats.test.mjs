@@ -187,3 +187,39 @@ test('an unknown file lists the supported formats, and can be read as one of the
   assert.deepEqual(log.errors, []);
   await page.close();
 });
+
+test('a vllm bench sweep serve folder opens as runs by setting and repeat, each run read once', async () => {
+  const { page } = await open(context, server.origin + '/');
+  await settled(page);
+  const dir = fixture('vllm-sweep/exp-20261130');
+  // The folder picker: the attribute is set once the input exists.
+  await page.waitForSelector('[data-testid=folder-input][webkitdirectory]', { state: 'attached' });
+  await page.setInputFiles('[data-testid=folder-input]', dir);
+  // 4 runs (2 settings × 2 repeats) with 7 levels; the failed repeat is a file with an error.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 7
+    && !document.querySelector('.viewer-page-busy')?.textContent);
+  await settled(page);
+  const cli = cliSummary(dir);
+  const rows = await tableRows(page);
+  assert.deepEqual([...new Set(rows.map((r) => r.run))], cli.runs.map((r) => r.label));
+  assert.deepEqual(cli.runs.map((r) => r.label), [
+    'vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=0', 'vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=1',
+    'vllm · Qwen/Qwen3-8B · max_num_seqs=16 · run=0', 'vllm · Qwen/Qwen3-8B · max_num_seqs=16 · run=1']);
+  for (const run of cli.runs) {
+    for (const p of run.points) {
+      const row = rows.find((r) => r.run === run.label && Number(r.concurrency) === p.concurrency);
+      assert.ok(row, `${run.label} at ${p.concurrency}`);
+      for (const m of METRICS) assert.equal(row[m], cliValue(p, m), `${run.label} at ${p.concurrency}: ${m}`);
+    }
+  }
+  // What the folder left out, and why; the failed repeat named with its error, as text.
+  const note = await page.textContent('[data-testid=load-note]');
+  assert.match(note, /From the folder, 8 file\(s\) are read; left out: /);
+  assert.match(note, /4 × summary\.json \(the run=N\.json files beside it hold the same results/);
+  assert.match(note, /; warmup\.json \(the sweep's warm-up run/);
+  assert.match(note, /; summary\.csv \(the run=N\.json files under it hold the same results/);
+  const error = page.locator('[data-testid=load-error]').filter({ hasText: 'run=1.failure.json' });
+  assert.match(await error.textContent(), /run 1 of this setting failed \(RuntimeError: Server <died> during benchmark\)/);
+  await page.screenshot({ path: path.join(shots, 'sweep-folder.png'), fullPage: false });
+  await page.close();
+});
