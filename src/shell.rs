@@ -299,7 +299,7 @@ pub fn AppShell() -> impl IntoView {
                 <div class="viewer-page-controls">
                     <label class="viewer-page-button">
                         "Open benchmark files"
-                        <input type="file" multiple accept=".json,.jsonl,.csv,application/json,text/csv" data-testid="file-input" on:change=on_pick/>
+                        <input type="file" multiple accept=".json,.jsonl,.csv,.txt,application/json,text/csv,text/plain" data-testid="file-input" on:change=on_pick/>
                     </label>
                     <label class="viewer-page-button button-secondary">
                         "Open a folder"
@@ -360,11 +360,11 @@ pub fn AppShell() -> impl IntoView {
             {move || (files.0.with(Vec::is_empty) && route.get() == Route::Viewer).then(|| view! {
                 <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
                     <h2 id="h-drop">"Drop benchmark files here"</h2>
-                    <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
+                    <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker, MLPerf LoadGen logs — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
                     <p class="drop-zone-actions">
                         <label class="viewer-page-button">
                             "Open benchmark files"
-                            <input type="file" multiple accept=".json,.jsonl,.csv,application/json,text/csv" data-testid="drop-zone-input" on:change=on_pick/>
+                            <input type="file" multiple accept=".json,.jsonl,.csv,.txt,application/json,text/csv,text/plain" data-testid="drop-zone-input" on:change=on_pick/>
                         </label>
                         {load::SAMPLES.iter().map(|(label, path)| {
                             let path = (*path).to_owned();

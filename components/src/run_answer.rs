@@ -14,11 +14,13 @@ fn tps(v: f64) -> String {
     fmt_num(Some(v), if v.abs() >= 100.0 { 0 } else { 1 })
 }
 
-fn level(c: Option<f64>) -> String {
-    c.map_or_else(
-        || "an unknown level".to_owned(),
-        |c| format!("concurrency {c}"),
-    )
+fn level(at: &AtLevel) -> String {
+    match (at.concurrency, at.request_rate) {
+        (Some(c), _) => format!("concurrency {c}"),
+        (None, Some(r)) if r.is_infinite() => "every request at once".to_owned(),
+        (None, Some(r)) => format!("{} req/s", fmt_value(r)),
+        (None, None) => "an unknown level".to_owned(),
+    }
 }
 
 /// A card's "?": its definition, opened in place.
@@ -110,7 +112,7 @@ pub fn RunAnswer(
     let peak = answers.peak_system.map(|p| {
         let sub = format!(
             "at {} · {} T/s per user · TTFT {} ms there",
-            level(p.concurrency),
+            level(&p),
             p.per_stream_tps.map_or_else(|| "–".into(), tps),
             fmt_num(p.ttft_mean_ms, 0)
         );
@@ -119,7 +121,7 @@ pub fn RunAnswer(
     let best = answers.best_per_stream.map(|b| {
         let sub = format!(
             "at {} · {} T/s system there",
-            level(b.concurrency),
+            level(&b),
             b.system_tps.map_or_else(|| "–".into(), tps)
         );
         (b, sub)
@@ -171,11 +173,12 @@ pub fn RunAnswer(
             ),
         ),
         // Nothing known to meet it: "none" only when every level could be checked.
-        CapacityAnswer::NoneMeets { failed, unknown } => (
+        CapacityAnswer::NoneMeets { failed, unknown, met_by_rate } => (
             String::new(),
             String::new(),
-            if unknown == 0 { "none" } else { "–" }.into_any(),
+            if unknown == 0 && met_by_rate == 0 { "none" } else { "–" }.into_any(),
             match (failed, unknown) {
+                _ if met_by_rate > 0 => format!("{met_by_rate} level(s) by request rate meet the SLO; capacity is read among concurrency levels (the SLO table has each level)"),
                 (f, 0) => format!("no level meets the SLO ({f} miss it): a lower concurrency or a looser target"),
                 (0, u) => format!("cannot be checked at any of its {u} levels (the SLO table says why)"),
                 (f, u) => format!("unknown: {f} levels miss the SLO and {u} cannot be checked (see the SLO table)"),

@@ -91,6 +91,13 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
     let slo = Signal::derive(move || parsed.get().and_then(Result::ok));
     let price = Signal::derive(move || view.0.with(|v| v.gpu_hour_usd));
     let set_slo = move |t: String| view.0.update(|v| v.slo = t.trim().to_owned());
+    // The targets the loaded files state (an MLPerf scenario's limits), offered beside the presets.
+    let analysis = use_analysis();
+    let from_files = Memo::new(move |_| {
+        analysis
+            .report
+            .with(|g| tpsview_core::slo::file_targets(&g.report))
+    });
     // Collapsed until there is something to show: opened when an SLO or a price is set (by the
     // user, a link or a bundle), never closed by the page.
     let panel = NodeRef::<leptos::html::Details>::new();
@@ -119,6 +126,8 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
                             let v = event_target_value(&ev);
                             if let Some(p) = PRESETS.iter().find(|p| p.name == v) {
                                 set_slo(p.text.to_owned());
+                            } else if let Some(t) = v.strip_prefix("file:") {
+                                set_slo(t.to_owned());
                             } else if v.is_empty() {
                                 set_slo(String::new());
                             }
@@ -126,6 +135,15 @@ pub fn capacity_panel(summary: Signal<Summary>) -> impl IntoView {
                         <option value="" selected=move || text.with(String::is_empty)>"none"</option>
                         {PRESETS.iter().map(|p| view! {
                             <option value=p.name selected=move || text.with(|t| t == p.text)>{p.name}</option>
+                        }).collect_view()}
+                        {move || from_files.get().into_iter().map(|(t, runs)| {
+                            let value = format!("file:{t}");
+                            let is = t.clone();
+                            view! {
+                                <option value=value data-testid="slo-from-file" selected=move || text.with(|x| *x == is)>
+                                    {format!("From the files: {} ({t})", runs.join(", "))}
+                                </option>
+                            }
                         }).collect_view()}
                     </select>
                 </label>

@@ -223,3 +223,40 @@ test('a vllm bench sweep serve folder opens as runs by setting and repeat, each 
   await page.screenshot({ path: path.join(shots, 'sweep-folder.png'), fullPage: false });
   await page.close();
 });
+
+test('an MLPerf submission folder: a point per scenario run, the token rate, its GPUs, and its own SLO offered', async () => {
+  const { page } = await open(context, server.origin + '/');
+  await settled(page);
+  const dir = fixture('mlperf/closed/Acme');
+  await page.waitForSelector('[data-testid=folder-input][webkitdirectory]', { state: 'attached' });
+  await page.setInputFiles('[data-testid=folder-input]', dir);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 3
+    && !document.querySelector('.viewer-page-busy')?.textContent);
+  await settled(page);
+  const cli = cliSummary(dir);
+  const rows = await tableRows(page);
+  for (const run of cli.runs) {
+    const row = rows.find((r) => r.run === run.label);
+    assert.ok(row, run.label);
+    assert.equal(row.system_tps, run.points[0].system_tps, run.label);
+    assert.equal(row.tpot_p99_ms, run.points[0].tpot_ms.p99, run.label);
+    assert.equal(row.ttft_mean_ms, run.points[0].ttft_ms.mean, run.label);
+    assert.equal(run.meta.gpu_count, 8);
+  }
+  assert.ok(rows.some((r) => r.run === 'llama2-70b-interactive-99 · Interactive · h200x8_vllm'));
+  // The scenarios' own limits are offered as SLOs; choosing the Server's checks its level.
+  const options = await page.$$eval('[data-testid=slo-from-file]', (o) => o.map((x) => [x.value, x.textContent]));
+  assert.deepEqual(options.map((o) => o[0]), ['file:tpot_p99_ms=200,ttft_p99_ms=2000', 'file:tpot_p99_ms=40,ttft_p99_ms=450']);
+  assert.match(options[0][1], /From the files: llama2-70b-99 · Server · h200x8_vllm/);
+  await page.click('[data-testid=capacity] summary');
+  await page.selectOption('[data-testid=slo-preset]', 'file:tpot_p99_ms=200,ttft_p99_ms=2000');
+  await page.waitForFunction(() => document.querySelector('[data-testid=slo]')?.value === 'tpot_p99_ms=200,ttft_p99_ms=2000');
+  await settled(page);
+  const serverPoint = cli.runs.find((r) => r.label.includes('· Server ·')).points[0];
+  const met = serverPoint.ttft_ms.p99 <= 2000 && serverPoint.tpot_ms.p99 <= 200;
+  const cell = page.locator('[data-testid=slo-row][data-run="llama2-70b-99 · Server · h200x8_vllm"]');
+  await cell.waitFor();
+  assert.equal(await cell.getAttribute('data-met'), String(met));
+  await page.screenshot({ path: path.join(shots, 'mlperf-folder.png'), fullPage: false });
+  await page.close();
+});

@@ -14,6 +14,7 @@ pub struct Capacity {
     /// level statistics `<ttft|tpot|itl|e2e>_<mean|p50|p90|p95|p99>_ms=`, and `attainment=` (the
     /// share of requests that must meet the per-request targets, default 0.9), comma-separated.
     /// Adds each level's attainment, goodput and whether it meets the SLO, and each run's capacity.
+    /// `--slo file`: the targets the files state (an MLPerf scenario's TTFT and TPOT limits).
     #[arg(long, value_name = "TARGETS")]
     pub slo: Option<String>,
     /// A price per GPU-hour in USD (your figure, not a fact tpsview knows): adds USD per million
@@ -31,6 +32,7 @@ impl Capacity {
         let slo = self
             .slo
             .as_deref()
+            .filter(|t| *t != FROM_FILES)
             .map(Slo::parse)
             .transpose()
             .map_err(|e| usage(&format!("--slo: {e}")))?;
@@ -46,13 +48,39 @@ impl Capacity {
     }
 
     /// Adds the SLO's and the price's figures to `summary` (the summary of `report`); a run
-    /// without a GPU count under a price is a usage error (exit 2).
+    /// without a GPU count under a price is a usage error (exit 2), and so is `--slo file` when
+    /// the files state no targets, or different ones. Returns the SLO text applied.
     pub fn apply(
         &self,
         report: &Report,
         summary: &mut Summary,
         slo: Option<&Slo>,
-    ) -> Result<(), ExitCode> {
+    ) -> Result<Option<String>, ExitCode> {
+        let mut text = self.slo.clone();
+        let from_files;
+        let slo = if self.slo.as_deref() == Some(FROM_FILES) {
+            let targets = tpsview_core::slo::file_targets(report);
+            match targets.as_slice() {
+                [(t, _)] => {
+                    from_files = Slo::parse(t).map_err(|e| usage(&format!("--slo file: {e}")))?;
+                    text = Some(t.clone());
+                    Some(&from_files)
+                }
+                [] => return Err(usage("--slo file: no file states its latency targets (MLPerf logs do, in their test parameters); give the targets")),
+                many => {
+                    let list: Vec<String> = many
+                        .iter()
+                        .map(|(t, runs)| format!("{t} ({})", runs.join(", ")))
+                        .collect();
+                    return Err(usage(&format!(
+                        "--slo file: the files state different targets: {}; give one of them",
+                        list.join("; ")
+                    )));
+                }
+            }
+        } else {
+            slo
+        };
         if let Some(slo) = slo {
             tpsview_core::summary::apply_slo(report, &mut summary.runs, slo);
         }
@@ -67,9 +95,12 @@ impl Capacity {
                 )));
             }
         }
-        Ok(())
+        Ok(text)
     }
 }
+
+/// `--slo file`: the targets the files state.
+const FROM_FILES: &str = "file";
 
 fn usage(message: &str) -> ExitCode {
     eprintln!("error: {message}");

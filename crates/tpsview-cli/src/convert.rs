@@ -65,14 +65,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             runs,
             diagnostics: d,
         };
-        if let Err(code) = args.capacity.apply(&report, &mut summary, slo.as_ref()) {
-            return Ok(code);
-        }
+        let slo_text = match args.capacity.apply(&report, &mut summary, slo.as_ref()) {
+            Ok(t) => t,
+            Err(code) => return Ok(code),
+        };
         let (points, requests) = crate::parquet_out::write(
             output,
             &report,
             &summary,
-            slo.is_some(),
+            slo_text.is_some(),
             c.gpu_hour_usd.is_some(),
         )?;
         eprintln!(

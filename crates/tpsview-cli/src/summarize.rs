@@ -44,14 +44,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (runs, d) = summarize_report(&report, &opts);
     diagnostics.extend(d);
     let mut summary = Summary { runs, diagnostics };
-    if let Err(code) = args.capacity.apply(&report, &mut summary, slo.as_ref()) {
-        return Ok(code);
-    }
+    let slo_text = match args.capacity.apply(&report, &mut summary, slo.as_ref()) {
+        Ok(t) => t,
+        Err(code) => return Ok(code),
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", table::render(&summary));
-        if let Some(text) = &args.capacity.slo {
+        if let Some(text) = &slo_text {
             println!("\nSLO {text}");
             let f = |v: Option<f64>, d: usize| v.map_or("–".to_owned(), |v| format!("{v:.d$}"));
             for rs in &summary.runs {

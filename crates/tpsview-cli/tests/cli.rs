@@ -1200,3 +1200,44 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
         ]
     );
 }
+
+/// `--slo file`: the targets an MLPerf run's logs state (its scenario's p99 limits) are applied;
+/// files stating different ones are a usage error naming each with its runs.
+#[test]
+fn slo_file_applies_the_targets_the_files_state() {
+    let acme = root().join("tests/fixtures/mlperf/closed/Acme");
+    let server = acme.join("results/h200x8_vllm/llama2-70b-99/Server");
+    let out = tpsview(&[
+        "summarize",
+        "--json",
+        "--slo",
+        "file",
+        server.to_str().unwrap(),
+    ]);
+    let v = json(&out);
+    let p = &v["runs"][0]["points"][0];
+    // The fixture's p99s (ns in the summary) against its limits (2000 ms, 200 ms), read here.
+    let text =
+        std::fs::read_to_string(server.join("performance/run_1/mlperf_log_summary.txt")).unwrap();
+    let p99 = |key: &str| -> f64 {
+        text.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.rsplit(':').next())
+            .and_then(|x| x.trim().parse::<f64>().ok())
+            .unwrap()
+            / 1e6
+    };
+    let met = p99("99.00 percentile first token latency (ns)") <= 2000.0
+        && p99("99.00 percentile time to output token (ns)") <= 200.0;
+    assert_eq!(p["slo"]["met"], serde_json::json!(met));
+    let both = tpsview(&["summarize", "--slo", "file", acme.to_str().unwrap()]);
+    assert_eq!(both.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&both.stderr);
+    assert!(
+        err.contains("the files state different targets: tpot_p99_ms=200,ttft_p99_ms=2000 (llama2-70b-99 · Server · h200x8_vllm); tpot_p99_ms=40,ttft_p99_ms=450 (llama2-70b-interactive-99 · Interactive · h200x8_vllm)"),
+        "{err}"
+    );
+    let none = root().join("tests/fixtures/vllm/detailed-small.json");
+    let none = tpsview(&["summarize", "--slo", "file", none.to_str().unwrap()]);
+    assert_eq!(none.status.code(), Some(2));
+}

@@ -141,6 +141,8 @@ pub struct AtLevel {
     pub point: usize,
     /// Its concurrency, when known.
     pub concurrency: Option<f64>,
+    /// Its request rate (req/s; ∞ for all at once), when it has one.
+    pub request_rate: Option<f64>,
     /// The figure (T/s).
     pub value: f64,
     /// Per-stream T/s at that level.
@@ -207,12 +209,16 @@ pub enum CapacityAnswer {
         /// Its cost, when a price was given.
         usd_per_million: Option<f64>,
     },
-    /// No level meets it: `failed` levels miss it, `unknown` cannot be checked.
+    /// No concurrency level meets it: `failed` levels miss it, `unknown` cannot be checked, and
+    /// `met_by_rate` levels meet it but are request rates, not concurrencies (capacity is read
+    /// among concurrency levels: an MLPerf Server run's levels are rates).
     NoneMeets {
         /// Levels that miss it.
         failed: usize,
         /// Levels whose result is unknown (a statistic the file lacks).
         unknown: usize,
+        /// Levels without a concurrency (a request rate) that meet it.
+        met_by_rate: usize,
     },
 }
 
@@ -240,6 +246,14 @@ pub fn capacity(run: &RunSummary) -> Option<CapacityAnswer> {
             CapacityAnswer::NoneMeets {
                 failed: met.iter().filter(|m| **m == Some(false)).count(),
                 unknown: met.iter().filter(|m| m.is_none()).count(),
+                met_by_rate: run
+                    .points
+                    .iter()
+                    .filter(|p| {
+                        p.metrics.concurrency.is_none()
+                            && p.slo.is_some_and(|e| e.met == Some(true))
+                    })
+                    .count(),
             }
         }
     })
@@ -249,6 +263,7 @@ fn at(k: usize, p: &PointSummary, value: f64) -> AtLevel {
     AtLevel {
         point: k,
         concurrency: p.metrics.concurrency,
+        request_rate: p.metrics.request_rate,
         value,
         per_stream_tps: p.metrics.per_stream_tps,
         system_tps: p.metrics.system_tps,

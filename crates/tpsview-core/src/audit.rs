@@ -170,6 +170,10 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
                 sum_a += r.e2e;
                 sum_b += n;
             }
+            ToolDef::TokensPerLatencySecond => {
+                sum_a += n;
+                sum_b += r.e2e;
+            }
             ToolDef::TotalTokenThroughput => {
                 sum_a += n + f64::from(req.input_tokens.as_ref()?[i]);
             }
@@ -188,6 +192,7 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
         ToolDef::TokenWeightedTpot | ToolDef::DecodePerToken | ToolDef::E2ePerToken => {
             (sum_b > 0.0).then(|| sum_a / sum_b * 1e3)
         }
+        ToolDef::TokensPerLatencySecond => (sum_b > 0.0).then(|| sum_a / sum_b),
         ToolDef::TotalTokenThroughput => duration.map(|d| sum_a / d),
         ToolDef::AllRequestsThroughput => duration.map(|d| req.len() as f64 / d),
         ToolDef::PrefillRate | ToolDef::MixedRate | ToolDef::NearestIndex(..) => None,

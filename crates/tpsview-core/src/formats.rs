@@ -50,6 +50,7 @@ pub mod guidellm;
 pub mod inference_benchmarker;
 pub mod llama_bench;
 pub mod llmperf;
+pub mod mlperf;
 pub mod openai;
 pub mod sglang;
 pub mod tpsview;
@@ -96,6 +97,12 @@ pub enum Format {
     Guidellm,
     /// Hugging Face `inference-benchmarker` results.
     InferenceBenchmarker,
+    /// MLPerf Inference LoadGen `mlperf_log_summary.txt`.
+    MlperfSummary,
+    /// MLPerf Inference LoadGen `mlperf_log_detail.txt`.
+    MlperfDetail,
+    /// An MLPerf submission's `systems/<name>.json` (accelerator name and count).
+    MlperfSystem,
 }
 
 impl Format {
@@ -196,8 +203,11 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 18] = [
+pub const SPECS: [&FormatSpec; 21] = [
     &tpsview::SPEC,
+    &mlperf::SUMMARY_SPEC,
+    &mlperf::DETAIL_SPEC,
+    &mlperf::SYSTEM_SPEC,
     &genai_perf::EXPORT_SPEC,
     &aiperf::RECORDS_SPEC,
     &aiperf::SUMMARY_SPEC,
@@ -259,6 +269,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     guidellm::VOCABULARY_V02,
     guidellm::VOCABULARY_V05,
     inference_benchmarker::VOCABULARY,
+    mlperf::VOCABULARY,
 ];
 
 /// The vocabulary of a reported-tool id, when it is a known tool's.

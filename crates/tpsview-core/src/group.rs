@@ -153,6 +153,12 @@ impl RunKey {
 pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     pair(&mut files, &mut diags);
+    // MLPerf system descriptions: no run of their own; their runs take the GPU name and count.
+    let systems: Vec<(String, crate::model::Metadata)> = files
+        .iter()
+        .filter(|p| p.format == Format::MlperfSystem)
+        .map(|p| (p.file.clone(), p.report.meta.clone()))
+        .collect();
     let mut runs: Vec<Run> = Vec::new();
     // Runs relabelled by the user group by label alone.
     let mut forced: Vec<String> = Vec::new();
@@ -174,6 +180,7 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
             }
         }
     }
+    apply_systems(&systems, &mut runs, &mut diags);
     for run in &mut runs {
         // Unstable sort with the load order as the last key: same result as a stable sort, and a
         // much smaller instantiation in the browser build.
@@ -223,4 +230,51 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
         },
         diags,
     )
+}
+
+/// Gives MLPerf runs the accelerator name and count of their submission's `systems/<name>.json`:
+/// the one whose file name (or `system_name`) is the system in the log's path, or — when one system
+/// file was loaded and a run's path names none — that one. A system file no run takes is said.
+fn apply_systems(
+    systems: &[(String, crate::model::Metadata)],
+    runs: &mut [Run],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut used = vec![false; systems.len()];
+    for run in runs
+        .iter_mut()
+        .filter(|r| r.source_format == crate::formats::mlperf::TOOL)
+    {
+        let named = run.meta.labels.get("system").cloned();
+        let pick = systems.iter().position(|(_, m)| {
+            named.as_ref().is_some_and(|n| {
+                m.labels.get("system_file") == Some(n) || m.labels.get("system") == Some(n)
+            })
+        });
+        let pick = pick.or((named.is_none() && systems.len() == 1).then_some(0));
+        let Some(k) = pick else { continue };
+        used[k] = true;
+        let m = &systems[k].1;
+        if run.meta.gpu.is_none() {
+            run.meta.gpu.clone_from(&m.gpu);
+        }
+        if run.meta.gpu_count.is_none() {
+            run.meta.gpu_count = m.gpu_count;
+        }
+        for (key, v) in &m.labels {
+            run.meta
+                .labels
+                .entry(key.clone())
+                .or_insert_with(|| v.clone());
+        }
+    }
+    for ((file, _), used) in systems.iter().zip(used) {
+        if !used {
+            diags.push(Diagnostic::info(
+                file,
+                "system_name",
+                "no MLPerf log loaded with it runs on this system (the logs' path names another, or none was loaded): nothing took its GPU count",
+            ));
+        }
+    }
 }

@@ -129,8 +129,21 @@ pub fn health(report: &Report, summary: &Summary, opts: &CompareOptions) -> Vec<
                 count: n,
             });
         }
-        if n > 0 && run.axis.is_none() && run.points.iter().all(|p| p.metrics.concurrency.is_none())
-        {
+        let no_concurrency = run.points.iter().all(|p| p.metrics.concurrency.is_none());
+        let by_rate = run.points.iter().all(|p| p.metrics.request_rate.is_some());
+        if n > 0 && run.axis.is_none() && no_concurrency && by_rate {
+            out.push(HealthItem {
+                severity: Severity::Info,
+                concern: Concern::NoConcurrency,
+                run: Some(ri),
+                title: format!("{name}: levels by request rate"),
+                detail: "Its levels are request rates (req/s), not concurrencies: the charts \
+                         against concurrency cannot place them; the table and the answer give \
+                         their figures. Set a concurrency to chart it."
+                    .into(),
+                count: n,
+            });
+        } else if n > 0 && run.axis.is_none() && no_concurrency {
             out.push(HealthItem {
                 severity: Severity::Warning,
                 concern: Concern::NoConcurrency,

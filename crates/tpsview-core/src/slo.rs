@@ -337,6 +337,33 @@ pub const PRESETS: [Preset; 5] = [
     },
 ];
 
+/// The latency targets the loaded files state themselves (an MLPerf run's scenario limits, kept as
+/// run metadata `slo_<target>` = value, e.g. `slo_ttft_p99_ms` = `2000`): each distinct SLO text
+/// with the runs that state it, in run order. Offered beside the presets, and by `--slo file`.
+pub fn file_targets(report: &crate::model::Report) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for run in &report.runs {
+        let parts: Vec<String> = run
+            .meta
+            .labels
+            .iter()
+            .filter_map(|(k, v)| Some(format!("{}={v}", k.strip_prefix("slo_")?)))
+            .collect();
+        if parts.is_empty() {
+            continue;
+        }
+        let text = parts.join(",");
+        if Slo::parse(&text).is_err() {
+            continue;
+        }
+        match out.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, runs)) => runs.push(run.label.clone()),
+            None => out.push((text, vec![run.label.clone()])),
+        }
+    }
+    out
+}
+
 /// Example GPU-hour prices the viewer offers, in USD: stated as the user's input, not as facts
 /// about any provider.
 pub const PRICE_EXAMPLES: [(&str, f64); 3] = [

@@ -568,6 +568,9 @@ pub enum ToolDef {
     /// The p-th percentile (0–100) of a per-request series taken as `sorted[int(n · p / 100)]`,
     /// without interpolation.
     NearestIndex(Series, u8),
+    /// Σ output tokens / Σ E2E, tokens/s: tokens per second of request time (MLPerf's
+    /// `result_token_throughput`), first-token wait included — not the token rate.
+    TokensPerLatencySecond,
 }
 
 /// A per-request series, for [`ToolDef::NearestIndex`].
@@ -600,6 +603,9 @@ impl ToolDef {
             ToolDef::PrefillRate => "prompt tokens / prefill time (prefill, not decode)",
             ToolDef::MixedRate => "(prompt + generated tokens) / test time",
             ToolDef::NearestIndex(..) => "percentile as sorted[int(n · p)], no interpolation",
+            ToolDef::TokensPerLatencySecond => {
+                "Σ output tokens / Σ E2E (tokens per second of request time, not the token rate)"
+            }
         }
     }
 }

@@ -91,6 +91,18 @@ fn every_format_is_detected_from_its_fixture() {
         ("vllm-latency/latency.json", Format::VllmLatency),
         ("vllm-throughput/throughput.json", Format::VllmThroughput),
         ("vllm/detailed-small.json", Format::VllmServe),
+        (
+            "mlperf/closed/Acme/results/h200x8_vllm/llama2-70b-99/Server/performance/run_1/mlperf_log_summary.txt",
+            Format::MlperfSummary,
+        ),
+        (
+            "mlperf/closed/Acme/results/h200x8_vllm/llama2-70b-99/Server/performance/run_1/mlperf_log_detail.txt",
+            Format::MlperfDetail,
+        ),
+        (
+            "mlperf/closed/Acme/systems/h200x8_vllm.json",
+            Format::MlperfSystem,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
@@ -510,4 +522,94 @@ fn unknown_files_list_every_supported_format() {
         assert!(e.contains(f.name()), "{e}");
     }
     assert!(e.contains("speed"));
+}
+
+/// The number after `key` on a LoadGen summary line (`Completed tokens per second: 1564.73`).
+fn loadgen_value(text: &str, key: &str) -> f64 {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(key))
+        .and_then(|l| l.split_once(':'))
+        .and_then(|(_, v)| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {key}"))
+}
+
+#[test]
+fn mlperf_logs_give_a_point_per_scenario_run_with_the_token_rate_the_system_and_the_limits() {
+    let base = "mlperf/closed/Acme/results/h200x8_vllm";
+    let server = format!("{base}/llama2-70b-99/Server/performance/run_1");
+    let files = [
+        format!("{server}/mlperf_log_summary.txt"),
+        format!("{server}/mlperf_log_detail.txt"),
+        format!("{base}/llama2-70b-99/Offline/performance/run_1/mlperf_log_summary.txt"),
+        format!("{base}/llama2-70b-interactive-99/Server/performance/run_1/mlperf_log_summary.txt"),
+        "mlperf/closed/Acme/systems/h200x8_vllm.json".to_owned(),
+    ];
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let s = sum(&names);
+    let labels: Vec<&str> = s.runs.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "llama2-70b-99 · Server · h200x8_vllm",
+            "llama2-70b-99 · Offline · h200x8_vllm",
+            "llama2-70b-interactive-99 · Interactive · h200x8_vllm",
+        ]
+    );
+    // The system file: 8 × H200 for every run of that system.
+    for r in &s.runs {
+        assert_eq!(r.meta.gpu.as_deref(), Some("NVIDIA H200-SXM-141GB"));
+        assert_eq!(r.meta.gpu_count, Some(8));
+    }
+    let text = |f: &str| std::fs::read_to_string(path(f)).unwrap();
+    let summary = text(&files[0]);
+    let detail = text(&files[1]);
+    // Server: the summary and the detail log are one point; system T/s is the completed-token
+    // rate, not result_token_throughput (Σ tokens / Σ latency, written beside it).
+    let p = &s.runs[0].points[0];
+    assert_eq!(s.runs[0].points.len(), 1, "summary and detail paired");
+    let rate = loadgen_value(&summary, "Completed tokens per second:");
+    assert_eq!(p.metrics.system_tps, Some(rate));
+    let not_rate = detail
+        .lines()
+        .find(|l| l.contains("\"result_token_throughput\""))
+        .and_then(|l| l.split("\"value\": ").nth(1))
+        .and_then(|v| v.split(',').next())
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap();
+    assert!(
+        (not_rate - rate).abs() > 0.1 * rate,
+        "the fixture keeps the trap"
+    );
+    assert_eq!(p.reported["result_token_throughput"], not_rate);
+    assert_eq!(p.metrics.request_rate, Some(12.0), "target_qps");
+    let ttft99 = loadgen_value(&summary, "99.00 percentile first token latency (ns)");
+    assert_eq!(p.metrics.ttft_ms.p99, Some(ttft99 * 1e-6));
+    let run = &s.runs[0];
+    assert_eq!(run.meta.labels["slo_ttft_p99_ms"], "2000");
+    assert_eq!(run.meta.labels["slo_tpot_p99_ms"], "200");
+    // Offline: every sample at once; no latency limit binds it.
+    let off = &s.runs[1];
+    assert_eq!(off.points[0].metrics.request_rate, Some(f64::INFINITY));
+    assert!(!off.meta.labels.contains_key("slo_ttft_p99_ms"));
+    // Interactive, though its LoadGen says Server, with its own tighter limits.
+    let inter = &s.runs[2];
+    assert_eq!(inter.meta.labels["loadgen_scenario"], "Server");
+    assert_eq!(inter.meta.labels["slo_ttft_p99_ms"], "450");
+    assert!(s
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("the submission path says Interactive")));
+}
+
+#[test]
+fn cut_mlperf_logs_say_what_is_missing() {
+    let s = sum(&["mlperf/cut_mlperf_log_summary.txt"]);
+    assert!(warnings(&s)
+        .iter()
+        .any(|w| w.contains("cut_mlperf_log_summary.txt: warning: field `Additional Stats`")));
+    let bytes = std::fs::read(path("mlperf/no-results_mlperf_log_detail.txt")).unwrap();
+    let e = parse_any("no-results_mlperf_log_detail.txt", &bytes).unwrap_err();
+    assert!(e.to_string().contains("no result_* record"), "{e}");
+    let e = parse(Format::MlperfSummary, "x.txt", b"hello\nScenario? no").unwrap_err();
+    assert!(e.to_string().contains("no `Scenario :` line"), "{e}");
 }

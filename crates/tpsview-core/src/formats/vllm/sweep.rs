@@ -175,6 +175,8 @@ pub fn skip_reason(path: &str, paths: &[&str]) -> Option<&'static str> {
         })
     };
     match name {
+        "mlperf_log_accuracy.json" => Some("MLPerf's accuracy log: the outputs, not their timings"),
+        "mlperf_log_trace.json" => Some("MLPerf's trace log: not the run's figures"),
         "summary.json" if has_runs_in(dir) => {
             Some("the run=N.json files beside it hold the same results (vllm bench sweep serve)")
         }
@@ -199,16 +201,18 @@ pub struct Selection {
 }
 
 /// Chooses the files of a folder (its files and its sub-directories' files, `paths` relative to
-/// anywhere above it): `.json`, `.jsonl` and `.csv` files, sorted as people read them
+/// anywhere above it): `.json`, `.jsonl`, `.csv` files and MLPerf's `mlperf_log_*.txt`, sorted as people read them
 /// ([`natural_cmp`]), less those [`skip_reason`] names. The CLI and the viewer (a dropped or
 /// picked folder) read folders through this.
 pub fn select(paths: &[&str]) -> Selection {
     let mut order: Vec<usize> = (0..paths.len())
         .filter(|&i| {
             let (_, name) = split(paths[i]);
-            name.rsplit_once('.').is_some_and(|(_, e)| {
-                matches!(e.to_ascii_lowercase().as_str(), "json" | "jsonl" | "csv")
-            })
+            // MLPerf's logs are text; other .txt files are not benchmark files.
+            name.starts_with("mlperf_log_") && name.ends_with(".txt")
+                || name.rsplit_once('.').is_some_and(|(_, e)| {
+                    matches!(e.to_ascii_lowercase().as_str(), "json" | "jsonl" | "csv")
+                })
         })
         .collect();
     order.sort_by(|&a, &b| natural_cmp(paths[a], paths[b]));
