@@ -18,7 +18,7 @@ fn level(at: &AtLevel) -> String {
     match (at.concurrency, at.request_rate) {
         (Some(c), _) => format!("concurrency {c}"),
         (None, Some(r)) if r.is_infinite() => "every request at once".to_owned(),
-        (None, Some(r)) => format!("{} req/s", fmt_value(r)),
+        (None, Some(r)) => format!("{} req/s", fmt_value(Some(r))),
         (None, None) => "an unknown level".to_owned(),
     }
 }
