@@ -429,8 +429,8 @@ fn report(file: &str, log: Log, diags: &mut Vec<Diagnostic>) -> Report {
     if let Some(s) = &system {
         label.push_str(&format!(" · {s}"));
     }
+    // The engine under the SUT is not in LoadGen's logs (the system file's framework may say).
     let meta = Metadata {
-        engine: Some("MLPerf LoadGen".into()),
         model: benchmark,
         labels,
         ..Metadata::default()
