@@ -45,9 +45,14 @@ pub fn GapNotes(
                         fmt_num(Some(g.system_tps), 0), parts.join(", ")
                     )
                 });
+                // A speculative run: why ITL and TPOT part, and why it can beat the bound.
+                let spec = tpsview_core::spec::of(p).map(|s| {
+                    let text = s.describe(p.metrics.tpot_ms.mean, p.metrics.itl_ms.mean);
+                    view! { <span data-testid="spec-decode">" "{text}</span> }
+                });
                 Some(view! {
                     <p class="gap-notes-point" data-concurrency=format!("{n}")>
-                        <strong>{run.id.to_string()}</strong>": "{lead}{detail}
+                        <strong>{run.id.to_string()}</strong>": "{lead}{detail}{spec}
                     </p>
                 })
             }).collect::<Vec<_>>()).collect_view())}

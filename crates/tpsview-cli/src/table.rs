@@ -77,6 +77,17 @@ pub fn render(summary: &Summary) -> String {
                     .collect();
                 let _ = writeln!(out, " Factors: {}", parts.join(", "));
             }
+            if let Some(s) = tpsview_core::spec::of(p) {
+                let level = p
+                    .metrics
+                    .concurrency
+                    .map_or_else(|| p.source_file.clone(), |c| c.to_string());
+                let _ = writeln!(
+                    out,
+                    "  at {level}: {}",
+                    s.describe(p.metrics.tpot_ms.mean, p.metrics.itl_ms.mean)
+                );
+            }
             for d in &p.discrepancies {
                 let _ = writeln!(
                     out,

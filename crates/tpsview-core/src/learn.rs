@@ -132,6 +132,7 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
                 "Ask which aggregation it is. One stream gets at most about HBM bandwidth ÷ weight bytes — the ideal single-stream bound, about 47.5 T/s for a 70B FP8 model on one H100 — or a few percent more, because {}: the quoted 50 T/s at batch 1 is such a figure, 5 % over. A figure several times the bound is system T/s over many streams.",
                 crate::roofline::ABOVE_IDEAL
             ),
+            "Ask whether the server decoded speculatively: a draft proposes several tokens and one step of the model verifies them all, so one read of the weights yields about the acceptance length of tokens (vLLM's spec_decode_acceptance_length). Such a run's per-stream T/s can beat the single-stream bound, and its TPOT (per token) is ITL (per chunk) ÷ that length.".into(),
             "Ask at what concurrency, and with what latency: a system figure without its per-stream figure (or TPOT) hides what each user gets.".into(),
             "Ask how it was measured: duration window (first send to last token, or benchmark start to end), whether output tokens were counted by the server or re-tokenized, and whether the tool's \"ITL\" means TPOT or chunk gaps. tpsview shows each tool's own definition beside its own.".into(),
         ],

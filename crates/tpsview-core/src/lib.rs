@@ -23,6 +23,7 @@ pub mod roofline;
 pub mod scan;
 pub mod simulate;
 pub mod slo;
+pub mod spec;
 pub mod stats;
 pub mod summary;
 pub mod synthetic;

@@ -613,3 +613,23 @@ fn cut_mlperf_logs_say_what_is_missing() {
     let e = parse(Format::MlperfSummary, "x.txt", b"hello\nScenario? no").unwrap_err();
     assert!(e.to_string().contains("no `Scenario :` line"), "{e}");
 }
+
+#[test]
+fn a_speculative_run_says_its_acceptance_and_why_itl_and_tpot_part() {
+    let file = "vllm/spec-decode-eagle3.json";
+    let s = sum(&[file]);
+    assert_audit_clean(&s);
+    let p = &s.runs[0].points[0];
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path(file)).unwrap()).unwrap();
+    let spec = tpsview_core::spec::of(p).expect("spec figures kept");
+    let a = v["spec_decode_acceptance_length"].as_f64().unwrap();
+    assert_eq!(spec.acceptance_length, Some(a));
+    // The measured side, from the fixture's own means (vLLM's ITL and TPOT, written by Python).
+    let want = v["mean_itl_ms"].as_f64().unwrap() / v["mean_tpot_ms"].as_f64().unwrap();
+    let got = spec.itl_over_tpot.unwrap();
+    assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
+    // A chunk carries about the acceptance length of tokens.
+    assert!((got / a - 1.0).abs() < 0.05, "{got} vs {a}");
+    let text = spec.describe(p.metrics.tpot_ms.mean, p.metrics.itl_ms.mean);
+    assert!(text.contains(&format!("yields {a:.2} tokens")), "{text}");
+}
