@@ -48,6 +48,7 @@ mod common;
 pub mod genai_perf;
 pub mod guidellm;
 pub mod inference_benchmarker;
+pub mod inferencex;
 pub mod llama_bench;
 pub mod llmperf;
 pub mod mlperf;
@@ -103,6 +104,8 @@ pub enum Format {
     MlperfDetail,
     /// An MLPerf submission's `systems/<name>.json` (accelerator name and count).
     MlperfSystem,
+    /// SemiAnalysis InferenceX `agg_*.json` and API rows.
+    Inferencex,
 }
 
 impl Format {
@@ -203,11 +206,12 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 21] = [
+pub const SPECS: [&FormatSpec; 22] = [
     &tpsview::SPEC,
     &mlperf::SUMMARY_SPEC,
     &mlperf::DETAIL_SPEC,
     &mlperf::SYSTEM_SPEC,
+    &inferencex::SPEC,
     &genai_perf::EXPORT_SPEC,
     &aiperf::RECORDS_SPEC,
     &aiperf::SUMMARY_SPEC,
@@ -270,6 +274,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     guidellm::VOCABULARY_V05,
     inference_benchmarker::VOCABULARY,
     mlperf::VOCABULARY,
+    inferencex::VOCABULARY,
 ];
 
 /// The vocabulary of a reported-tool id, when it is a known tool's.

@@ -103,6 +103,11 @@ fn every_format_is_detected_from_its_fixture() {
             "mlperf/closed/Acme/systems/h200x8_vllm.json",
             Format::MlperfSystem,
         ),
+        (
+            "inferencex/agg_dsr1_1k1k_fp8_vllm_tp8_conc4_h200.json",
+            Format::Inferencex,
+        ),
+        ("inferencex/api-rows-gb200-disagg.json", Format::Inferencex),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
@@ -632,4 +637,48 @@ fn a_speculative_run_says_its_acceptance_and_why_itl_and_tpot_part() {
     assert!((got / a - 1.0).abs() < 0.05, "{got} vs {a}");
     let text = spec.describe(p.metrics.tpot_ms.mean, p.metrics.itl_ms.mean);
     assert!(text.contains(&format!("yields {a:.2} tokens")), "{text}");
+}
+
+#[test]
+fn inferencex_per_gpu_figures_become_system_figures_over_the_gpus_that_decode() {
+    let aggs =
+        [4, 16, 64].map(|c| format!("inferencex/agg_dsr1_1k1k_fp8_vllm_tp8_conc{c}_h200.json"));
+    let names: Vec<&str> = aggs.iter().map(String::as_str).collect();
+    let s = sum(&names);
+    assert_eq!(s.runs.len(), 1, "one configuration, three concurrencies");
+    let run = &s.runs[0];
+    assert_eq!(run.meta.gpu_count, Some(8));
+    for (p, f) in run.points.iter().zip(&aggs) {
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path(f)).unwrap()).unwrap();
+        let per_gpu = v["output_tput_per_gpu"].as_f64().unwrap();
+        assert_eq!(p.metrics.system_tps, Some(per_gpu * 8.0), "{f}");
+        // Interactivity is 1000 / mean TPOT ms: tpsview's per-stream T/s, audited.
+        let intvty = v["mean_intvty"].as_f64().unwrap();
+        let ps = p.metrics.per_stream_tps.unwrap();
+        assert!((ps - intvty).abs() < 1e-6 * intvty, "{ps} vs {intvty}");
+        assert_eq!(p.audited, ["mean_intvty"]);
+        assert!(p.discrepancies.is_empty());
+        assert_eq!(p.metrics.concurrency, v["conc"].as_f64());
+    }
+    // Disaggregated: output per decode GPU × the 8 decode GPUs; the run has 12 GPUs in all.
+    let file = "inferencex/api-rows-gb200-disagg.json";
+    let s = sum(&[file]);
+    let rows: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path(file)).unwrap()).unwrap();
+    let run = &s.runs[0];
+    assert_eq!(run.meta.gpu_count, Some(12));
+    assert_eq!(run.meta.gpu.as_deref(), Some("gb200"));
+    for (p, row) in run.points.iter().zip(rows.as_array().unwrap()) {
+        let per_decode_gpu = row["metrics"]["output_tput_per_gpu"].as_f64().unwrap();
+        assert_eq!(p.metrics.system_tps, Some(per_decode_gpu * 8.0));
+    }
+    assert!(s.diagnostics.iter().any(|d| d
+        .message
+        .contains("InferenceX divides output tokens/s by the 8 decode GPUs")));
+    let bytes = std::fs::read(path("inferencex/missing-per-gpu_agg.json")).unwrap();
+    let e = parse_any("missing-per-gpu_agg.json", &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("field `output_tput_per_gpu`"), "{e}");
 }

@@ -40,13 +40,14 @@ fn every_format_has_one_spec() {
         | Format::InferenceBenchmarker
         | Format::MlperfSummary
         | Format::MlperfDetail
-        | Format::MlperfSystem => f,
+        | Format::MlperfSystem
+        | Format::Inferencex => f,
     };
     for f in Format::ALL {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 21);
+    assert_eq!(Format::ALL.len(), 22);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.id).collect();
     assert_eq!(ids.len(), SPECS.len());
 }
