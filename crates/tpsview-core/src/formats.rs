@@ -44,6 +44,7 @@ macro_rules! dotted_stats {
 }
 
 pub mod aiperf;
+pub mod aiperf_sweep;
 mod common;
 pub mod genai_perf;
 pub mod guidellm;
@@ -106,6 +107,8 @@ pub enum Format {
     MlperfSystem,
     /// SemiAnalysis InferenceX `agg_*.json` and API rows.
     Inferencex,
+    /// AIPerf's sweep aggregate, `profile_export_aiperf_sweep.json`.
+    AiperfSweep,
 }
 
 impl Format {
@@ -206,8 +209,9 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 22] = [
+pub const SPECS: [&FormatSpec; 23] = [
     &tpsview::SPEC,
+    &aiperf_sweep::SPEC,
     &mlperf::SUMMARY_SPEC,
     &mlperf::DETAIL_SPEC,
     &mlperf::SYSTEM_SPEC,
@@ -275,6 +279,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     inference_benchmarker::VOCABULARY,
     mlperf::VOCABULARY,
     inferencex::VOCABULARY,
+    aiperf_sweep::VOCABULARY,
 ];
 
 /// The vocabulary of a reported-tool id, when it is a known tool's.

@@ -108,6 +108,10 @@ fn every_format_is_detected_from_its_fixture() {
             Format::Inferencex,
         ),
         ("inferencex/api-rows-gb200-disagg.json", Format::Inferencex),
+        (
+            "aiperf/sweep_profile_export_aiperf_sweep.json",
+            Format::AiperfSweep,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
@@ -681,4 +685,51 @@ fn inferencex_per_gpu_figures_become_system_figures_over_the_gpus_that_decode() 
         .unwrap_err()
         .to_string();
     assert!(e.contains("field `output_tput_per_gpu`"), "{e}");
+}
+
+#[test]
+fn an_aiperf_sweep_aggregate_gives_a_level_per_combination_and_says_the_trials_spread() {
+    let file = "aiperf/sweep_profile_export_aiperf_sweep.json";
+    let s = sum(&[file]);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path(file)).unwrap()).unwrap();
+    let rows = v["per_combination_metrics"].as_array().unwrap();
+    let run = &s.runs[0];
+    assert_eq!(run.label, "Qwen/Qwen3-0.6B");
+    assert_eq!(run.points.len(), rows.len());
+    for (p, row) in run.points.iter().zip(rows) {
+        let m = &row["metrics"];
+        assert_eq!(
+            p.metrics.concurrency,
+            row["parameters"]["concurrency"].as_f64()
+        );
+        let out = &m["output_token_throughput_avg"];
+        assert_eq!(p.metrics.system_tps, out["mean"].as_f64());
+        assert_eq!(
+            p.metrics.ttft_ms.p99,
+            m["time_to_first_token_p99"]["mean"].as_f64()
+        );
+        // AIPerf's ITL is tpsview's TPOT.
+        assert_eq!(
+            p.metrics.tpot_ms.mean,
+            m["inter_token_latency_avg"]["mean"].as_f64()
+        );
+        let spread = format!(
+            "ranges {:.1}–{:.1} tokens/s",
+            out["min"].as_f64().unwrap(),
+            out["max"].as_f64().unwrap()
+        );
+        assert!(
+            s.diagnostics.iter().any(|d| d.message.contains(&spread)),
+            "{spread}"
+        );
+    }
+    let bytes = std::fs::read(path(
+        "aiperf/sweep-no-metrics_profile_export_aiperf_sweep.json",
+    ))
+    .unwrap();
+    let e = parse_any("x.json", &bytes).unwrap_err().to_string();
+    assert!(
+        e.contains("field `per_combination_metrics[0].metrics`"),
+        "{e}"
+    );
 }

@@ -1,0 +1,220 @@
+//! AIPerf's sweep aggregate, `sweep_aggregate/profile_export_aiperf_sweep.json` (its
+//! `SweepAnalyzer`): `metadata`, then `per_combination_metrics` — one entry per swept value
+//! (`parameters`, e.g. `{"concurrency": 16}`) whose `metrics` hold `<tag>_<stat>` blocks
+//! (`output_token_throughput_avg`, `time_to_first_token_p99`…) of `{mean, std, min, max, cv…}`
+//! over the trials (`--num-profile-runs`); a single-trial sweep keys the block by the tag alone —
+//! then `best_configurations` and `pareto_optimal`. One point per combination, as reported: the
+//! mean over trials is the figure, and the trials' spread (min–max, cv) of the throughput is said
+//! beside it — repeats are not averaged in silence.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::common::{self, at, num, read_values};
+use super::{Figure, Format, FormatSpec, Vocabulary};
+use crate::error::{Diagnostic, ParseError};
+use crate::model::{Metadata, Report, Run};
+use crate::vocabulary::{Latency, Metric};
+
+/// Format id (and reported-tool id).
+pub const ID: &str = "aiperf-sweep";
+
+/// `profile_export_aiperf_sweep.json`.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::AiperfSweep,
+    id: ID,
+    name: "AIPerf sweep aggregate (profile_export_aiperf_sweep.json)",
+    detect: |has, _| has("\"per_combination_metrics\""),
+    parse: |f, b, _| parse(f, b),
+    summary_partners: &[],
+};
+
+const TRIALS: &str = "the mean over the sweep's trials of AIPerf's figure (its own definition: see AIPerf's vocabulary)";
+
+macro_rules! stats {
+    ($m:literal, $c:ident) => {
+        crate::vocabulary::latency_figures(
+            [
+                concat!($m, "_avg"),
+                concat!($m, "_p50"),
+                concat!($m, "_p90"),
+                concat!($m, "_p99"),
+            ],
+            Latency::$c,
+            1.0,
+            TRIALS,
+        )
+    };
+}
+
+const TTFT: [Figure; 4] = stats!("time_to_first_token", Ttft);
+const ITL: [Figure; 4] = stats!("inter_token_latency", Tpot);
+const E2E: [Figure; 4] = stats!("request_latency", E2e);
+
+const FIGURES: &[Figure] = &[
+    Figure::same(
+        "output_token_throughput_avg",
+        Metric::SystemTps,
+        1.0,
+        TRIALS,
+    ),
+    Figure::same(
+        "request_throughput_avg",
+        Metric::RequestThroughput,
+        1.0,
+        TRIALS,
+    ),
+    Figure::same("benchmark_duration_avg", Metric::DurationS, 1.0, TRIALS),
+    Figure::same("request_count_avg", Metric::RequestsOk, 1.0, TRIALS),
+];
+
+const NOTES: &[&str] = &[
+    "one point per swept value, as reported: each figure is the mean over the trials (--num-profile-runs) of AIPerf's own figure",
+    "the trials' spread of the output token throughput (min–max, coefficient of variation) is said beside each level",
+    "AIPerf's \"inter token latency\" is tpsview's TPOT; times in ms",
+    "a single-trial sweep keys each block by the metric alone: read as its average",
+];
+
+/// AIPerf sweep aggregate's vocabulary.
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: ID,
+    name: "AIPerf sweep aggregate",
+    groups: &[FIGURES, &TTFT, &ITL, &E2E],
+    notes: NOTES,
+};
+
+/// Parses `profile_export_aiperf_sweep.json`.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let values = read_values(file, bytes, &mut diags)?;
+    let root = &values[0];
+    let Some(rows) = at(root, "per_combination_metrics").and_then(Value::as_array) else {
+        return Err(common::no_data(
+            file,
+            "`per_combination_metrics` is not a list",
+        ));
+    };
+    let mut points = Vec::new();
+    let mut swept: Option<String> = None;
+    for (i, row) in rows.iter().enumerate() {
+        let path = format!("per_combination_metrics[{i}]");
+        let params = at(row, "parameters").and_then(Value::as_object);
+        // The level: concurrency (or its dotted path), else a request rate.
+        let find = |leaf: &str| {
+            params.and_then(|p| {
+                p.iter()
+                    .find(|(k, _)| k.rsplit('.').next() == Some(leaf))
+                    .and_then(|(k, v)| Some((k.clone(), v.as_f64()?)))
+            })
+        };
+        let conc = find("concurrency");
+        let rate = find("request_rate");
+        if let Some((k, _)) = conc.as_ref().or(rate.as_ref()) {
+            swept.get_or_insert_with(|| k.clone());
+        }
+        let Some(metrics) = at(row, "metrics").and_then(Value::as_object) else {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.metrics"),
+                None,
+                "missing or not an object: this combination is left out",
+            ));
+            continue;
+        };
+        let mut figures = BTreeMap::new();
+        for (k, block) in metrics {
+            // `<tag>_<stat>` blocks, or the tag alone (a single trial): its average.
+            let key = if k.ends_with("_avg") || k.rsplit_once('_').is_some_and(|(_, s)| is_stat(s))
+            {
+                k.clone()
+            } else {
+                format!("{k}_avg")
+            };
+            match num(block, "mean") {
+                Some(x) => {
+                    figures.insert(key.clone(), x);
+                }
+                None if block.is_object() => diags.push(Diagnostic::warning(
+                    file,
+                    &format!("{path}.metrics.{k}.mean"),
+                    None,
+                    "missing or not a number: left out",
+                )),
+                None => {}
+            }
+            for s in ["std", "min", "max", "cv"] {
+                if let Some(x) = num(block, s) {
+                    figures.insert(format!("{key}.{s}"), x);
+                }
+            }
+        }
+        if let (Some(mn), Some(mx)) = (
+            figures.get("output_token_throughput_avg.min"),
+            figures.get("output_token_throughput_avg.max"),
+        ) {
+            let cv = figures
+                .get("output_token_throughput_avg.cv")
+                .map_or_else(String::new, |c| format!(", cv {:.1} %", c * 100.0));
+            diags.push(Diagnostic::info(
+                file,
+                &format!("{path}.metrics.output_token_throughput_avg"),
+                format!("the trials' output token throughput ranges {mn:.1}–{mx:.1} tokens/s{cv}: the figure shown is their mean"),
+            ));
+        }
+        let level = common::level(
+            file,
+            &format!("{path}.parameters"),
+            conc.map(|c| c.1),
+            &mut diags,
+        );
+        points.push(common::summary_point(
+            &format!("{file}#{}", i + 1),
+            ID,
+            level,
+            rate.map(|r| r.1),
+            figures,
+        ));
+    }
+    if points.is_empty() {
+        let why = diags.first().map_or_else(String::new, |d| {
+            format!(" (field `{}`: {})", d.field, d.message)
+        });
+        return Err(common::no_data(
+            file,
+            &format!("`per_combination_metrics` holds no usable combination{why}"),
+        ));
+    }
+    let model = common::first_text(root, &["metadata.model", "metadata.model_name"]);
+    let mut labels = BTreeMap::new();
+    if let Some(s) = swept {
+        labels.insert("swept".into(), s);
+    }
+    if let Some(n) = num(root, "metadata.num_trials").or_else(|| num(root, "metadata.num_runs")) {
+        labels.insert("trials".into(), n.to_string());
+    }
+    Ok((
+        Report {
+            meta: Metadata::default(),
+            runs: vec![Run {
+                label: common::label("AIPerf sweep", model.as_deref()),
+                source_format: ID.into(),
+                meta: Metadata {
+                    model,
+                    labels,
+                    ..Metadata::default()
+                },
+                points,
+                axis: None,
+            }],
+        },
+        diags,
+    ))
+}
+
+/// A statistic suffix of AIPerf's (`avg`, `p50`, `p99`, `std`, `min`, `max`).
+fn is_stat(s: &str) -> bool {
+    matches!(s, "avg" | "std" | "min" | "max")
+        || s.strip_prefix('p')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
