@@ -194,7 +194,7 @@ pub fn from_folder<T>(named: Vec<(String, T)>) -> (Vec<(String, T)>, Option<Stri
         .collect();
     if others > 0 {
         parts.push(format!(
-            "{others} file(s) that are not .json, .jsonl, .csv or MLPerf logs"
+            "{others} file(s) that are not .json, .jsonl, .csv, .yaml or MLPerf logs"
         ));
     }
     let note = (!parts.is_empty()).then(|| {

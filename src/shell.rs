@@ -299,7 +299,7 @@ pub fn AppShell() -> impl IntoView {
                 <div class="viewer-page-controls">
                     <label class="viewer-page-button">
                         "Open benchmark files"
-                        <input type="file" multiple accept=".json,.jsonl,.csv,.txt,application/json,text/csv,text/plain" data-testid="file-input" on:change=on_pick/>
+                        <input type="file" multiple accept=".json,.jsonl,.csv,.txt,.yaml,.yml,application/json,text/csv,text/plain,application/yaml" data-testid="file-input" on:change=on_pick/>
                     </label>
                     <label class="viewer-page-button button-secondary">
                         "Open a folder"
@@ -364,7 +364,7 @@ pub fn AppShell() -> impl IntoView {
                     <p class="drop-zone-actions">
                         <label class="viewer-page-button">
                             "Open benchmark files"
-                            <input type="file" multiple accept=".json,.jsonl,.csv,.txt,application/json,text/csv,text/plain" data-testid="drop-zone-input" on:change=on_pick/>
+                            <input type="file" multiple accept=".json,.jsonl,.csv,.txt,.yaml,.yml,application/json,text/csv,text/plain,application/yaml" data-testid="drop-zone-input" on:change=on_pick/>
                         </label>
                         {load::SAMPLES.iter().map(|(label, path)| {
                             let path = (*path).to_owned();

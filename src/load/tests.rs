@@ -116,7 +116,7 @@ fn a_folder_reads_its_runs_in_order_and_says_what_it_left_out() {
     assert!(note.starts_with("From the folder, 2 file(s) are read; left out: 2 × summary.json (the run=N.json files beside it"), "{note}");
     assert!(
         note.contains("; summary.csv (")
-            && note.ends_with("1 file(s) that are not .json, .jsonl, .csv or MLPerf logs."),
+            && note.ends_with("1 file(s) that are not .json, .jsonl, .csv, .yaml or MLPerf logs."),
         "{note}"
     );
     // Plain files (no folder): all of them, as given, and nothing to say.

@@ -51,6 +51,7 @@ pub mod guidellm;
 pub mod inference_benchmarker;
 pub mod inferencex;
 pub mod llama_bench;
+pub mod llmd;
 pub mod llmperf;
 pub mod mlperf;
 pub mod openai;
@@ -109,6 +110,8 @@ pub enum Format {
     Inferencex,
     /// AIPerf's sweep aggregate, `profile_export_aiperf_sweep.json`.
     AiperfSweep,
+    /// llm-d Benchmark Report v0.2 (YAML or JSON).
+    LlmdReport,
 }
 
 impl Format {
@@ -209,8 +212,9 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 23] = [
+pub const SPECS: [&FormatSpec; 24] = [
     &tpsview::SPEC,
+    &llmd::SPEC,
     &aiperf_sweep::SPEC,
     &mlperf::SUMMARY_SPEC,
     &mlperf::DETAIL_SPEC,
@@ -280,6 +284,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     mlperf::VOCABULARY,
     inferencex::VOCABULARY,
     aiperf_sweep::VOCABULARY,
+    llmd::VOCABULARY,
 ];
 
 /// The vocabulary of a reported-tool id, when it is a known tool's.

@@ -112,6 +112,7 @@ fn every_format_is_detected_from_its_fixture() {
             "aiperf/sweep_profile_export_aiperf_sweep.json",
             Format::AiperfSweep,
         ),
+        ("llm-d/pd-c16_benchmark_report.yaml", Format::LlmdReport),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
@@ -732,4 +733,60 @@ fn an_aiperf_sweep_aggregate_gives_a_level_per_combination_and_says_the_trials_s
         e.contains("field `per_combination_metrics[0].metrics`"),
         "{e}"
     );
+}
+
+/// A statistic of an llm-d report's YAML, read here by line (`key: value` under its block).
+fn yaml_stat(text: &str, block: &str, stat: &str) -> f64 {
+    let start = text.find(&format!("{block}:")).expect("block");
+    text[start..]
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{stat}:")))
+        .and_then(|l| l.split_once(':'))
+        .and_then(|(_, v)| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{block}.{stat}"))
+}
+
+#[test]
+fn llm_d_reports_convert_each_statistic_from_the_units_beside_it() {
+    // Disaggregated, in ms: 2 prefill + 4 decode GPUs.
+    let file = "llm-d/pd-c16_benchmark_report.yaml";
+    let s = sum(&[file]);
+    let text = std::fs::read_to_string(path(file)).unwrap();
+    let run = &s.runs[0];
+    assert_eq!(run.meta.gpu_count, Some(6));
+    assert_eq!(run.meta.labels["prefill_gpus"], "2");
+    assert_eq!(run.meta.labels["decode_gpus"], "4");
+    assert_eq!(run.meta.engine.as_deref(), Some("vllm"));
+    let p = &run.points[0];
+    assert_eq!(p.metrics.concurrency, Some(16.0));
+    assert_eq!(
+        p.metrics.system_tps,
+        Some(yaml_stat(&text, "output_token_rate", "mean"))
+    );
+    assert_eq!(
+        p.metrics.ttft_ms.p99,
+        Some(yaml_stat(&text, "time_to_first_token", "p99"))
+    );
+    assert_eq!(p.metrics.requests_failed, Some(1));
+    // In seconds: ×1000 to ms (s/token to ms/token).
+    let file = "llm-d/c4-seconds_benchmark_report.yaml";
+    let s = sum(&[file]);
+    let text = std::fs::read_to_string(path(file)).unwrap();
+    let p = &s.runs[0].points[0];
+    let want = yaml_stat(&text, "time_to_first_token", "mean") * 1e3;
+    assert!((p.metrics.ttft_ms.mean.unwrap() - want).abs() < 1e-9 * want);
+    let want = yaml_stat(&text, "time_per_output_token", "p90") * 1e3;
+    assert!((p.metrics.tpot_ms.p90.unwrap() - want).abs() < 1e-9 * want);
+    // Wrong units: that block is left out, said with its field; the rest loads.
+    let s = sum(&["llm-d/wrong-units_benchmark_report.yaml"]);
+    assert_eq!(s.runs[0].points[0].metrics.ttft_ms.mean, None);
+    assert!(s.runs[0].points[0].metrics.system_tps.is_some());
+    assert!(warnings(&s).iter().any(|w| w.contains(
+        "field `results.request_performance.aggregate.latency.time_to_first_token.units`: units \"token/s\" do not fit"
+    )));
+    let bytes = std::fs::read(path("llm-d/broken_benchmark_report.yaml")).unwrap();
+    let e = parse(Format::LlmdReport, "broken.yaml", &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not valid YAML") && e.contains("line 4"), "{e}");
 }

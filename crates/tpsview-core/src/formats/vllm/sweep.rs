@@ -211,7 +211,10 @@ pub fn select(paths: &[&str]) -> Selection {
             // MLPerf's logs are text; other .txt files are not benchmark files.
             name.starts_with("mlperf_log_") && name.ends_with(".txt")
                 || name.rsplit_once('.').is_some_and(|(_, e)| {
-                    matches!(e.to_ascii_lowercase().as_str(), "json" | "jsonl" | "csv")
+                    matches!(
+                        e.to_ascii_lowercase().as_str(),
+                        "json" | "jsonl" | "csv" | "yaml" | "yml"
+                    )
                 })
         })
         .collect();

@@ -1,0 +1,316 @@
+//! llm-d Benchmark Report v0.2 (llm-d-benchmark's `benchmark_report_v0_2`): YAML, or the same
+//! document as JSON. `scenario.stack[]` describes the inference engines (`standardized.role`:
+//! replica, prefill or decode; `accelerator.model`, `.count`, `.parallelism`), `scenario.load` the
+//! workload (`standardized.tool`, `concurrency` or `rate_qps`), and
+//! `results.request_performance.aggregate` the figures: `requests` (`total`, `failures`,
+//! `incomplete`), `latency` and `throughput`, each statistic a block of `{units, mean, p50, p90,
+//! p99…}` with its **units written beside it** (`ms` or `s`; `ms/token` or `s/token`; `token/s`;
+//! `qps`). One point per report, as reported; figures are converted to tpsview's units from the
+//! units each block states, and a block whose units do not fit its quantity is left out with a
+//! warning naming it.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::common::{self, at, num, text};
+use super::{Figure, Format, FormatSpec, Vocabulary};
+use crate::error::{Diagnostic, ParseError, ParseErrorKind};
+use crate::model::{Metadata, Report};
+use crate::vocabulary::{Latency, Metric};
+
+/// Format id (and reported-tool id).
+pub const ID: &str = "llm-d-report";
+
+/// llm-d Benchmark Report v0.2.
+pub const SPEC: FormatSpec = FormatSpec {
+    format: Format::LlmdReport,
+    id: ID,
+    name: "llm-d Benchmark Report v0.2 (YAML or JSON)",
+    detect: |has, _| {
+        (has("request_performance:") || has("\"request_performance\""))
+            && (has("scenario") || has("results"))
+    },
+    parse: |f, b, _| parse(f, b),
+    summary_partners: &[],
+};
+
+const HARNESS: &str = "the harness's own aggregate (guidellm, inference-perf, vllm-benchmark…), converted from the units the report states";
+const TPOT_ITL: &str =
+    "llm-d's schema warns that TPOT and ITL may mean one thing or two, per harness";
+
+macro_rules! stats {
+    ($m:literal, $c:ident, $cause:expr) => {
+        crate::vocabulary::latency_figures(
+            [
+                concat!("latency.", $m, ".mean"),
+                concat!("latency.", $m, ".p50"),
+                concat!("latency.", $m, ".p90"),
+                concat!("latency.", $m, ".p99"),
+            ],
+            Latency::$c,
+            1.0,
+            $cause,
+        )
+    };
+}
+
+const TTFT: [Figure; 4] = stats!("time_to_first_token", Ttft, HARNESS);
+const TPOT: [Figure; 4] = stats!("time_per_output_token", Tpot, TPOT_ITL);
+const ITL: [Figure; 4] = stats!("inter_token_latency", Itl, TPOT_ITL);
+const E2E: [Figure; 4] = stats!("request_latency", E2e, HARNESS);
+
+const FIGURES: &[Figure] = &[
+    Figure::same(
+        "throughput.output_token_rate.mean",
+        Metric::SystemTps,
+        1.0,
+        HARNESS,
+    ),
+    Figure::same(
+        "throughput.requests_rate.mean",
+        Metric::RequestThroughput,
+        1.0,
+        HARNESS,
+    ),
+    Figure::same("requests.ok", Metric::RequestsOk, 1.0, HARNESS),
+    Figure::same("requests.failures", Metric::RequestsFailed, 1.0, HARNESS),
+];
+
+const NOTES: &[&str] = &[
+    "one point per report, as reported: a benchmark report keeps aggregate statistics, not per-request times",
+    "every statistic states its units (ms or s; ms/token or s/token; token/s; qps): tpsview converts from them, and leaves out a block whose units do not fit its quantity",
+    "requests: total sent − failures − incomplete are counted as completed",
+    "GPUs: the accelerator counts of the inference engines in scenario.stack (prefill and decode apart when disaggregated)",
+];
+
+/// llm-d Benchmark Report's vocabulary.
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    tool: ID,
+    name: "llm-d Benchmark Report v0.2",
+    groups: &[FIGURES, &TTFT, &TPOT, &ITL, &E2E],
+    notes: NOTES,
+};
+
+/// A YAML value as JSON (mapping keys as text; numbers kept as numbers).
+fn json_of(y: &yaml_rust2::Yaml) -> Value {
+    use yaml_rust2::Yaml;
+    match y {
+        Yaml::Real(s) => s
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::String(s.clone()), Value::Number),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Array(a) => Value::Array(a.iter().map(json_of).collect()),
+        Yaml::Hash(h) => Value::Object(
+            h.iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Yaml::String(s) | Yaml::Real(s) => s.clone(),
+                        Yaml::Integer(i) => i.to_string(),
+                        Yaml::Boolean(b) => b.to_string(),
+                        _ => String::new(),
+                    };
+                    (key, json_of(v))
+                })
+                .collect(),
+        ),
+        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
+    }
+}
+
+/// The report: JSON when it parses as JSON, else YAML (its first document).
+fn document(file: &str, bytes: &[u8]) -> Result<Value, ParseError> {
+    let bytes = super::strip_bom(bytes);
+    if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
+        return Ok(v);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        ParseError::new(file, ParseErrorKind::Syntax(format!("not UTF-8 text: {e}")))
+    })?;
+    let docs = yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| {
+        ParseError::new(
+            file,
+            ParseErrorKind::Shape(format!(
+                "not valid YAML (nor JSON): {} at line {}, column {}",
+                e.info(),
+                e.marker().line(),
+                e.marker().col() + 1
+            )),
+        )
+    })?;
+    docs.first()
+        .map(json_of)
+        .ok_or_else(|| common::no_data(file, "an empty YAML document"))
+}
+
+/// What a statistic's units must be, and the factor to tpsview's unit.
+fn scale(kind: Kind, units: &str) -> Option<f64> {
+    match (kind, units) {
+        (Kind::Time, "ms") | (Kind::PerToken, "ms/token") => Some(1.0),
+        (Kind::Time, "s") | (Kind::PerToken, "s/token") => Some(1e3),
+        (Kind::TokenRate, "token/s") | (Kind::RequestRate, "qps") => Some(1.0),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Time,
+    PerToken,
+    TokenRate,
+    RequestRate,
+}
+
+impl Kind {
+    fn expected(self) -> &'static str {
+        match self {
+            Kind::Time => "ms or s",
+            Kind::PerToken => "ms/token or s/token",
+            Kind::TokenRate => "token/s",
+            Kind::RequestRate => "qps",
+        }
+    }
+}
+
+/// Parses a benchmark report.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    let doc = document(file, bytes)?;
+    let version = text(&doc, "version").unwrap_or_default();
+    if !version.is_empty() && !version.starts_with("0.2") {
+        diags.push(Diagnostic::warning(
+            file,
+            "version",
+            None,
+            format!("report version {version:?}: read as v0.2, whose layout this reader knows"),
+        ));
+    }
+    const AGG: &str = "results.request_performance.aggregate";
+    let Some(agg) = at(&doc, AGG).filter(|a| a.is_object()) else {
+        return Err(common::no_data(
+            file,
+            "no `results.request_performance.aggregate` (the report's figures)",
+        ));
+    };
+    let mut figures = BTreeMap::new();
+    for (section, metric, kind) in [
+        ("latency", "time_to_first_token", Kind::Time),
+        ("latency", "time_per_output_token", Kind::PerToken),
+        ("latency", "inter_token_latency", Kind::PerToken),
+        ("latency", "request_latency", Kind::Time),
+        ("throughput", "output_token_rate", Kind::TokenRate),
+        ("throughput", "requests_rate", Kind::RequestRate),
+    ] {
+        let path = format!("{section}.{metric}");
+        let Some(block) = at(agg, &path).filter(|b| b.is_object()) else {
+            continue;
+        };
+        let units = text(block, "units").unwrap_or_default();
+        let Some(f) = scale(kind, &units) else {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{AGG}.{path}.units"),
+                None,
+                format!(
+                    "units {units:?} do not fit this quantity (expected {}): left out",
+                    kind.expected()
+                ),
+            ));
+            continue;
+        };
+        for stat in ["mean", "p50", "p90", "p99"] {
+            if let Some(x) = num(block, stat) {
+                figures.insert(format!("{path}.{stat}"), x * f);
+            }
+        }
+    }
+    let total = num(agg, "requests.total");
+    let failures = num(agg, "requests.failures").unwrap_or(0.0);
+    let incomplete = num(agg, "requests.incomplete").unwrap_or(0.0);
+    if let Some(t) = total {
+        figures.insert("requests.ok".into(), (t - failures - incomplete).max(0.0));
+        figures.insert("requests.failures".into(), failures);
+    }
+    if figures.is_empty() {
+        let why = diags.first().map_or_else(String::new, |d| {
+            format!(" (field `{}`: {})", d.field, d.message)
+        });
+        return Err(common::no_data(
+            file,
+            &format!("no usable statistic in `{AGG}`{why}"),
+        ));
+    }
+    // The stack: engines, their roles and accelerators.
+    let engines: Vec<&Value> = at(&doc, "scenario.stack")
+        .and_then(Value::as_array)
+        .map(|s| {
+            s.iter()
+                .filter_map(|c| at(c, "standardized"))
+                .filter(|s| text(s, "kind").is_none_or(|k| k == "inference_engine"))
+                .filter(|s| at(s, "accelerator").is_some())
+                .collect()
+        })
+        .unwrap_or_default();
+    let gpus = |role: Option<&str>| -> Option<f64> {
+        let v: Vec<f64> = engines
+            .iter()
+            .filter(|e| role.is_none_or(|r| text(e, "role").as_deref() == Some(r)))
+            .filter_map(|e| num(e, "accelerator.count"))
+            .collect();
+        (!v.is_empty()).then(|| v.iter().sum())
+    };
+    let (prefill, decode, all) = (gpus(Some("prefill")), gpus(Some("decode")), gpus(None));
+    let first = engines.first();
+    let model = first.and_then(|e| text(e, "model.name"));
+    let gpu = first.and_then(|e| text(e, "accelerator.model"));
+    let engine = first.and_then(|e| text(e, "tool"));
+    let engine_version = first.and_then(|e| text(e, "tool_version"));
+    let load = at(&doc, "scenario.load.standardized");
+    let concurrency = load.and_then(|l| num(l, "concurrency"));
+    let rate = load.and_then(|l| num(l, "rate_qps"));
+    let mut labels = BTreeMap::new();
+    for (k, v) in [
+        ("harness", load.and_then(|l| text(l, "tool"))),
+        (
+            "harness_version",
+            load.and_then(|l| text(l, "tool_version")),
+        ),
+        ("report_version", Some(version).filter(|v| !v.is_empty())),
+        ("uid", text(&doc, "run.uid")),
+        ("eid", text(&doc, "run.eid")),
+    ] {
+        if let Some(v) = v {
+            labels.insert(k.to_owned(), v);
+        }
+    }
+    let mut label = common::label("llm-d", model.as_deref());
+    if let (Some(p), Some(d)) = (prefill, decode) {
+        labels.insert("prefill_gpus".into(), p.to_string());
+        labels.insert("decode_gpus".into(), d.to_string());
+        label.push_str(&format!(" · {p}P+{d}D"));
+    }
+    let meta = Metadata {
+        engine,
+        engine_version,
+        model,
+        gpu,
+        gpu_count: all
+            .filter(|n| *n >= 1.0 && n.fract() == 0.0 && *n < 1e6)
+            .map(|n| n as u32),
+        date: text(&doc, "run.time.start"),
+        labels,
+        ..Metadata::default()
+    };
+    let level = common::level(
+        file,
+        "scenario.load.standardized.concurrency",
+        concurrency,
+        &mut diags,
+    );
+    let point = common::summary_point(file, ID, level, rate, figures);
+    Ok((common::one_run(label, ID, meta, vec![point]), diags))
+}
