@@ -1183,6 +1183,29 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
         "{err}"
     );
     assert!(err.contains("summary.csv: skipped"), "{err}");
+    // The experiment's summary.csv alone: the same runs and levels, each level's system T/s the
+    // run file's output_throughput (the setting is the column that varies, max_num_seqs).
+    let csv = exp.join("summary.csv");
+    let v = json(&tpsview(&["summarize", "--json", csv.to_str().unwrap()]));
+    let runs = v["runs"].as_array().unwrap();
+    let csv_labels: Vec<&str> = runs.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(csv_labels, labels);
+    for run in runs {
+        let label = run["label"].as_str().unwrap();
+        let seqs = if label.contains("seqs=8 ") { 8 } else { 16 };
+        let repeat = if label.ends_with("run=1") { 1 } else { 0 };
+        for p in run["points"].as_array().unwrap() {
+            let c = p["concurrency"].as_f64().unwrap();
+            let file = exp.join(format!(
+                "SERVE--max_num_seqs={seqs}-BENCH--max_concurrency={c}/run={repeat}.json"
+            ));
+            let written: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            let want = written["output_throughput"].as_f64().unwrap();
+            let got = p["system_tps"].as_f64().unwrap();
+            assert!((got - want).abs() < 1e-9 * want, "csv {label} at {c}");
+        }
+    }
     // A combination's summary.json alone (vLLM writes it as an array): the same two repeats.
     let comb = exp.join("SERVE--max_num_seqs=8-BENCH--max_concurrency=4/summary.json");
     let v = json(&tpsview(&["summarize", "--json", comb.to_str().unwrap()]));

@@ -112,6 +112,8 @@ pub enum Format {
     AiperfSweep,
     /// llm-d Benchmark Report v0.2 (YAML or JSON).
     LlmdReport,
+    /// `vllm bench sweep serve`'s top-level `summary.csv`.
+    VllmSweepCsv,
 }
 
 impl Format {
@@ -212,8 +214,9 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 24] = [
+pub const SPECS: [&FormatSpec; 25] = [
     &tpsview::SPEC,
+    &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
     &aiperf_sweep::SPEC,
     &mlperf::SUMMARY_SPEC,

@@ -43,13 +43,14 @@ fn every_format_has_one_spec() {
         | Format::MlperfSystem
         | Format::Inferencex
         | Format::AiperfSweep
-        | Format::LlmdReport => f,
+        | Format::LlmdReport
+        | Format::VllmSweepCsv => f,
     };
     for f in Format::ALL {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 24);
+    assert_eq!(Format::ALL.len(), 25);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.id).collect();
     assert_eq!(ids.len(), SPECS.len());
 }

@@ -11,7 +11,26 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::Diagnostic;
+use crate::error::{Diagnostic, ParseError};
+use crate::formats::{Format, FormatSpec};
+use crate::model::Report;
+
+/// Format id of a sweep's top-level `summary.csv`.
+pub const CSV_ID: &str = "vllm-sweep-csv";
+
+/// `vllm bench sweep serve`'s `summary.csv` (every run, one row each, as pandas writes it).
+pub const CSV_SPEC: FormatSpec = FormatSpec {
+    format: Format::VllmSweepCsv,
+    id: CSV_ID,
+    name: "vLLM bench sweep summary.csv",
+    detect: |has, head| {
+        head.first() == Some(&b',')
+            && has("run_number")
+            && (has("output_throughput") || has("mean_tpot_ms"))
+    },
+    parse: |f, b, _| parse_csv(f, b),
+    summary_partners: &[],
+};
 
 /// The sweep facts of one result object.
 #[derive(Debug, Clone, PartialEq)]
@@ -307,6 +326,121 @@ pub fn failure(file: &str, bytes: &[u8]) -> Option<Diagnostic> {
             text("error_type").unwrap_or("error")
         ),
     ))
+}
+
+/// Columns of a vLLM result (its figures, configuration and per-request lists): never part of
+/// the server setting.
+fn is_result_column(k: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "date",
+        "endpoint_type",
+        "backend",
+        "label",
+        "model_id",
+        "tokenizer_id",
+        "num_prompts",
+        "request_rate",
+        "burstiness",
+        "max_concurrency",
+        "duration",
+        "completed",
+        "failed",
+        "total_input_tokens",
+        "total_output_tokens",
+        "request_throughput",
+        "request_goodput",
+        "output_throughput",
+        "total_token_throughput",
+        "max_output_tokens_per_s",
+        "max_concurrent_requests",
+        "run_number",
+        "_benchmark_name",
+        "input_lens",
+        "output_lens",
+        "ttfts",
+        "itls",
+        "generated_texts",
+        "errors",
+        "start_times",
+        "latencies",
+        "queue_times",
+    ];
+    EXACT.contains(&k)
+        || ["mean_", "median_", "std_", "spec_decode_"]
+            .iter()
+            .any(|p| k.starts_with(p))
+        || k.ends_with("_ms")
+        || k.ends_with("_throughput")
+        || k.ends_with("_per_s")
+}
+
+/// Parses a sweep's `summary.csv`: each row a `bench serve` result with `run_number` and the
+/// overrides merged in, the first column pandas' index. The setting is the columns that are not a
+/// result's and whose values differ between rows (the swept server and benchmark parameters);
+/// each row is then read as vLLM's result object, named by that setting and its repeat.
+pub fn parse_csv(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let text = String::from_utf8_lossy(super::super::strip_bom(bytes));
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header = super::super::common::csv_fields(lines.next().unwrap_or_default());
+    let rows: Vec<Vec<String>> = lines.map(super::super::common::csv_fields).collect();
+    if rows.is_empty() {
+        return Err(super::super::common::no_data(
+            file,
+            "a header and no row: the sweep wrote no run",
+        ));
+    }
+    // Varying non-result columns: the setting.
+    let setting_cols: Vec<usize> = (1..header.len())
+        .filter(|&c| !is_result_column(&header[c]))
+        .filter(|&c| {
+            let first = rows[0].get(c);
+            rows.iter().any(|r| r.get(c) != first)
+        })
+        .collect();
+    let mut objects = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let mut o = serde_json::Map::new();
+        for (c, name) in header.iter().enumerate().skip(1) {
+            let Some(v) = row.get(c).map(|v| v.trim()) else {
+                continue;
+            };
+            if v.is_empty() || v.starts_with('[') || name.is_empty() {
+                continue; // pandas' NaN, or a per-request list written as text
+            }
+            let value = match v.parse::<f64>() {
+                Ok(x) if x.is_finite() => serde_json::json!(x),
+                _ => serde_json::json!(v),
+            };
+            o.insert(name.clone(), value);
+        }
+        if !o.contains_key("run_number") {
+            return Err(super::super::common::no_data(
+                file,
+                &format!("row {} has no run_number", i + 1),
+            ));
+        }
+        let setting: Vec<String> = setting_cols
+            .iter()
+            .filter_map(|&c| Some(format!("{}={}", header[c], row.get(c)?.trim())))
+            .collect();
+        let name = o
+            .get("_benchmark_name")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        let label = match (name, setting.is_empty()) {
+            (Some(n), true) => n,
+            (Some(n), false) => format!("{n}, {}", setting.join(", ")),
+            (None, _) => setting.join(", "),
+        };
+        o.insert("_benchmark_name".into(), serde_json::json!(label));
+        objects.push(serde_json::Value::Object(o));
+    }
+    let bytes = serde_json::to_vec(&objects).unwrap_or_default();
+    let (mut report, diags) = super::parse(file, &bytes)?;
+    for run in &mut report.runs {
+        run.source_format = CSV_ID.into();
+    }
+    Ok((report, diags))
 }
 
 #[cfg(test)]
