@@ -113,6 +113,7 @@ fn every_format_is_detected_from_its_fixture() {
             Format::AiperfSweep,
         ),
         ("llm-d/pd-c16_benchmark_report.yaml", Format::LlmdReport),
+        ("vllm-sweep/exp-20261130/summary.csv", Format::VllmSweepCsv),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
