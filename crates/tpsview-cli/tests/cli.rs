@@ -1102,6 +1102,16 @@ fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--slo"));
 }
 
+/// The run labels of a `summarize --json` output.
+fn run_labels(v: &serde_json::Value) -> Vec<String> {
+    v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// A `vllm bench sweep serve` experiment directory (tests/fixtures/vllm-sweep, laid out as vLLM
 /// lays it out): a run per server setting and repeat, levels by concurrency, each run=N.json read
 /// once (summary.json, warmup.json and summary.csv repeat them and are skipped with a note), the
@@ -1112,12 +1122,7 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
     let exp = root().join("tests/fixtures/vllm-sweep/exp-20261130");
     let out = tpsview(&["summarize", "--json", exp.to_str().unwrap()]);
     let v = json(&out);
-    let labels: Vec<&str> = v["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["label"].as_str().unwrap())
-        .collect();
+    let labels = run_labels(&v);
     assert_eq!(
         labels,
         [
@@ -1188,8 +1193,7 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
     let csv = exp.join("summary.csv");
     let v = json(&tpsview(&["summarize", "--json", csv.to_str().unwrap()]));
     let runs = v["runs"].as_array().unwrap();
-    let csv_labels: Vec<&str> = runs.iter().map(|r| r["label"].as_str().unwrap()).collect();
-    assert_eq!(csv_labels, labels);
+    assert_eq!(run_labels(&v), labels);
     for run in runs {
         let label = run["label"].as_str().unwrap();
         let seqs = if label.contains("seqs=8 ") { 8 } else { 16 };
@@ -1209,14 +1213,8 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
     // A combination's summary.json alone (vLLM writes it as an array): the same two repeats.
     let comb = exp.join("SERVE--max_num_seqs=8-BENCH--max_concurrency=4/summary.json");
     let v = json(&tpsview(&["summarize", "--json", comb.to_str().unwrap()]));
-    let labels: Vec<&str> = v["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["label"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        labels,
+        run_labels(&v),
         [
             "vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=0",
             "vllm · Qwen/Qwen3-8B · max_num_seqs=8 · run=1"

@@ -177,12 +177,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         ));
     }
     if points.is_empty() {
-        let why = diags.first().map_or_else(String::new, |d| {
-            format!(" (field `{}`: {})", d.field, d.message)
-        });
-        return Err(common::no_data(
+        return Err(common::none_usable(
             file,
-            &format!("`per_combination_metrics` holds no usable combination{why}"),
+            "`per_combination_metrics` holds no usable combination",
+            &diags,
         ));
     }
     let model = common::first_text(root, &["metadata.model", "metadata.model_name"]);

@@ -506,6 +506,15 @@ pub(crate) fn label(tool: &str, model: Option<&str>) -> String {
     }
 }
 
+/// An error for a file whose every record was left out: `what` (nothing usable), with the first
+/// reason said while reading (its field and message), so the message names where it broke.
+pub(crate) fn none_usable(file: &str, what: &str, diags: &[Diagnostic]) -> ParseError {
+    let why = diags.first().map_or_else(String::new, |d| {
+        format!(" (field `{}`: {})", d.field, d.message)
+    });
+    no_data(file, &format!("{what}{why}"))
+}
+
 /// An error for a file that parsed as JSON but holds none of the records the format needs.
 pub(crate) fn no_data(file: &str, what: &str) -> ParseError {
     ParseError::new(file, ParseErrorKind::NoData(what.to_owned()))

@@ -118,13 +118,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         }
     }
     if runs.is_empty() {
-        let why = diags.first().map_or_else(
-            || "an object with `hw` or `hardware`, `conc` and `output_tput_per_gpu`".to_owned(),
-            |d| format!("field `{}`: {}", d.field, d.message),
-        );
-        return Err(common::no_data(
+        return Err(common::none_usable(
             file,
-            &format!("no usable InferenceX result ({why})"),
+            "no usable InferenceX result (an object with `hw` or `hardware`, `conc` and `output_tput_per_gpu`)",
+            &diags,
         ));
     }
     Ok((

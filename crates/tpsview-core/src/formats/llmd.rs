@@ -236,12 +236,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         figures.insert("requests.failures".into(), failures);
     }
     if figures.is_empty() {
-        let why = diags.first().map_or_else(String::new, |d| {
-            format!(" (field `{}`: {})", d.field, d.message)
-        });
-        return Err(common::no_data(
+        return Err(common::none_usable(
             file,
-            &format!("no usable statistic in `{AGG}`{why}"),
+            &format!("no usable statistic in `{AGG}`"),
+            &diags,
         ));
     }
     // The stack: engines, their roles and accelerators.
