@@ -1106,9 +1106,9 @@ fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
 fn run_labels(v: &serde_json::Value) -> Vec<String> {
     v["runs"]
         .as_array()
-        .unwrap()
+        .expect("runs")
         .iter()
-        .map(|r| r["label"].as_str().unwrap().to_owned())
+        .map(|r| r["label"].as_str().expect("a label").to_owned())
         .collect()
 }
 
