@@ -11,7 +11,7 @@
 use crate::summary::PointSummary;
 
 /// What a level says of speculative decoding.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SpecDecode {
     /// Mean tokens per verification step (vLLM `spec_decode_acceptance_length` = 1 + accepted ÷
     /// drafts; SGLang `accept_length`).
@@ -26,6 +26,9 @@ pub struct SpecDecode {
     pub accepted_tokens: Option<f64>,
     /// Measured: mean ITL ÷ mean TPOT, the tokens an average chunk carries; `None` without both.
     pub itl_over_tpot: Option<f64>,
+    /// The share of steps whose draft token at each position was accepted (vLLM
+    /// `spec_decode_per_position_acceptance_rates`, fractions), first position first.
+    pub per_position: Vec<f64>,
 }
 
 /// The level's speculative-decoding figures, when its tool reported any.
@@ -41,6 +44,9 @@ pub fn of(p: &PointSummary) -> Option<SpecDecode> {
             (Some(i), Some(t)) if t > 0.0 => Some(i / t),
             _ => None,
         },
+        per_position: (0..)
+            .map_while(|i| f(&format!("spec_decode_per_position_acceptance_rates.{i}")))
+            .collect(),
     };
     (s.acceptance_length.is_some() || s.acceptance_rate_pct.is_some() || s.drafts.is_some())
         .then_some(s)
@@ -59,6 +65,17 @@ impl SpecDecode {
             )),
             (None, Some(r)) => out.push_str(&format!("{r:.1} % of draft tokens accepted")),
             (None, None) => out.push_str("the server ran a draft model"),
+        }
+        if !self.per_position.is_empty() {
+            let each: Vec<String> = self
+                .per_position
+                .iter()
+                .map(|r| format!("{:.0} %", r * 100.0))
+                .collect();
+            out.push_str(&format!(
+                "; draft positions accepted: {} (first to last)",
+                each.join(", ")
+            ));
         }
         out.push_str(". A chunk then carries several tokens, so ITL (per chunk) and TPOT (per token) differ by about that factor");
         if let (Some(k), Some(i), Some(t)) = (self.itl_over_tpot, itl_ms, tpot_ms) {

@@ -641,8 +641,19 @@ fn a_speculative_run_says_its_acceptance_and_why_itl_and_tpot_part() {
     assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
     // A chunk carries about the acceptance length of tokens.
     assert!((got / a - 1.0).abs() < 0.05, "{got} vs {a}");
+    let positions: Vec<f64> = v["spec_decode_per_position_acceptance_rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(spec.per_position, positions);
     let text = spec.describe(p.metrics.tpot_ms.mean, p.metrics.itl_ms.mean);
     assert!(text.contains(&format!("yields {a:.2} tokens")), "{text}");
+    assert!(
+        text.contains("draft positions accepted: 55 %, 31 %, 17 %"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -91,6 +91,8 @@ struct RawVllm {
     ttfts: Option<Column>,
     latencies: Option<Column>,
     start_times: Option<Column>,
+    /// `spec_decode_per_position_acceptance_rates`: one rate per draft position (not per request).
+    spec_positions: Option<Column>,
     itls: Option<RaggedColumn>,
     errors: Option<Vec<Option<String>>>,
 }
@@ -103,6 +105,7 @@ enum Col {
     Ttfts,
     Latencies,
     StartTimes,
+    SpecPositions,
 }
 
 /// What a key of a result object holds, for both readers (the byte scanner and serde).
@@ -127,6 +130,10 @@ const KEYS: &[(&str, Key)] = &[
     ("ttfts", Key::Column(Col::Ttfts)),
     ("latencies", Key::Column(Col::Latencies)),
     ("start_times", Key::Column(Col::StartTimes)),
+    (
+        "spec_decode_per_position_acceptance_rates",
+        Key::Column(Col::SpecPositions),
+    ),
     ("itls", Key::Itls),
     ("errors", Key::Errors),
     ("generated_texts", Key::Ignored),
@@ -149,6 +156,7 @@ impl RawVllm {
             Col::Ttfts => &mut self.ttfts,
             Col::Latencies => &mut self.latencies,
             Col::StartTimes => &mut self.start_times,
+            Col::SpecPositions => &mut self.spec_positions,
         }
     }
 }
@@ -466,6 +474,13 @@ fn into_point(
                 None,
                 format!("concurrency {c} is not a positive number: ignored"),
             ));
+        }
+    }
+    // Speculative decoding's per-position acceptance: figures `…rates.0`, `.1`… (not a column).
+    if let Some(p) = raw.spec_positions.take() {
+        for (i, x) in p.values.iter().enumerate() {
+            raw.numbers
+                .insert(format!("spec_decode_per_position_acceptance_rates.{i}"), *x);
         }
     }
     let reported = Reported {
