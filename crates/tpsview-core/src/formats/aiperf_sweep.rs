@@ -24,8 +24,11 @@ pub const ID: &str = "aiperf-sweep";
 pub const SPEC: FormatSpec = FormatSpec {
     format: Format::AiperfSweep,
     id: ID,
-    name: "AIPerf sweep aggregate (profile_export_aiperf_sweep.json)",
-    detect: |has, _| has("\"per_combination_metrics\""),
+    name: "AIPerf sweep aggregate (profile_export_aiperf_sweep.json or .csv)",
+    detect: |has, _| {
+        has("\"per_combination_metrics\"")
+            || (has("_avg_mean") && (has("Pareto Optimal Points") || has("Best Configurations")))
+    },
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };
@@ -84,11 +87,16 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     notes: NOTES,
 };
 
-/// Parses `profile_export_aiperf_sweep.json`.
+/// Parses `profile_export_aiperf_sweep.json`, or its `.csv` twin.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    let values = read_values(file, bytes, &mut diags)?;
-    let root = &values[0];
+    let body = super::strip_bom(bytes);
+    let root = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        read_values(file, bytes, &mut diags)?.swap_remove(0)
+    } else {
+        from_csv(file, body)?
+    };
+    let root = &root;
     let Some(rows) = at(root, "per_combination_metrics").and_then(Value::as_array) else {
         return Err(common::no_data(
             file,
@@ -208,6 +216,61 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         },
         diags,
     ))
+}
+
+/// The CSV twin (AIPerf's `AggregateSweepCsvExporter`) as the JSON's shape: its first section is
+/// a table — the swept parameters, then `<tag>_<stat>_{mean,std,min,max,cv}` columns, one row
+/// per combination, blank cells for undefined values — and the sections after the first blank
+/// line (best configurations, Pareto points, metadata) repeat what the table holds.
+fn from_csv(file: &str, bytes: &[u8]) -> Result<Value, ParseError> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text.lines().take_while(|l| !l.trim().is_empty());
+    let header = common::csv_fields(lines.next().unwrap_or_default());
+    const STATS: [&str; 5] = ["_mean", "_std", "_min", "_max", "_cv"];
+    let split = |h: &str| {
+        STATS
+            .iter()
+            .find_map(|s| h.strip_suffix(s).map(|m| (m.to_owned(), &s[1..])))
+    };
+    if !header.iter().any(|h| split(h).is_some()) {
+        return Err(common::no_data(
+            file,
+            "no `<metric>_mean` column in the first table of the CSV",
+        ));
+    }
+    let mut rows = Vec::new();
+    for line in lines {
+        let cells = common::csv_fields(line);
+        let mut params = serde_json::Map::new();
+        let mut metrics: BTreeMap<String, serde_json::Map<String, Value>> = BTreeMap::new();
+        for (h, cell) in header.iter().zip(&cells) {
+            let cell = cell.trim();
+            let value = cell
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Value::from);
+            match split(h) {
+                Some((metric, stat)) => {
+                    if let Some(v) = value {
+                        metrics.entry(metric).or_default().insert(stat.into(), v);
+                    }
+                }
+                None => {
+                    params.insert(
+                        h.clone(),
+                        value.unwrap_or_else(|| Value::String(cell.to_owned())),
+                    );
+                }
+            }
+        }
+        let metrics: serde_json::Map<String, Value> = metrics
+            .into_iter()
+            .map(|(k, v)| (k, Value::Object(v)))
+            .collect();
+        rows.push(serde_json::json!({"parameters": params, "metrics": metrics}));
+    }
+    Ok(serde_json::json!({ "per_combination_metrics": rows }))
 }
 
 /// A statistic suffix of AIPerf's (`avg`, `p50`, `p99`, `std`, `min`, `max`).
