@@ -736,6 +736,24 @@ fn an_aiperf_sweep_aggregate_gives_a_level_per_combination_and_says_the_trials_s
             "{spread}"
         );
     }
+    // The CSV twin: the same levels, its figures the JSON's rounded to 2 decimals.
+    let csv_file = "aiperf/sweep_profile_export_aiperf_sweep.csv";
+    let csv = sum(&[csv_file]);
+    assert_eq!(
+        tpsview_core::detect(&std::fs::read(path(csv_file)).unwrap()),
+        Some(Format::AiperfSweep)
+    );
+    assert_eq!(csv.runs[0].points.len(), run.points.len());
+    for (a, b) in csv.runs[0].points.iter().zip(&run.points) {
+        assert_eq!(a.metrics.concurrency, b.metrics.concurrency);
+        let (x, y) = (a.metrics.system_tps.unwrap(), b.metrics.system_tps.unwrap());
+        assert!((x - y).abs() <= 0.005 + 1e-9, "{x} vs {y}");
+        let (x, y) = (
+            a.metrics.ttft_ms.p99.unwrap(),
+            b.metrics.ttft_ms.p99.unwrap(),
+        );
+        assert!((x - y).abs() <= 0.005 + 1e-9, "{x} vs {y}");
+    }
     let bytes = std::fs::read(path(
         "aiperf/sweep-no-metrics_profile_export_aiperf_sweep.json",
     ))
