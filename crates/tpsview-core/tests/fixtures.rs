@@ -820,3 +820,50 @@ fn llm_d_reports_convert_each_statistic_from_the_units_beside_it() {
         .to_string();
     assert!(e.contains("not valid YAML") && e.contains("line 4"), "{e}");
 }
+
+/// The fuzz check (`fuzz_one`: parse, group, summarise, audit, write and read back, chart — no
+/// panic) on every fixture of the readers added for issue 18, whole, cut at several places and
+/// with bytes overwritten (libFuzzer explores further: scripts/fuzz.sh, fuzz/fuzz_targets/).
+#[test]
+fn the_new_readers_survive_cut_and_corrupted_fixtures() {
+    let mut files: Vec<(PathBuf, Format)> = Vec::new();
+    let mut walk = vec![path("")];
+    while let Some(d) = walk.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk.push(p);
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            if let Some(f) = tpsview_core::detect(&bytes).filter(|f| {
+                matches!(
+                    f,
+                    Format::MlperfSummary
+                        | Format::MlperfDetail
+                        | Format::MlperfSystem
+                        | Format::Inferencex
+                        | Format::AiperfSweep
+                        | Format::LlmdReport
+                        | Format::VllmSweepCsv
+                )
+            }) {
+                files.push((p, f));
+            }
+        }
+    }
+    assert!(files.len() >= 14, "{files:?}");
+    for (p, format) in &files {
+        let bytes = std::fs::read(p).unwrap();
+        tpsview_core::fuzz_one(*format, &bytes);
+        for cut in [1, 5, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
+            tpsview_core::fuzz_one(*format, &bytes[..cut.min(bytes.len())]);
+        }
+        for (i, b) in [b'{', b'"', b'-', b'\n', 0xFF, b'9'].iter().enumerate() {
+            let mut bad = bytes.clone();
+            let at = (bytes.len() * (i + 1)) / 7;
+            bad[at] = *b;
+            tpsview_core::fuzz_one(*format, &bad);
+        }
+    }
+}
