@@ -15,6 +15,7 @@ mod formats;
 mod ingest;
 mod inputs;
 mod parquet_out;
+mod probe;
 mod simulate;
 mod summarize;
 mod table;
@@ -41,6 +42,8 @@ enum Command {
     Validate(validate::Args),
     /// Write the seed example: the brief's H100 / Llama 3.1 70B FP8 shape, simulated.
     Simulate(simulate::Args),
+    /// Measure the batching effect on this machine: decode-step time against batch size.
+    Probe(probe::Args),
     /// Compare runs with a baseline, level by level: ratio and % change of each figure. Files
     /// are grouped into runs as `summarize` groups them; the first run is the baseline unless
     /// --baseline names another. Levels the baseline lacks are interpolated on a log₂
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => convert::run(a),
         Command::Validate(a) => validate::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Probe(a) => probe::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Bench(a) => bench::cli::run(a),
         Command::StubServer(a) => bench::cli::run_stub(a),

@@ -1262,3 +1262,66 @@ fn slo_file_applies_the_targets_the_files_state() {
     let none = tpsview(&["summarize", "--slo", "file", none.to_str().unwrap()]);
     assert_eq!(none.status.code(), Some(2));
 }
+
+/// `tpsview probe` on this machine's CPU, short: the report is tpsview/1 that `summarize` reads,
+/// the batch its axis, and batch 8's system T/s exceeds batch 1's (one weight read serves 8
+/// streams); CUDA without a GPU build and GPU dtypes on the CPU are clear errors.
+#[test]
+fn a_short_cpu_probe_shows_the_batching_effect() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("probe.json");
+    let out_s = out.to_str().unwrap();
+    let run = tpsview(&[
+        "probe",
+        "--weights-mb",
+        "64",
+        "--batch",
+        "1,8",
+        "--steps",
+        "5",
+        "-o",
+        out_s,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v = json(&tpsview(&["summarize", "--json", out_s]));
+    let run = &v["runs"][0];
+    assert_eq!(run["meta"]["labels"]["backend"], "cpu");
+    assert_eq!(run["meta"]["labels"]["dtype"], "f32");
+    assert!(
+        run["meta"]["labels"]["bandwidth_gbs"]
+            .as_str()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+            > 0.0
+    );
+    let points = run["points"].as_array().unwrap();
+    let at = |b: f64| {
+        points
+            .iter()
+            .find(|p| p["concurrency"].as_f64() == Some(b))
+            .unwrap_or_else(|| panic!("batch {b}"))
+    };
+    let (one, eight) = (at(1.0), at(8.0));
+    let s1 = one["system_tps"].as_f64().unwrap();
+    let s8 = eight["system_tps"].as_f64().unwrap();
+    assert!(
+        s8 > s1,
+        "system T/s at 8 ({s8}) must exceed that at 1 ({s1})"
+    );
+    // Per-stream T/s is 1 / median step, the step its TPOT: the two agree.
+    let ps = eight["per_stream_tps"].as_f64().unwrap();
+    let tpot = eight["tpot_ms"]["p50"].as_f64().unwrap();
+    assert!((ps * tpot / 1e3 - 1.0).abs() < 1e-9);
+    let cuda = tpsview(&["probe", "--backend", "cuda", "-o", out_s]);
+    assert_eq!(cuda.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&cuda.stderr).contains("--backend cuda"));
+    let bf16 = tpsview(&["probe", "--dtype", "bf16", "-o", out_s]);
+    assert_eq!(bf16.status.code(), Some(1));
+    let zero = tpsview(&["probe", "--batch", "0,8", "-o", out_s]);
+    assert_eq!(zero.status.code(), Some(2));
+}

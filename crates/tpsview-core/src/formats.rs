@@ -288,6 +288,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     inferencex::VOCABULARY,
     aiperf_sweep::VOCABULARY,
     llmd::VOCABULARY,
+    crate::probe::VOCABULARY,
 ];
 
 /// The vocabulary of a reported-tool id, when it is a known tool's.

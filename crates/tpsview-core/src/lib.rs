@@ -17,6 +17,7 @@ pub mod lenient;
 pub mod metrics;
 pub mod model;
 pub mod par;
+pub mod probe;
 pub mod progress;
 pub mod requests;
 pub mod roofline;

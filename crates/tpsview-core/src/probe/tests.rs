@@ -1,0 +1,60 @@
+use super::*;
+
+fn probe(levels: Vec<(u32, Vec<f64>)>) -> Probe {
+    Probe {
+        backend: "cpu".into(),
+        device: "Test CPU".into(),
+        dtype: "f32".into(),
+        bytes_per_weight: 4.0,
+        weight_bytes: 64 << 20,
+        shape: (4096, 4096),
+        bandwidth: Some(16e9),
+        peak_flops: Some(100e9),
+        threads: 2,
+        steps: 5,
+        warmup: 2,
+        labels: [("date".to_owned(), "2026-12-01T04:00:00Z".to_owned())].into(),
+        levels,
+    }
+}
+
+#[test]
+fn step_statistics_are_numpy_linear_and_skip_unusable_times() {
+    // By hand: sorted 1, 2, 3, 4, 10 → mean 4, median 3, p90 = 4 + 0.6 × 6 = 7.6.
+    let s = step_stats(&[4.0, 1.0, f64::NAN, 10.0, 3.0, 2.0, 0.0, -1.0]).unwrap();
+    assert_eq!((s.mean, s.median), (4.0, 3.0));
+    assert!((s.p90 - 7.6).abs() < 1e-12, "{}", s.p90);
+    assert_eq!(step_stats(&[f64::NAN, 0.0]), None);
+}
+
+#[test]
+fn the_report_is_tpsview_1_with_the_batch_as_its_axis() {
+    let p = probe(vec![
+        (1, vec![0.004, 0.005, 0.006]),
+        (8, vec![0.006, 0.006, 0.007]),
+        (64, vec![0.02, 0.021, 0.022]),
+    ]);
+    let r = p.report();
+    let run = &r.runs[0];
+    assert_eq!(run.axis.as_deref(), Some("batch"));
+    assert_eq!(run.meta.labels["bandwidth_gbs"], "16.00");
+    assert_eq!(run.meta.labels["peak_gflops"], "100.0");
+    // Model knee: 4 bytes × 100 GFLOP/s / (2 × 16 GB/s) = 12.5.
+    assert_eq!(run.meta.labels["knee_model_batch"], "12.5");
+    // Measured: batch 64's 21 ms is the first ≥ 2 × batch 1's 5 ms.
+    assert_eq!(run.meta.labels["knee_measured_batch"], "64");
+    let at8 = &run.points[1].reported.figures;
+    assert_eq!(at8["per_stream_tps"], 1.0 / 0.006);
+    assert_eq!(at8["system_tps"], 8.0 / 0.006);
+    // Bound at 8: max(64 MiB / 16 GB/s, 2 × 8 × 4096² / 100 GFLOP/s) = read time.
+    let read = (64u64 << 20) as f64 / 16e9;
+    assert!((at8["bound_step_ms"] - read * 1e3).abs() < 1e-9);
+    // Round trip through tpsview/1, and the summary reads the figures as tpsview's.
+    let text = crate::formats::tpsview::write(&r);
+    let back = crate::formats::parse_any("probe.json", text.as_bytes()).unwrap();
+    let s = crate::summary::summarize(vec![back], &crate::MetricOptions::default());
+    let pt = &s.runs[0].points[2];
+    assert_eq!(pt.metrics.concurrency, Some(64.0));
+    assert_eq!(pt.metrics.system_tps, Some(64.0 / 0.021));
+    assert_eq!(pt.metrics.tpot_ms.p50, Some(21.0));
+}
