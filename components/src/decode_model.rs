@@ -86,6 +86,24 @@ pub fn DecodeModel(
         let ctx = run.with(|r| r.as_ref().and_then(RunSummary::mean_decode_context));
         context.set(ctx.map_or(2048.0, |c| c.round().max(1.0)));
     });
+    // A `tpsview probe` report carries the machine's measured bandwidth and peak: the model takes
+    // them (and the probe's weights, without a KV cache) so that its bound is measured, not quoted.
+    let probe = Memo::new(move |_| {
+        run.with(|r| {
+            r.as_ref()
+                .and_then(|r| tpsview_core::probe::decode_inputs(&r.meta))
+        })
+    });
+    Effect::new(move |_| {
+        if let Some(d) = probe.get() {
+            bw.set(d.hbm_bytes_per_s);
+            flops.set(d.peak_flops);
+            gpus.set(1.0);
+            params.set(d.params);
+            bytes.set(d.bytes_per_param);
+            layers.set(0.0);
+        }
+    });
     let at = Memo::new(move |_| inputs.with(|d| d.step(batch.get().max(1.0))));
     let spec = Signal::derive(move || {
         run.with(|r| {
@@ -104,6 +122,16 @@ pub fn DecodeModel(
 
     view! {
         <div class="decode-model" data-testid="decode-model">
+            {move || probe.get().map(|d| view! {
+                <p class="viewer-page-note" data-testid="decode-model-probe">
+                    {format!(
+                        "Measured by tpsview probe on this run's machine: streaming bandwidth {} GB/s, peak multiply {} GFLOP/s, {} MB of weights, no KV cache — the bound below is drawn from them.",
+                        fmt_num(Some(d.hbm_bytes_per_s / 1e9), 2),
+                        fmt_num(Some(d.peak_flops / 1e9), 1),
+                        fmt_num(Some(d.params * d.bytes_per_param / 1e6), 0)
+                    )}
+                </p>
+            })}
             <div class="decode-model-inputs">
                 <label class="decode-model-field">"GPU preset"
                     <select aria-label="GPU preset" on:change=move |ev| apply_gpu(event_target_value(&ev).parse().unwrap_or(0))>

@@ -236,6 +236,29 @@ impl Probe {
     }
 }
 
+/// The decode model's inputs a probe's report measured (its metadata: `bandwidth_gbs`,
+/// `peak_gflops`, `weight_bytes`, `bytes_per_weight`), so that the model's bound is drawn from
+/// measured numbers over the probe's own levels; no KV cache (the probe reads none). `None` for a
+/// run that is not a probe's, or lacks one of them.
+pub fn decode_inputs(meta: &Metadata) -> Option<crate::roofline::DecodeInputs> {
+    let get = |k: &str| {
+        meta.labels
+            .get(k)?
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x > 0.0)
+    };
+    let bytes = get("bytes_per_weight")?;
+    Some(crate::roofline::DecodeInputs {
+        hbm_bytes_per_s: get("bandwidth_gbs")? * 1e9,
+        peak_flops: get("peak_gflops")? * 1e9,
+        params: get("weight_bytes")? / bytes,
+        bytes_per_param: bytes,
+        kv_bytes_per_token: 0.0,
+        context_tokens: 0.0,
+    })
+}
+
 #[cfg(test)]
 #[path = "probe/tests.rs"]
 mod tests;

@@ -58,3 +58,24 @@ fn the_report_is_tpsview_1_with_the_batch_as_its_axis() {
     assert_eq!(pt.metrics.system_tps, Some(64.0 / 0.021));
     assert_eq!(pt.metrics.tpot_ms.p50, Some(21.0));
 }
+
+#[test]
+fn a_probe_report_gives_the_decode_model_its_measured_inputs() {
+    let p = probe(vec![(1, vec![0.005]), (64, vec![0.021])]);
+    let run = &p.report().runs[0];
+    let d = decode_inputs(&run.meta).expect("a probe's metadata");
+    assert_eq!(d.hbm_bytes_per_s, 16e9);
+    assert_eq!(d.peak_flops, 100e9);
+    assert_eq!(d.bytes_per_param, 4.0);
+    assert_eq!(d.params, (64u64 << 20) as f64 / 4.0);
+    assert_eq!(d.kv_bytes_per_token, 0.0);
+    // The model's step at batch 1 is the probe's own bound (reading the weights once).
+    let at1 = d.step(1.0);
+    let bound = p.bound_step(1).unwrap();
+    assert!(
+        (at1.step_s - bound).abs() < 1e-12,
+        "{} vs {bound}",
+        at1.step_s
+    );
+    assert_eq!(decode_inputs(&crate::model::Metadata::default()), None);
+}
