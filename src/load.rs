@@ -44,6 +44,10 @@ pub const SAMPLES: &[(&str, &str)] = &[
         "llama.cpp on 2 CPU cores (measured with tpsview bench)",
         "samples/cpu-llamacpp-sweep.tpsview.json",
     ),
+    (
+        "The batching effect on 2 CPU cores (measured with tpsview probe)",
+        "samples/cpu-probe.tpsview.json",
+    ),
 ];
 
 /// Files up to this size keep their bytes, so that they can be read again as another format.

@@ -181,3 +181,31 @@ test('every metric label links to the glossary, which has each tool\'s definitio
   await page.screenshot({ path: path.join(shots, 'glossary.png') });
   await page.close();
 });
+
+test('a probe report sets the decode model from its measured bandwidth and peak, and the walkthrough runs on it', async () => {
+  const file = path.join(root, 'public', 'samples', 'cpu-probe.tpsview.json');
+  const report = JSON.parse(await readFile(file, 'utf8'));
+  const labels = report.runs[0].meta.labels;
+  const bw = Number(labels.bandwidth_gbs) * 1e9;
+  const weights = Number(labels.weight_bytes);
+  const { page, log } = await open(context, server.origin + '/?src=samples/cpu-probe.tpsview.json#model');
+  await page.waitForSelector('[data-testid=decode-model-probe]');
+  assert.match(await page.textContent('[data-testid=decode-model-probe]'), new RegExp(`streaming bandwidth ${Number(labels.bandwidth_gbs).toFixed(2)} GB/s`));
+  // Batch 1's bound per stream: one read of the probe's weights at its measured bandwidth.
+  await page.fill('input[aria-label="batch size"]', '1');
+  await page.press('input[aria-label="batch size"]', 'Enter');
+  await page.waitForFunction((want) => Math.abs(Number(document.querySelector('[data-testid=bound-per-stream]')?.dataset.value) - want) < 1e-6 * want, bw / weights);
+  // Every measured batch is rated against that bound.
+  await page.waitForSelector('[data-testid=efficiency] tbody tr');
+  assert.equal(await page.locator('[data-testid=efficiency] tbody tr').count(), report.runs[0].points.length);
+  await settled(page);
+  await page.screenshot({ path: path.join(shots, 'probe-model.png'), fullPage: true });
+  // The Learn walkthrough on the probe: its batch-1 step names the probe's own figures.
+  await page.goto(server.origin + '/?src=samples/cpu-probe.tpsview.json#learn/2');
+  await page.waitForSelector('[data-testid=learn-step]');
+  await settled(page);
+  const cli = cliSummary(file).runs[0].points[0];
+  assert.match(await page.textContent('[data-testid=learn-step]'), new RegExp(String(Math.round(cli.per_stream_tps))));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});

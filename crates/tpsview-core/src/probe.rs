@@ -190,6 +190,7 @@ impl Probe {
             labels.insert(k.to_owned(), v);
         };
         put("backend", self.backend.clone());
+        put("device", self.device.clone());
         put("dtype", self.dtype.clone());
         put("weight_bytes", self.weight_bytes.to_string());
         put("bytes_per_weight", self.bytes_per_weight.to_string());
