@@ -5,7 +5,8 @@
 //! is drawn from measured numbers. The report is `tpsview/1` (tpsview_core::probe).
 //!
 //! CPU: f32, ndarray's matrix multiply (matrixmultiply's kernels) with the output columns split
-//! over the cores (rayon). CUDA: see `--backend cuda` (this build says whether it has it).
+//! over the cores (rayon). CUDA: cuBLAS in f32, f16 or bf16 on GPU 0 (tpsview-probe-cuda, CUDA
+//! loaded at run time; without a GPU, a message and exit 1).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -91,12 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return usage("--weights-mb: between 1 and 65536".into());
     }
     match args.backend {
-        Backend::Cuda => {
-            eprintln!(
-                "error: --backend cuda: this build of tpsview has no CUDA backend (it measures the CPU; see docs/probe.md)"
-            );
-            Ok(ExitCode::from(1))
-        }
+        Backend::Cuda => cuda(&args),
         Backend::Cpu if args.dtype != Dtype::F32 => {
             eprintln!(
                 "error: --dtype {}: the CPU backend measures f32 (CPUs have no fast {} multiply here); use --backend cuda for GPU types",
@@ -107,6 +103,90 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Backend::Cpu => cpu(&args),
     }
+}
+
+/// The CUDA probe: cuBLAS on GPU 0 (tpsview-probe-cuda), or why it cannot run (exit 1).
+fn cuda(args: &Args) -> anyhow::Result<ExitCode> {
+    use tpsview_probe_cuda::Dtype as D;
+    let dtype = match args.dtype {
+        Dtype::F32 => D::F32,
+        Dtype::F16 => D::F16,
+        Dtype::Bf16 => D::Bf16,
+        Dtype::Fp8 => {
+            eprintln!("error: --dtype fp8: an fp8 multiply needs cuBLASLt, which this backend does not drive yet; measure bf16 or f16");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if let Err(e) = tpsview_probe_cuda::available() {
+        eprintln!("error: --backend cuda: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    let mut batches = args.batch.clone();
+    batches.sort_unstable();
+    batches.dedup();
+    eprintln!(
+        "probe: CUDA, {} weights of about {} MB, {} timed steps per batch",
+        args.dtype.name(),
+        args.weights_mb,
+        args.steps
+    );
+    let m = match tpsview_probe_cuda::run(dtype, args.weights_mb, &batches, args.steps, WARMUP) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: --backend cuda: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let (k, n) = m.shape;
+    let bytes = dtype.bytes();
+    let probe = Probe {
+        backend: "cuda".into(),
+        device: m.device.clone(),
+        dtype: args.dtype.name().into(),
+        bytes_per_weight: bytes as f64,
+        weight_bytes: (k * n * bytes) as u64,
+        shape: (k, n),
+        bandwidth: Some(m.bandwidth),
+        peak_flops: Some(m.peak_flops),
+        threads: 1,
+        steps: args.steps,
+        warmup: WARMUP,
+        labels: [
+            (
+                "date".to_owned(),
+                humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            ),
+            ("driver".to_owned(), m.driver.clone()),
+            (
+                "kernel".to_owned(),
+                "cuBLAS GEMM (cudarc), timed with CUDA events; bandwidth from a device-to-device copy (read + write)".to_owned(),
+            ),
+        ]
+        .into(),
+        levels: m.levels,
+    };
+    finish(&probe, &args.output)
+}
+
+/// Prints each level, the knee, and writes the report.
+fn finish(probe: &Probe, output: &std::path::Path) -> anyhow::Result<ExitCode> {
+    for (b, times) in &probe.levels {
+        let med = tpsview_core::probe::step_stats(times).map_or(f64::NAN, |s| s.median);
+        eprintln!(
+            "  batch {b:>4}: step {:>8.3} ms, {:>8.1} T/s per stream, {:>9.1} T/s system",
+            med * 1e3,
+            1.0 / med,
+            f64::from(*b) / med
+        );
+    }
+    if let Some(knee) = probe.measured_knee() {
+        eprintln!("  compute-bound from batch {knee} (its step takes twice batch 1's)");
+    }
+    let report = probe.report();
+    std::fs::write(output, tpsview_core::formats::tpsview::write(&report))
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    eprintln!("wrote {}", output.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The CPU probe.
@@ -151,13 +231,6 @@ fn cpu(args: &Args) -> anyhow::Result<ExitCode> {
                 times.push(t.elapsed().as_secs_f64());
             }
         }
-        let med = tpsview_core::probe::step_stats(&times).map_or(f64::NAN, |s| s.median);
-        eprintln!(
-            "  batch {b:>4}: step {:>8.3} ms, {:>8.1} T/s per stream, {:>9.1} T/s system",
-            med * 1e3,
-            1.0 / med,
-            f64::from(b) / med
-        );
         levels.push((b, times));
     }
     let probe = Probe {
@@ -189,14 +262,7 @@ fn cpu(args: &Args) -> anyhow::Result<ExitCode> {
         .into(),
         levels,
     };
-    if let Some(knee) = probe.measured_knee() {
-        eprintln!("  compute-bound from batch {knee} (its step takes twice batch 1's)");
-    }
-    let report = probe.report();
-    std::fs::write(&args.output, tpsview_core::formats::tpsview::write(&report))
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    eprintln!("wrote {}", args.output.display());
-    Ok(ExitCode::SUCCESS)
+    finish(&probe, &args.output)
 }
 
 /// One decode step: y = x · w, the output columns split over `threads` (each thread reads its
