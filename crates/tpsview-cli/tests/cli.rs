@@ -1102,6 +1102,16 @@ fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--slo"));
 }
 
+/// The `output_throughput` the sweep fixture's Python wrote in a run file.
+fn sweep_file_tps(exp: &std::path::Path, seqs: u32, c: f64, repeat: u32) -> f64 {
+    let file = exp.join(format!(
+        "SERVE--max_num_seqs={seqs}-BENCH--max_concurrency={c}/run={repeat}.json"
+    ));
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("run file")).expect("JSON");
+    written["output_throughput"].as_f64().expect("a number")
+}
+
 /// The run labels of a `summarize --json` output.
 fn run_labels(v: &serde_json::Value) -> Vec<String> {
     v["runs"]
@@ -1156,12 +1166,7 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
         assert_eq!(run["meta"]["labels"]["max_num_seqs"], format!("{seqs}"));
         for p in run["points"].as_array().unwrap() {
             let c = p["concurrency"].as_f64().unwrap();
-            let file = exp.join(format!(
-                "SERVE--max_num_seqs={seqs}-BENCH--max_concurrency={c}/run={repeat}.json"
-            ));
-            let written: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-            let want = written["output_throughput"].as_f64().unwrap();
+            let want = sweep_file_tps(&exp, seqs, c, repeat);
             let got = p["system_tps"].as_f64().unwrap();
             assert!(
                 (got - want).abs() < 1e-9 * want,
@@ -1200,12 +1205,7 @@ fn a_vllm_sweep_directory_becomes_runs_by_setting_and_repeat() {
         let repeat = if label.ends_with("run=1") { 1 } else { 0 };
         for p in run["points"].as_array().unwrap() {
             let c = p["concurrency"].as_f64().unwrap();
-            let file = exp.join(format!(
-                "SERVE--max_num_seqs={seqs}-BENCH--max_concurrency={c}/run={repeat}.json"
-            ));
-            let written: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-            let want = written["output_throughput"].as_f64().unwrap();
+            let want = sweep_file_tps(&exp, seqs, c, repeat);
             let got = p["system_tps"].as_f64().unwrap();
             assert!((got - want).abs() < 1e-9 * want, "csv {label} at {c}");
         }
