@@ -66,8 +66,10 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
             slug: "batch-one",
             title: "At batch 1, both numbers agree".into(),
             body: vec![format!(
-                "With {} stream{} in flight, per-stream T/s = 1 / TPOT = {:.1} T/s and system T/s = all tokens / wall time = {:.1} T/s. One stream has the GPU to itself, so the two aggregations are the same number (apart from the wait for the first token).",
-                f0(c(lo)), if c(lo) == 1.0 { "" } else { "s" }, ps(lo), sys(lo)
+                "With {} stream{} in flight, per-stream T/s = 1 / TPOT = {:.1} T/s and system T/s = all tokens / wall time = {:.1} T/s. One stream has the {} to itself, so the two aggregations are the same number (apart from the wait for the first token).",
+                f0(c(lo)), if c(lo) == 1.0 { "" } else { "s" }, ps(lo), sys(lo),
+                // A CPU run (llama.cpp on cores, a CPU probe) has no GPU to itself.
+                if run.meta.gpu.is_some() || run.meta.gpu_count.is_some() { "GPU" } else { "hardware" }
             )],
             chart: ChartKind::Throughput,
             highlight: Some(c(lo)),

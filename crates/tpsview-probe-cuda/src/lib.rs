@@ -9,9 +9,13 @@
 
 use std::sync::Arc;
 
-use cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
+use cudarc::cublas::sys::{
+    cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cublasStatus_t, cudaDataType,
+};
+use cudarc::cublas::CudaBlas;
 use cudarc::driver::{
-    sys::CUevent_flags, CudaContext, CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits,
+    sys::CUevent_flags, CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr,
+    ValidAsZeroBits,
 };
 
 /// Weight element types the GPU multiplies (fp8 needs cuBLASLt: not in this backend).
@@ -79,23 +83,31 @@ pub fn available() -> Result<(), String> {
         .map_err(|e| err("CUDA device 0 could not be opened", e))
 }
 
-/// Element values a dtype is made from.
+/// What a dtype is stored as on the device (16-bit types as their bits) and how cuBLAS names it.
 trait Element: DeviceRepr + ValidAsZeroBits + Copy + Default + Unpin + 'static {
-    fn of(x: f32) -> Self;
+    fn of(x: f32, dtype: Dtype) -> Self;
 }
 impl Element for f32 {
-    fn of(x: f32) -> Self {
+    fn of(x: f32, _: Dtype) -> Self {
         x
     }
 }
-impl Element for half::f16 {
-    fn of(x: f32) -> Self {
-        half::f16::from_f32(x)
+impl Element for u16 {
+    fn of(x: f32, dtype: Dtype) -> Self {
+        match dtype {
+            Dtype::Bf16 => half::bf16::from_f32(x).to_bits(),
+            _ => half::f16::from_f32(x).to_bits(),
+        }
     }
 }
-impl Element for half::bf16 {
-    fn of(x: f32) -> Self {
-        half::bf16::from_f32(x)
+
+impl Dtype {
+    fn cuda(self) -> cudaDataType {
+        match self {
+            Dtype::F32 => cudaDataType::CUDA_R_32F,
+            Dtype::F16 => cudaDataType::CUDA_R_16F,
+            Dtype::Bf16 => cudaDataType::CUDA_R_16BF,
+        }
     }
 }
 
@@ -120,10 +132,7 @@ pub fn run(
         Dtype::F32 => measure::<f32>(
             &ctx, dtype, weights_mb, batches, steps, warmup, device, driver,
         ),
-        Dtype::F16 => measure::<half::f16>(
-            &ctx, dtype, weights_mb, batches, steps, warmup, device, driver,
-        ),
-        Dtype::Bf16 => measure::<half::bf16>(
+        Dtype::F16 | Dtype::Bf16 => measure::<u16>(
             &ctx, dtype, weights_mb, batches, steps, warmup, device, driver,
         ),
     }
@@ -139,17 +148,16 @@ fn measure<T: Element>(
     warmup: usize,
     device: String,
     driver: String,
-) -> Result<Measured, String>
-where
-    CudaBlas: Gemm<T>,
-{
+) -> Result<Measured, String> {
     let stream = ctx.default_stream();
     let blas = CudaBlas::new(stream.clone()).map_err(|e| err("cuBLAS", e))?;
     // Square weights of about weights_mb, a multiple of 256 wide (tensor-core friendly).
     let elems = (weights_mb << 20) as usize / dtype.bytes();
     let side = (((elems as f64).sqrt() as usize) / 256).max(1) * 256;
     let (k, n) = (side, side);
-    let host: Vec<T> = (0..k * n).map(|i| T::of((i % 97) as f32 * 1e-3)).collect();
+    let host: Vec<T> = (0..k * n)
+        .map(|i| T::of((i % 97) as f32 * 1e-3, dtype))
+        .collect();
     let w = stream
         .clone_htod(&host)
         .map_err(|e| err("copy the weights", e))?;
@@ -183,7 +191,7 @@ where
         .map_err(|e| err("allocate", e))?;
     let mut best = f64::INFINITY;
     for _ in 0..4 {
-        let t = timer.time(|| gemm(&blas, p, p, p, &a, &b, &mut c))?;
+        let t = timer.time(|| gemm(&blas, &stream, dtype, (p, p, p), &a, &b, &mut c))?;
         best = best.min(t);
     }
     drop((a, b, c));
@@ -193,14 +201,14 @@ where
     for &batch in batches {
         let bsz = batch as usize;
         let x = stream
-            .clone_htod(&vec![T::of(0.01); bsz * k])
+            .clone_htod(&vec![T::of(0.01, dtype); bsz * k])
             .map_err(|e| err("copy the activations", e))?;
         let mut y = stream
             .alloc_zeros::<T>(bsz * n)
             .map_err(|e| err("allocate", e))?;
         let mut times = Vec::with_capacity(steps);
         for step in 0..warmup + steps {
-            let t = timer.time(|| gemm(&blas, n, bsz, k, &w, &x, &mut y))?;
+            let t = timer.time(|| gemm(&blas, &stream, dtype, (n, bsz, k), &w, &x, &mut y))?;
             if step >= warmup {
                 times.push(t);
             }
@@ -217,42 +225,63 @@ where
     })
 }
 
-/// C (m × n, column-major) = A (m × k) · B (k × n), all column-major and contiguous. Row-major
-/// Y (B × N) = X (B × K) · W (K × N) is, column-major, Yᵀ (N × B) = Wᵀ (N × K) · Xᵀ (K × B): `a`
-/// the weights, `b` the activations.
+/// C (m × n, column-major) = A (m × k) · B (k × n), all column-major, contiguous and of `dtype`,
+/// accumulated in f32 (cublasGemmEx). Row-major Y (B × N) = X (B × K) · W (K × N) is,
+/// column-major, Yᵀ (N × B) = Wᵀ (N × K) · Xᵀ (K × B): `a` the weights, `b` the activations.
 fn gemm<T: Element>(
     blas: &CudaBlas,
-    m: usize,
-    n: usize,
-    k: usize,
+    stream: &Arc<CudaStream>,
+    dtype: Dtype,
+    (m, n, k): (usize, usize, usize),
     a: &CudaSlice<T>,
     b: &CudaSlice<T>,
     c: &mut CudaSlice<T>,
-) -> Result<(), String>
-where
-    CudaBlas: Gemm<T>,
-{
+) -> Result<(), String> {
     if a.len() < m * k || b.len() < k * n || c.len() < m * n {
         return Err("a matrix is smaller than its shape".into());
     }
+    if std::mem::size_of::<T>() != dtype.bytes() {
+        return Err("the element type does not match the dtype".into());
+    }
     let dim = |x: usize| i32::try_from(x).map_err(|_| format!("dimension {x} is too large"));
-    let cfg = GemmConfig {
-        transa: cublasOperation_t::CUBLAS_OP_N,
-        transb: cublasOperation_t::CUBLAS_OP_N,
-        m: dim(m)?,
-        n: dim(n)?,
-        k: dim(k)?,
-        alpha: T::of(1.0),
-        lda: dim(m)?,
-        ldb: dim(k)?,
-        beta: T::of(0.0),
-        ldc: dim(m)?,
-    };
-    // SAFETY: the buffers hold at least m·k, k·n and m·n elements (checked above), the leading
-    // dimensions equal the row counts of contiguous column-major matrices, and `c` is borrowed
-    // mutably, so cuBLAS reads and writes only inside the three allocations.
+    let (md, nd, kd) = (dim(m)?, dim(n)?, dim(k)?);
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let (pa, _ra) = a.device_ptr(stream);
+    let (pb, _rb) = b.device_ptr(stream);
+    let (pc, _rc) = c.device_ptr_mut(stream);
+    let t = dtype.cuda();
+    // SAFETY: the three device buffers hold at least m·k, k·n and m·n elements of `dtype`'s size
+    // (both checked above), the leading dimensions are the row counts of contiguous column-major
+    // matrices, `c` is borrowed mutably for the call, alpha and beta are host f32 values matching
+    // the f32 compute type, and the handle belongs to `blas`, alive for the call.
     #[allow(unsafe_code)]
-    unsafe { blas.gemm(cfg, a, b, c) }.map_err(|e| err("cuBLAS GEMM", e))
+    let status = unsafe {
+        cudarc::cublas::sys::cublasGemmEx(
+            *blas.handle(),
+            cublasOperation_t::CUBLAS_OP_N,
+            cublasOperation_t::CUBLAS_OP_N,
+            md,
+            nd,
+            kd,
+            (&alpha as *const f32).cast(),
+            pa as usize as *const std::ffi::c_void,
+            t,
+            md,
+            pb as usize as *const std::ffi::c_void,
+            t,
+            kd,
+            (&beta as *const f32).cast(),
+            pc as usize as *mut std::ffi::c_void,
+            t,
+            md,
+            cublasComputeType_t::CUBLAS_COMPUTE_32F,
+            cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+        )
+    };
+    match status {
+        cublasStatus_t::CUBLAS_STATUS_SUCCESS => Ok(()),
+        e => Err(format!("cuBLAS GEMM: {e:?}")),
+    }
 }
 
 /// Times GPU work with CUDA events on one stream.
