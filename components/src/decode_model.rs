@@ -96,6 +96,7 @@ pub fn DecodeModel(
     });
     Effect::new(move |_| {
         if let Some(d) = probe.get() {
+            gpu_pick.set(usize::MAX);
             bw.set(d.hbm_bytes_per_s);
             flops.set(d.peak_flops);
             gpus.set(1.0);
@@ -125,7 +126,7 @@ pub fn DecodeModel(
             {move || probe.get().map(|d| view! {
                 <p class="viewer-page-note" data-testid="decode-model-probe">
                     {format!(
-                        "Measured by tpsview probe on this run's machine: streaming bandwidth {} GB/s, peak multiply {} GFLOP/s, {} MB of weights, no KV cache — the bound below is drawn from them.",
+                        "Measured by tpsview probe: streaming bandwidth {} GB/s, peak multiply {} GFLOP/s, {} MB of weights, no KV cache.",
                         fmt_num(Some(d.hbm_bytes_per_s / 1e9), 2),
                         fmt_num(Some(d.peak_flops / 1e9), 1),
                         fmt_num(Some(d.params * d.bytes_per_param / 1e6), 0)
@@ -134,8 +135,9 @@ pub fn DecodeModel(
             })}
             <div class="decode-model-inputs">
                 <label class="decode-model-field">"GPU preset"
-                    <select aria-label="GPU preset" on:change=move |ev| apply_gpu(event_target_value(&ev).parse().unwrap_or(0))>
+                    <select aria-label="GPU preset" on:change=move |ev| if let Ok(i) = event_target_value(&ev).parse() { apply_gpu(i) }>
                         {GPUS.iter().enumerate().map(|(i, g)| view! { <option value=i.to_string() selected=move || gpu_pick.get() == i>{g.name}</option> }).collect_view()}
+                        {move || probe.get().map(|_| view! { <option value="probe" selected=move || gpu_pick.get() == usize::MAX>"measured by tpsview probe"</option> })}
                     </select>
                 </label>
                 <NumberField label="HBM bandwidth (TB/s per GPU)" value=bw scale=1e12/>
@@ -150,7 +152,8 @@ pub fn DecodeModel(
                             head_dim.set(f64::from(m.head_dim));
                         }
                     }>
-                        {MODELS.iter().enumerate().map(|(i, m)| view! { <option value=i.to_string() selected=i == 1>{m.name}</option> }).collect_view()}
+                        {MODELS.iter().enumerate().map(|(i, m)| view! { <option value=i.to_string() selected=move || i == 1 && probe.with(Option::is_none)>{m.name}</option> }).collect_view()}
+                        {move || probe.get().map(|_| view! { <option value="probe" selected=true>"the probe's weights"</option> })}
                     </select>
                 </label>
                 <NumberField label="parameters (billions)" value=params scale=1e9/>
@@ -162,7 +165,8 @@ pub fn DecodeModel(
                             flops.set(g.peak_for(*b));
                         }
                     }>
-                        {PRECISIONS.iter().enumerate().map(|(i, (n, b))| view! { <option value=i.to_string() selected=*b == 1.0>{format!("{n} ({b} bytes/parameter)")}</option> }).collect_view()}
+                        {PRECISIONS.iter().enumerate().map(|(i, (n, b))| view! { <option value=i.to_string() selected=move || *b == 1.0 && probe.with(Option::is_none)>{format!("{n} ({b} bytes/parameter)")}</option> }).collect_view()}
+                        {move || probe.get().map(|d| view! { <option value="probe" selected=true>{format!("the probe's ({} bytes/parameter)", d.bytes_per_param)}</option> })}
                     </select>
                 </label>
                 <NumberField label="layers" value=layers step="1"/>

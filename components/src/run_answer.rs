@@ -178,7 +178,7 @@ pub fn RunAnswer(
             String::new(),
             if unknown == 0 && met_by_rate == 0 { "none" } else { "–" }.into_any(),
             match (failed, unknown) {
-                _ if met_by_rate > 0 => format!("{met_by_rate} level(s) by request rate meet the SLO; capacity is read among concurrency levels (the SLO table has each level)"),
+                _ if met_by_rate > 0 => format!("{met_by_rate} rate level(s) meet it; capacity is read among concurrency levels"),
                 (f, 0) => format!("no level meets the SLO ({f} miss it): a lower concurrency or a looser target"),
                 (0, u) => format!("cannot be checked at any of its {u} levels (the SLO table says why)"),
                 (f, u) => format!("unknown: {f} levels miss the SLO and {u} cannot be checked (see the SLO table)"),

@@ -137,9 +137,8 @@ pub fn health(report: &Report, summary: &Summary, opts: &CompareOptions) -> Vec<
                 concern: Concern::NoConcurrency,
                 run: Some(ri),
                 title: format!("{name}: levels by request rate"),
-                detail: "Its levels are request rates (req/s), not concurrencies: the charts \
-                         against concurrency cannot place them; the table and the answer give \
-                         their figures. Set a concurrency to chart it."
+                detail: "Its levels are request rates: charts against concurrency cannot place \
+                         them; the table and the answer give their figures."
                     .into(),
                 count: n,
             });
