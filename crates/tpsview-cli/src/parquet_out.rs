@@ -84,10 +84,11 @@ impl Table {
         &mut self.columns[i].values
     }
 
-    /// A double; NaN and infinities of undefined figures are nulls.
+    /// A double; an undefined figure (none, or NaN) is a null. Infinity stays: a request rate of
+    /// "all at once" is +∞, as in `summarize --json`'s `"inf"`.
     fn f64(&mut self, name: &'static str, v: Option<f64>) {
         if let Values::F64(c) = self.column(name, true, || Values::F64(Vec::new())) {
-            c.push(v.filter(|x| x.is_finite()));
+            c.push(v.filter(|x| !x.is_nan()));
         }
     }
 

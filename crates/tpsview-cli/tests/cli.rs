@@ -1075,6 +1075,12 @@ fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
     assert_eq!(get(lp, "system_tps"), Field::Null);
     assert!(matches!(get(lp, "ttft_mean_ms"), Field::Double(x) if x > 0.0));
     assert!(points.iter().all(|p| p.iter().all(|(k, _)| k != "slo_met")));
+    // vLLM's request_rate "inf" (all at once) is +∞, not a null.
+    let vp = points
+        .iter()
+        .find(|p| get(p, "source_format") == Field::Str("vllm-bench-serve".into()))
+        .expect("the vLLM level");
+    assert_eq!(get(vp, "request_rate"), Field::Double(f64::INFINITY));
     // The SLO and price are Parquet columns; for a tpsview/1 report they are a usage error.
     let file = dir.path().join("one.json");
     let bad = tpsview(&[
