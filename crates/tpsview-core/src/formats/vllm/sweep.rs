@@ -9,7 +9,7 @@
 //! with the levels by concurrency or rate; each repeat is its own run (`· run=N`, the tool's file
 //! name), so repeats show as a spread, never as a silent average.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Diagnostic, ParseError};
 use crate::formats::{Format, FormatSpec};
@@ -178,31 +178,26 @@ pub fn sweep_of(
 }
 
 /// Why a file of a folder is not read, when the sweep's layout says so; `None` to read it.
-/// `paths` are every file of the folder (relative or not, `/`-separated or `\`).
-pub fn skip_reason(path: &str, paths: &[&str]) -> Option<&'static str> {
+/// `run_dirs` are the directories holding `run=N.json` files (collected once per folder).
+fn skip_reason(path: &str, run_dirs: &BTreeSet<&str>) -> Option<&'static str> {
     let (dir, name) = split(path);
-    let has_runs_in = |d: &str| {
-        paths.iter().any(|p| {
-            let (pd, pn) = split(p);
-            pd == d && is_run_file(pn)
-        })
-    };
-    let has_runs_below = |d: &str| {
-        paths.iter().any(|p| {
-            let (pd, pn) = split(p);
-            pd.len() > d.len() && pd.starts_with(d) && is_run_file(pn)
+    let has_runs_below = || {
+        run_dirs.iter().any(|d| {
+            d.len() > dir.len()
+                && d.starts_with(dir)
+                && (dir.is_empty() || matches!(d.as_bytes()[dir.len()], b'/' | b'\\'))
         })
     };
     match name {
         "mlperf_log_accuracy.json" => Some("MLPerf's accuracy log: the outputs, not their timings"),
         "mlperf_log_trace.json" => Some("MLPerf's trace log: not the run's figures"),
-        "summary.json" if has_runs_in(dir) => {
+        "summary.json" if run_dirs.contains(dir) => {
             Some("the run=N.json files beside it hold the same results (vllm bench sweep serve)")
         }
-        "warmup.json" if has_runs_in(dir) => {
+        "warmup.json" if run_dirs.contains(dir) => {
             Some("the sweep's warm-up run (--warmup-num-prompts), not a measurement")
         }
-        "summary.csv" if has_runs_below(dir) => {
+        "summary.csv" if has_runs_below() => {
             Some("the run=N.json files under it hold the same results (vllm bench sweep serve)")
         }
         _ => None,
@@ -221,7 +216,8 @@ pub struct Selection {
 
 /// Chooses the files of a folder (its files and its sub-directories' files, `paths` relative to
 /// anywhere above it): `.json`, `.jsonl`, `.csv` files and MLPerf's `mlperf_log_*.txt`, sorted as people read them
-/// ([`natural_cmp`]), less those [`skip_reason`] names. The CLI and the viewer (a dropped or
+/// ([`natural_cmp`]), less those a sweep's layout repeats (`summary.json` and `warmup.json` beside
+/// `run=N.json` files, `summary.csv` above them) and MLPerf's accuracy and trace logs. The CLI and the viewer (a dropped or
 /// picked folder) read folders through this.
 pub fn select(paths: &[&str]) -> Selection {
     let mut order: Vec<usize> = (0..paths.len())
@@ -238,10 +234,15 @@ pub fn select(paths: &[&str]) -> Selection {
         })
         .collect();
     order.sort_by(|&a, &b| natural_cmp(paths[a], paths[b]));
-    let kept: Vec<&str> = order.iter().map(|&i| paths[i]).collect();
+    let run_dirs: BTreeSet<&str> = order
+        .iter()
+        .map(|&i| split(paths[i]))
+        .filter(|(_, name)| is_run_file(name))
+        .map(|(dir, _)| dir)
+        .collect();
     let mut out = Selection::default();
     for i in order {
-        match skip_reason(paths[i], &kept) {
+        match skip_reason(paths[i], &run_dirs) {
             Some(why) => out.skipped.push((i, why)),
             None => out.read.push(i),
         }

@@ -87,19 +87,23 @@ fn a_folder_reads_each_run_once() {
         "exp/SERVE--a=1-BENCH--max_concurrency=4/run=1.failure.json",
         "other/summary.json",
     ];
-    let skipped: Vec<&str> = paths
+    let mut skipped: Vec<&str> = select(&paths)
+        .skipped
         .iter()
-        .filter(|p| skip_reason(p, &paths).is_some())
-        .copied()
+        .map(|(i, _)| paths[*i])
         .collect();
+    skipped.sort_unstable();
     assert_eq!(
         skipped,
         [
-            "exp/summary.csv",
             "exp/SERVE--a=1-BENCH--max_concurrency=4/summary.json",
             "exp/SERVE--a=1-BENCH--max_concurrency=4/warmup.json",
+            "exp/summary.csv",
         ]
     );
+    // A sibling directory that merely starts with the same name is not "under" it.
+    let paths = ["exp/summary.csv", "exp2/SERVE--a=1/run=0.json"];
+    assert!(select(&paths).skipped.is_empty());
 }
 
 #[test]
