@@ -98,12 +98,8 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         .collect();
     let mut runs: Vec<Run> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let path = if rows.len() > 1 {
-            format!("[{i}]")
-        } else {
-            String::new()
-        };
-        let Some((run, point)) = read_row(file, &path, row, rows.len() > 1, &mut diags) else {
+        let index = (rows.len() > 1).then_some(i);
+        let Some((run, point)) = read_row(file, index, row, &mut diags) else {
             continue;
         };
         match runs
@@ -146,19 +142,16 @@ fn flag(v: &Value, key: &str) -> Option<bool> {
     }
 }
 
+/// One result: `index` is its place in an array of them (`None` for an agg file's one object).
 fn read_row(
     file: &str,
-    path: &str,
+    index: Option<usize>,
     row: &Value,
-    many: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Run, crate::model::Point)> {
-    let field = |k: &str| {
-        if path.is_empty() {
-            k.to_owned()
-        } else {
-            format!("{path}.{k}")
-        }
+    let field = |k: &str| match index {
+        Some(i) => format!("[{i}].{k}"),
+        None => k.to_owned(),
     };
     // API rows keep the figures under `metrics`; an agg file beside the configuration.
     let figures_of = at(row, "metrics").filter(|m| m.is_object()).unwrap_or(row);
@@ -288,15 +281,9 @@ fn read_row(
         labels,
         ..Metadata::default()
     };
-    let source = if many {
-        format!(
-            "{file}#{}",
-            path.trim_matches(['[', ']'])
-                .parse::<usize>()
-                .map_or(1, |i| i + 1)
-        )
-    } else {
-        file.to_owned()
+    let source = match index {
+        Some(i) => format!("{file}#{}", i + 1),
+        None => file.to_owned(),
     };
     let level = common::level(file, &field("conc"), conc, diags);
     // Audited: interactivity against 1 ÷ the mean TPOT the same file states.
