@@ -129,7 +129,7 @@ pub fn DecodeModel(
                         "Measured by tpsview probe: streaming bandwidth {} GB/s, peak multiply {} GFLOP/s, {} MB of weights, no KV cache.",
                         fmt_num(Some(d.hbm_bytes_per_s / 1e9), 2),
                         fmt_num(Some(d.peak_flops / 1e9), 1),
-                        fmt_num(Some(d.params * d.bytes_per_param / 1e6), 0)
+                        fmt_num(Some(d.weight_bytes() / 1e6), 0)
                     )}
                 </p>
             })}

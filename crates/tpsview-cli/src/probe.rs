@@ -91,8 +91,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(1..=65_536).contains(&args.weights_mb) {
         return usage("--weights-mb: between 1 and 65536".into());
     }
+    let mut batches = args.batch.clone();
+    batches.sort_unstable();
+    batches.dedup();
     match args.backend {
-        Backend::Cuda => cuda(&args),
+        Backend::Cuda => cuda(&args, &batches),
         Backend::Cpu if args.dtype != Dtype::F32 => {
             eprintln!(
                 "error: --dtype {}: the CPU backend measures f32 (CPUs have no fast {} multiply here); use --backend cuda for GPU types",
@@ -101,12 +104,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::from(1))
         }
-        Backend::Cpu => cpu(&args),
+        Backend::Cpu => cpu(&args, &batches),
     }
 }
 
 /// The CUDA probe: cuBLAS on GPU 0 (tpsview-probe-cuda), or why it cannot run (exit 1).
-fn cuda(args: &Args) -> anyhow::Result<ExitCode> {
+fn cuda(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
     use tpsview_probe_cuda::Dtype as D;
     let dtype = match args.dtype {
         Dtype::F32 => D::F32,
@@ -121,16 +124,13 @@ fn cuda(args: &Args) -> anyhow::Result<ExitCode> {
         eprintln!("error: --backend cuda: {e}");
         return Ok(ExitCode::from(1));
     }
-    let mut batches = args.batch.clone();
-    batches.sort_unstable();
-    batches.dedup();
     eprintln!(
         "probe: CUDA, {} weights of about {} MB, {} timed steps per batch",
         args.dtype.name(),
         args.weights_mb,
         args.steps
     );
-    let m = match tpsview_probe_cuda::run(dtype, args.weights_mb, &batches, args.steps, WARMUP) {
+    let m = match tpsview_probe_cuda::run(dtype, args.weights_mb, batches, args.steps, WARMUP) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: --backend cuda: {e}");
@@ -190,7 +190,7 @@ fn finish(probe: &Probe, output: &std::path::Path) -> anyhow::Result<ExitCode> {
 }
 
 /// The CPU probe.
-fn cpu(args: &Args) -> anyhow::Result<ExitCode> {
+fn cpu(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
     let threads = rayon::current_num_threads();
     // A square weight matrix of about --weights-mb, its side a multiple of 64.
     let elems = (args.weights_mb << 20) / 4;
@@ -216,10 +216,7 @@ fn cpu(args: &Args) -> anyhow::Result<ExitCode> {
         peak / 1e9
     );
     let mut levels = Vec::new();
-    let mut batches = args.batch.clone();
-    batches.sort_unstable();
-    batches.dedup();
-    for &b in &batches {
+    for &b in batches {
         let x = Array2::from_shape_fn((b as usize, k), |(i, j)| ((i + j) % 13) as f32 * 1e-2);
         let mut y = Array2::<f32>::zeros((b as usize, n));
         let mut times = Vec::with_capacity(args.steps);

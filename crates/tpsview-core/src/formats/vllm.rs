@@ -443,16 +443,20 @@ fn into_point(
         .unwrap_or_else(|| flavor.default_label.into());
     // A `vllm bench sweep serve` run: its setting (from the combination's directory) and repeat
     // name the run; the overrides are metadata, not the tool's figures.
-    let mut numbers = raw.numbers.clone();
-    for (k, v) in [
-        ("max_concurrency", raw.max_concurrency),
-        ("request_rate", raw.request_rate),
-    ] {
-        if let Some(v) = v {
-            numbers.insert(k.into(), v);
+    // (Only a sweep's result, one with `run_number`, needs its level among the numbers.)
+    let sweep = raw.numbers.contains_key("run_number").then(|| {
+        let mut numbers = raw.numbers.clone();
+        for (k, v) in [
+            ("max_concurrency", raw.max_concurrency),
+            ("request_rate", raw.request_rate),
+        ] {
+            if let Some(v) = v {
+                numbers.insert(k.into(), v);
+            }
         }
-    }
-    let label = match sweep::sweep_of(file, &numbers, &raw.strings) {
+        sweep::sweep_of(file, &numbers, &raw.strings)
+    });
+    let label = match sweep.flatten() {
         Some(s) => {
             for k in &s.overrides {
                 let v = raw.numbers.remove(k).map(|v| format!("{v}"));
