@@ -9,7 +9,7 @@
 //! with the levels by concurrency or rate; each repeat is its own run (`· run=N`, the tool's file
 //! name), so repeats show as a spread, never as a silent average.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::error::{Diagnostic, ParseError};
 use crate::formats::{Format, FormatSpec};
@@ -178,8 +178,9 @@ pub fn sweep_of(
 }
 
 /// Why a file of a folder is not read, when the sweep's layout says so; `None` to read it.
-/// `run_dirs` are the directories holding `run=N.json` files (collected once per folder).
-fn skip_reason(path: &str, run_dirs: &BTreeSet<&str>) -> Option<&'static str> {
+/// `run_dirs` are the directories holding `run=N.json` files (collected once per folder; only the
+/// few files these names match look them up).
+fn skip_reason(path: &str, run_dirs: &[&str]) -> Option<&'static str> {
     let (dir, name) = split(path);
     let has_runs_below = || {
         run_dirs.iter().any(|d| {
@@ -191,10 +192,10 @@ fn skip_reason(path: &str, run_dirs: &BTreeSet<&str>) -> Option<&'static str> {
     match name {
         "mlperf_log_accuracy.json" => Some("MLPerf's accuracy log: the outputs, not their timings"),
         "mlperf_log_trace.json" => Some("MLPerf's trace log: not the run's figures"),
-        "summary.json" if run_dirs.contains(dir) => {
+        "summary.json" if run_dirs.contains(&dir) => {
             Some("the run=N.json files beside it hold the same results (vllm bench sweep serve)")
         }
-        "warmup.json" if run_dirs.contains(dir) => {
+        "warmup.json" if run_dirs.contains(&dir) => {
             Some("the sweep's warm-up run (--warmup-num-prompts), not a measurement")
         }
         "summary.csv" if has_runs_below() => {
@@ -234,12 +235,14 @@ pub fn select(paths: &[&str]) -> Selection {
         })
         .collect();
     order.sort_by(|&a, &b| natural_cmp(paths[a], paths[b]));
-    let run_dirs: BTreeSet<&str> = order
-        .iter()
-        .map(|&i| split(paths[i]))
-        .filter(|(_, name)| is_run_file(name))
-        .map(|(dir, _)| dir)
-        .collect();
+    // In path order, a directory's run files are adjacent: each directory once.
+    let mut run_dirs: Vec<&str> = Vec::new();
+    for &i in &order {
+        let (dir, name) = split(paths[i]);
+        if is_run_file(name) && run_dirs.last() != Some(&dir) {
+            run_dirs.push(dir);
+        }
+    }
     let mut out = Selection::default();
     for i in order {
         match skip_reason(paths[i], &run_dirs) {
