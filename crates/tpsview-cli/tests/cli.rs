@@ -1326,6 +1326,10 @@ fn a_short_cpu_probe_shows_the_batching_effect() {
     let cuda = tpsview(&["probe", "--backend", "cuda", "-o", out_s]);
     assert_eq!(cuda.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&cuda.stderr).contains("--backend cuda"));
+    // fp8 asks for the GPU first, like every CUDA dtype (no GPU in CI: the same message).
+    let fp8 = tpsview(&["probe", "--backend", "cuda", "--dtype", "fp8", "-o", out_s]);
+    assert_eq!(fp8.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&fp8.stderr).contains("--backend cuda"));
     let bf16 = tpsview(&["probe", "--dtype", "bf16", "-o", out_s]);
     assert_eq!(bf16.status.code(), Some(1));
     let zero = tpsview(&["probe", "--batch", "0,8", "-o", out_s]);
