@@ -230,7 +230,7 @@ async fn streamed(
             formats::detect_ends(&head, &tail)
         }
     };
-    let Some(mut stream) = format.and_then(|f| Stream::new(f, Some(size as u64))) else {
+    let Some(mut stream) = format.and_then(|f| Stream::new(f, name, Some(size as u64))) else {
         return Streamed::No;
     };
     let reader: web_sys::ReadableStreamDefaultReader = file.stream().get_reader().unchecked_into();
@@ -273,7 +273,7 @@ async fn streamed(
         }
     }
     let read_ms = now() - started;
-    match stream.finish(name, &mut note) {
+    match stream.finish(&mut note) {
         Some(r) => Streamed::Read(r, read_ms, read),
         None => Streamed::No,
     }

@@ -46,7 +46,7 @@ pub fn read_streamed(
             }
         }
     };
-    let Some(mut stream) = formats::Stream::new(format, Some(size)) else {
+    let Some(mut stream) = formats::Stream::new(format, name, Some(size)) else {
         return Ok(None);
     };
     let (full_tx, full_rx) = mpsc::sync_channel::<(Vec<u8>, usize)>(IN_FLIGHT);
@@ -83,7 +83,7 @@ pub fn read_streamed(
     });
     read?;
     Ok(if accepted {
-        stream.finish(name, &mut Silent)
+        stream.finish(&mut Silent)
     } else {
         None
     })

@@ -990,6 +990,82 @@ fn a_big_file_read_as_it_arrives_summarizes_as_the_whole_file_reader_does() {
     );
 }
 
+/// Record files big enough to be read as they arrive (AIPerf's JSON lines, LLMPerf's array of
+/// responses: whole records cut as they complete) give what the core's whole-file reader gives —
+/// and so does one cut short, which the streamed reader hands to the whole-file reader.
+#[test]
+fn big_record_files_read_as_they_arrive_summarize_as_the_whole_file_reader_does() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut aiperf = String::new();
+    let mut llmperf = String::from("[");
+    for i in 0..24_000u64 {
+        // Escapes and braces inside strings, 17-digit numbers, failures now and then.
+        let ttft = 50.0 + (i % 97) as f64 * 1.234_567_890_123_456_7;
+        let e2e = ttft + 400.0 + (i % 13) as f64 * 17.5;
+        aiperf.push_str(&format!(
+            "{{\"metadata\": {{\"request_start_ns\": {}, \"x_request_id\": \"r{i} {{\\\"}}\"}}, \"metrics\": {{\"time_to_first_token\": {{\"value\": {ttft}, \"unit\": \"ms\"}}, \"request_latency\": {{\"value\": {e2e}, \"unit\": \"ms\"}}, \"output_sequence_length\": {{\"value\": {}}}, \"input_sequence_length\": {{\"value\": 128}}}}}}\n",
+            1_764_000_000_000_000_000 + i * 7_000_001,
+            20 + i % 50
+        ));
+        if i > 0 {
+            llmperf.push_str(",\n");
+        }
+        let error = if i % 101 == 0 { "429" } else { "null" };
+        llmperf.push_str(&format!(
+            "{{\"error_code\": {error}, \"error_msg\": \"{{[é]}}\", \"inter_token_latency_s\": 0.0{}, \"ttft_s\": {}, \"end_to_end_latency_s\": {}, \"number_input_tokens\": 550, \"number_output_tokens\": {}}}",
+            30 + i % 9,
+            ttft / 1e3,
+            e2e / 1e3,
+            100 + i % 60
+        ));
+    }
+    llmperf.push(']');
+    for (file, text) in [
+        ("big_profile_export.jsonl", aiperf),
+        ("big_individual_responses.json", llmperf),
+    ] {
+        assert!(text.len() > 4 << 20, "{file}: {} bytes", text.len());
+        let cut_at = text.len() - 1_000;
+        for (name, bytes) in [
+            (file.to_owned(), text.as_bytes()),
+            (format!("cut-{file}"), &text.as_bytes()[..cut_at]),
+        ] {
+            let path = dir.path().join(&name);
+            std::fs::write(&path, bytes).expect("writes");
+            let name = path.to_string_lossy().into_owned();
+            let out = tpsview(&["summarize", "--json", &name]);
+            let whole = tpsview_core::parse_any(&name, bytes);
+            match whole {
+                Ok(parsed) => {
+                    assert!(
+                        out.status.success(),
+                        "{name}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                    let expect = serde_json::to_string_pretty(&tpsview_core::summarize(
+                        vec![parsed],
+                        &tpsview_core::MetricOptions::default(),
+                    ))
+                    .expect("json");
+                    assert_eq!(
+                        String::from_utf8_lossy(&out.stdout),
+                        expect + "\n",
+                        "{name}"
+                    );
+                }
+                Err(e) => {
+                    assert_eq!(out.status.code(), Some(1), "{name}");
+                    assert!(
+                        String::from_utf8_lossy(&out.stderr).contains(&e.to_string()),
+                        "{name}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// `convert --to parquet`: a row per request, a failed request's times are nulls (never 0), an
 /// undefined figure is a null; the SLO and price options belong to Parquet output and are checked.
 /// (scripts/parquet-duckdb.sh reads the same tables with DuckDB and recomputes the figures.)

@@ -55,6 +55,7 @@ pub mod llmd;
 pub mod llmperf;
 pub mod mlperf;
 pub mod openai;
+mod records;
 pub mod sglang;
 pub mod tpsview;
 pub mod trtllm;
@@ -427,63 +428,84 @@ pub fn parse_any_with_progress(
     }
 }
 
-/// A file read as it arrives, chunk by chunk, for the formats whose big files the byte scanner
-/// reads (vLLM and SGLang `bench_serving`): memory then holds the parsed columns and one chunk,
-/// never the whole file, and parsing overlaps reading. Anything the scanner does not read (the
-/// serde path's cases: a `null` in an array, a bare `NaN`, a truncated file…) makes
-/// [`finish`](Self::finish) answer `None`: the caller then reads the whole file with [`parse`],
-/// which says what is wrong exactly as for a file read whole.
+/// A file read as it arrives, chunk by chunk, for the formats whose big files are read that way:
+/// vLLM and SGLang `bench_serving` (the byte scanner's steps) and the record formats, AIPerf's
+/// `profile_export.jsonl` and LLMPerf's individual responses (whole records cut as they complete,
+/// `records.rs`). Memory then holds the parsed columns and one chunk, never the whole file, and
+/// parsing overlaps reading. Anything these readers do not take (the serde path's cases: a `null`
+/// in an array, a bare `NaN`, a truncated file, a broken line…) makes [`finish`](Self::finish)
+/// answer `None`: the caller then reads the whole file with [`parse`], which says what is wrong
+/// exactly as for a file read whole.
 pub struct Stream {
     format: Format,
-    inner: vllm::Chunked,
+    file: String,
+    inner: Chunked,
+}
+
+enum Chunked {
+    Scanner(Box<vllm::Chunked>),
+    Records(records::Chunked),
 }
 
 impl Stream {
-    /// A reader for `format`, or `None` when that format is read whole. `size`: the file's size
-    /// when known (it bounds what is reserved up front).
-    pub fn new(format: Format, size: Option<u64>) -> Option<Stream> {
-        let flavor = match format {
-            Format::VllmServe => vllm::VLLM,
-            Format::SglangServe => sglang::FLAVOR,
+    /// A reader of `file` as `format`, or `None` when that format is read whole. `size`: the
+    /// file's size when known (it bounds what is reserved up front).
+    pub fn new(format: Format, file: &str, size: Option<u64>) -> Option<Stream> {
+        let inner = match format {
+            Format::VllmServe => Chunked::Scanner(Box::new(vllm::Chunked::new(vllm::VLLM, size))),
+            Format::SglangServe => {
+                Chunked::Scanner(Box::new(vllm::Chunked::new(sglang::FLAVOR, size)))
+            }
+            Format::AiperfRecords => Chunked::Records(records::Chunked::new(Box::new(
+                aiperf::RecordsSink::new(file),
+            ))),
+            Format::LlmperfResponses => Chunked::Records(records::Chunked::new(Box::new(
+                llmperf::ResponsesSink::new(file),
+            ))),
             _ => return None,
         };
         Some(Stream {
             format,
-            inner: vllm::Chunked::new(flavor, size),
+            file: file.to_owned(),
+            inner,
         })
     }
 
     /// Gives up sooner on a step that cannot complete (see `vllm::steps::PATIENCE`).
     #[cfg(test)]
     pub(crate) fn set_patience(&mut self, bytes: usize) {
-        self.inner.set_patience(bytes);
+        if let Chunked::Scanner(c) = &mut self.inner {
+            c.set_patience(bytes);
+        }
     }
 
-    /// The next bytes of the file. `false` once the scanner has given up: later chunks are not
+    /// The next bytes of the file. `false` once the reader has given up: later chunks are not
     /// needed, and [`finish`](Self::finish) will answer `None`.
     pub fn feed(&mut self, chunk: &[u8], progress: &mut dyn crate::progress::Progress) -> bool {
-        self.inner.feed(chunk, progress)
+        match &mut self.inner {
+            Chunked::Scanner(c) => c.feed(chunk, progress),
+            Chunked::Records(c) => c.feed(chunk, progress),
+        }
     }
 
     /// The end of the file: what [`parse`] would give, or `None` when the whole file must be read
     /// with [`parse`].
     pub fn finish(
         self,
-        file: &str,
         progress: &mut dyn crate::progress::Progress,
     ) -> Option<Result<Parsed, ParseError>> {
-        let format = self.format;
-        Some(
-            self.inner
-                .finish(file, progress)?
-                .map(|(report, diagnostics)| Parsed {
-                    file: file.to_owned(),
-                    format,
-                    report,
-                    diagnostics,
-                    run_label: None,
-                }),
-        )
+        let (format, file) = (self.format, self.file);
+        let read = match self.inner {
+            Chunked::Scanner(c) => c.finish(&file, progress)?,
+            Chunked::Records(c) => c.finish()?,
+        };
+        Some(read.map(|(report, diagnostics)| Parsed {
+            file: file.to_owned(),
+            format,
+            report,
+            diagnostics,
+            run_label: None,
+        }))
     }
 }
 

@@ -44,14 +44,14 @@ pub use summary::{summarize, Summary};
 pub fn fuzz_one(format: Format, data: &[u8]) {
     // Read as it arrives (vLLM, SGLang), in chunks of a size the input picks, a file reads as it
     // does whole, or the streamed reader gives way to the whole-file reader.
-    if let Some(mut s) = formats::Stream::new(format, Some(data.len() as u64)) {
+    if let Some(mut s) = formats::Stream::new(format, "fuzz.json", Some(data.len() as u64)) {
         let step = 1 + data.first().map_or(0, |&b| usize::from(b) % 61);
         for c in data.chunks(step) {
             if !s.feed(c, &mut progress::Silent) {
                 break;
             }
         }
-        if let Some(streamed) = s.finish("fuzz.json", &mut progress::Silent) {
+        if let Some(streamed) = s.finish(&mut progress::Silent) {
             let whole = parse(format, "fuzz.json", data);
             assert_eq!(
                 format!("{streamed:?}"),

@@ -47,11 +47,12 @@ fn percentiles_of_millions_split_over_two_threads_equal_sorting() {
 
 /// `text` fed to a [`Stream`] in chunks of `size`.
 fn streamed(text: &str, size: usize) -> formats::Parsed {
-    let mut s = Stream::new(Format::VllmServe, Some(text.len() as u64)).expect("streams vLLM");
+    let mut s =
+        Stream::new(Format::VllmServe, "s.json", Some(text.len() as u64)).expect("streams vLLM");
     for c in text.as_bytes().chunks(size) {
         assert!(s.feed(c, &mut tpsview_core::progress::Silent));
     }
-    s.finish("s.json", &mut tpsview_core::progress::Silent)
+    s.finish(&mut tpsview_core::progress::Silent)
         .expect("the scanner reads it")
         .expect("parses")
 }

@@ -165,63 +165,106 @@ fn record_row(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> R
 /// Parses `profile_export.jsonl`.
 pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    // Each record becomes a row as it is read (send time kept in ns until the first is known).
-    // Warm-up records have no row, but their send times count for the clock's origin.
-    // Rows go straight into the columns (a big file's gaps are held once); their send times
-    // are set once every record's, warm-up ones included, has given the clock's origin.
-    let mut rows = Rows::default();
-    let mut usable_sent: Vec<Option<i64>> = Vec::new();
-    let recs = map_records(file, bytes, &mut diags, |i, r, diags| {
+    let mut sink = RecordsSink::new(file);
+    map_records(file, bytes, &mut diags, |i, r, diags| {
+        super::records::Sink::record(&mut sink, i, r, diags)
+    })?;
+    super::records::Sink::finish(Box::new(sink), diags)
+}
+
+/// `profile_export.jsonl`'s records, one by one: from the whole file (`parse_records`) or as
+/// they arrive (`formats::Stream`). Each record becomes a row as it is read (its send time kept
+/// in ns until the first is known), straight into the columns (a big file's gaps are held once).
+/// Warm-up records have no row, but their send times count for the clock's origin; the rows'
+/// send times are set once every record's has given it.
+pub(crate) struct RecordsSink {
+    file: String,
+    rows: Rows,
+    usable_sent: Vec<Option<i64>>,
+    t0: Option<i64>,
+    warmup: usize,
+}
+
+impl RecordsSink {
+    pub(crate) fn new(file: &str) -> RecordsSink {
+        RecordsSink {
+            file: file.to_owned(),
+            rows: Rows::default(),
+            usable_sent: Vec::new(),
+            t0: None,
+            warmup: 0,
+        }
+    }
+}
+
+impl super::records::Sink for RecordsSink {
+    fn record(&mut self, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) {
         // `map_records` reads a file with a broken line a second time, from record 0.
         if i == 0 {
-            rows = Rows::default();
-            usable_sent.clear();
+            *self = RecordsSink::new(&self.file);
         }
         let sent = at(r, "metadata.request_start_ns").and_then(Value::as_i64);
-        let warmup = common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup");
-        if !warmup {
-            let row = record_row(file, i, r, diags);
-            usable_sent.push(sent.filter(|_| row.error.is_none() && row.invalid.is_none()));
-            rows.push(row);
+        if let Some(ns) = sent {
+            self.t0 = Some(self.t0.map_or(ns, |t| t.min(ns)));
         }
-        (sent, warmup)
-    })?;
-    let warmup = recs.iter().filter(|r| r.1).count();
-    let t0 = recs.iter().filter_map(|r| r.0).min().unwrap_or(0);
-    for (i, sent) in usable_sent.into_iter().enumerate() {
-        rows.set_start(i, sent.map(|ns| (ns - t0) as f64 * 1e-9));
+        if common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup") {
+            self.warmup += 1;
+        } else {
+            let row = record_row(&self.file, i, r, diags);
+            self.usable_sent
+                .push(sent.filter(|_| row.error.is_none() && row.invalid.is_none()));
+            self.rows.push(row);
+        }
     }
-    if warmup > 0 {
-        diags.push(Diagnostic::info(
+
+    fn finish(
+        self: Box<Self>,
+        mut diags: Vec<Diagnostic>,
+    ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+        let RecordsSink {
             file,
-            "metadata.benchmark_phase",
-            format!("{warmup} warm-up records left out"),
-        ));
+            mut rows,
+            usable_sent,
+            t0,
+            warmup,
+        } = *self;
+        let file = file.as_str();
+        let t0 = t0.unwrap_or(0);
+        for (i, sent) in usable_sent.into_iter().enumerate() {
+            rows.set_start(i, sent.map(|ns| (ns - t0) as f64 * 1e-9));
+        }
+        if warmup > 0 {
+            diags.push(Diagnostic::info(
+                file,
+                "metadata.benchmark_phase",
+                format!("{warmup} warm-up records left out"),
+            ));
+        }
+        if rows.len() == 0 {
+            return Err(common::no_data(file, "no profiling records"));
+        }
+        let requests = rows.finish(file, "records", &mut diags);
+        let point = Point {
+            source_file: file.to_owned(),
+            concurrency: common::concurrency_from_name(file),
+            request_rate: None,
+            requests: Some(requests),
+            reported: Reported {
+                tool: SUMMARY_ID.into(),
+                ..Reported::default()
+            },
+            sampled_from: None,
+        };
+        Ok((
+            common::one_run(
+                "AIPerf".into(),
+                RECORDS_ID,
+                Metadata::default(),
+                vec![point],
+            ),
+            diags,
+        ))
     }
-    if rows.len() == 0 {
-        return Err(common::no_data(file, "no profiling records"));
-    }
-    let requests = rows.finish(file, "records", &mut diags);
-    let point = Point {
-        source_file: file.to_owned(),
-        concurrency: common::concurrency_from_name(file),
-        request_rate: None,
-        requests: Some(requests),
-        reported: Reported {
-            tool: SUMMARY_ID.into(),
-            ..Reported::default()
-        },
-        sampled_from: None,
-    };
-    Ok((
-        common::one_run(
-            "AIPerf".into(),
-            RECORDS_ID,
-            Metadata::default(),
-            vec![point],
-        ),
-        diags,
-    ))
 }
 
 /// The profiling concurrency of a summary's `input_config`, in either layout.

@@ -151,8 +151,38 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
 /// Parses `*_individual_responses.json`.
 pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    // One response at a time: (its row, its mean ITL); `None` for a record that is not an object.
-    let recs = map_records(file, bytes, &mut diags, |i, r, diags| {
+    let mut sink = ResponsesSink::new(file);
+    map_records(file, bytes, &mut diags, |i, r, diags| {
+        super::records::Sink::record(&mut sink, i, r, diags)
+    })?;
+    super::records::Sink::finish(Box::new(sink), diags)
+}
+
+/// The responses, one by one: from the whole file (`parse_responses`) or as they arrive
+/// (`formats::Stream`). Each becomes a row, and its mean ITL is kept for the audit.
+pub(crate) struct ResponsesSink {
+    file: String,
+    rows: Rows,
+    itl: Vec<f64>,
+}
+
+impl ResponsesSink {
+    pub(crate) fn new(file: &str) -> ResponsesSink {
+        ResponsesSink {
+            file: file.to_owned(),
+            rows: Rows::default(),
+            itl: Vec::new(),
+        }
+    }
+}
+
+impl super::records::Sink for ResponsesSink {
+    fn record(&mut self, i: usize, r: &serde_json::Value, diags: &mut Vec<Diagnostic>) {
+        // `map_records` reads a file with a broken record a second time, from record 0.
+        if i == 0 {
+            *self = ResponsesSink::new(&self.file);
+        }
+        let file = self.file.as_str();
         if !r.is_object() {
             diags.push(Diagnostic::warning(
                 file,
@@ -163,19 +193,19 @@ pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
                     common::kind_of(r)
                 ),
             ));
-            return None;
+            return;
         }
         let code = common::at(r, "error_code").filter(|c| !c.is_null());
         if let Some(code) = code {
             let msg = common::text(r, "error_msg").unwrap_or_default();
-            let row = Row::failed(
+            self.rows.push(Row::failed(
                 format!("error {code}: {msg}")
                     .trim_end_matches(": ")
                     .to_owned(),
-            );
-            return Some((row, None));
+            ));
+            return;
         }
-        let row = Row {
+        self.rows.push(Row {
             start_s: None,
             ttft_s: num(r, "ttft_s").unwrap_or(f64::NAN),
             e2e_s: num(r, "end_to_end_latency_s").unwrap_or(f64::NAN),
@@ -184,43 +214,45 @@ pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
             gaps_s: None,
             error: None,
             invalid: None,
+        });
+        self.itl.extend(num(r, "inter_token_latency_s"));
+    }
+
+    fn finish(
+        self: Box<Self>,
+        mut diags: Vec<Diagnostic>,
+    ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+        let ResponsesSink { file, rows, itl } = *self;
+        let file = file.as_str();
+        if rows.len() == 0 {
+            return Err(common::no_data(file, "no response records"));
+        }
+        let requests = rows.finish(file, "responses", &mut diags);
+        let mut reported = Reported {
+            tool: SUMMARY_ID.into(),
+            ..Reported::default()
         };
-        Some((row, num(r, "inter_token_latency_s")))
-    })?;
-    let mut rows = Rows::default();
-    let mut itl = Vec::new();
-    for (row, i) in recs.into_iter().flatten() {
-        itl.extend(i);
-        rows.push(row);
+        if let Some(m) = crate::stats::mean(&itl) {
+            reported
+                .recomputed
+                .insert("results_inter_token_latency_s_mean".into(), m);
+        }
+        let point = Point {
+            source_file: file.to_owned(),
+            concurrency: None,
+            request_rate: None,
+            requests: Some(requests),
+            reported,
+            sampled_from: None,
+        };
+        Ok((
+            common::one_run(
+                "LLMPerf".into(),
+                RESPONSES_ID,
+                Metadata::default(),
+                vec![point],
+            ),
+            diags,
+        ))
     }
-    if rows.len() == 0 {
-        return Err(common::no_data(file, "no response records"));
-    }
-    let requests = rows.finish(file, "responses", &mut diags);
-    let mut reported = Reported {
-        tool: SUMMARY_ID.into(),
-        ..Reported::default()
-    };
-    if let Some(m) = crate::stats::mean(&itl) {
-        reported
-            .recomputed
-            .insert("results_inter_token_latency_s_mean".into(), m);
-    }
-    let point = Point {
-        source_file: file.to_owned(),
-        concurrency: None,
-        request_rate: None,
-        requests: Some(requests),
-        reported,
-        sampled_from: None,
-    };
-    Ok((
-        common::one_run(
-            "LLMPerf".into(),
-            RESPONSES_ID,
-            Metadata::default(),
-            vec![point],
-        ),
-        diags,
-    ))
 }

@@ -495,7 +495,7 @@ fn another_tools_file_read_as_vllm_is_no_data_not_an_empty_point() {
 /// A file fed to [`crate::formats::Stream`] in the given chunk sizes (cycled); `None` when the
 /// scanner gave up.
 fn streamed(format: Format, name: &str, bytes: &[u8], sizes: &[usize]) -> Option<String> {
-    let mut s = crate::formats::Stream::new(format, Some(bytes.len() as u64)).unwrap();
+    let mut s = crate::formats::Stream::new(format, name, Some(bytes.len() as u64)).unwrap();
     let mut at = 0;
     for &n in sizes.iter().cycle() {
         if at >= bytes.len() {
@@ -505,7 +505,7 @@ fn streamed(format: Format, name: &str, bytes: &[u8], sizes: &[usize]) -> Option
         s.feed(&bytes[at..end], &mut crate::progress::Silent);
         at = end;
     }
-    s.finish(name, &mut crate::progress::Silent)
+    s.finish(&mut crate::progress::Silent)
         .map(|r| format!("{r:?}"))
 }
 
@@ -562,10 +562,10 @@ fn a_chunk_boundary_inside_a_number_an_escape_or_a_utf8_sequence_changes_nothing
     let expect = whole(Format::VllmServe, "b.json", bytes).expect("the scanner reads it");
     assert!(expect.contains("bad \\\"x\\\" é — 😀"), "{expect}");
     for cut in 0..=bytes.len() {
-        let mut s = crate::formats::Stream::new(Format::VllmServe, None).unwrap();
+        let mut s = crate::formats::Stream::new(Format::VllmServe, "b.json", None).unwrap();
         assert!(s.feed(&bytes[..cut], &mut crate::progress::Silent));
         assert!(s.feed(&bytes[cut..], &mut crate::progress::Silent));
-        let got = s.finish("b.json", &mut crate::progress::Silent);
+        let got = s.finish(&mut crate::progress::Silent);
         assert_eq!(
             got.map(|r| format!("{r:?}")).as_deref(),
             Some(expect.as_str()),
@@ -593,7 +593,7 @@ fn a_truncated_or_broken_stream_gives_way_to_the_ordinary_reader() {
         let text = String::from_utf8(bytes.clone())
             .unwrap()
             .replace("\"ttfts\": [0.1,", bad);
-        let mut s = crate::formats::Stream::new(Format::VllmServe, None).unwrap();
+        let mut s = crate::formats::Stream::new(Format::VllmServe, "n.json", None).unwrap();
         s.set_patience(200);
         let at = text.find(bad).unwrap();
         let mut fed = 0;
@@ -607,20 +607,21 @@ fn a_truncated_or_broken_stream_gives_way_to_the_ordinary_reader() {
             fed > at && fed < at + 200 + 64,
             "{bad}: gave up after {fed} bytes, at {at}"
         );
-        assert!(s.finish("n.json", &mut crate::progress::Silent).is_none());
+        assert!(s.finish(&mut crate::progress::Silent).is_none());
     }
 }
 
 #[test]
 fn chunked_reading_keeps_only_the_unread_rest_and_reports_progress() {
     let text = crate::synthetic::vllm_detailed(3_000, 5, 1, false);
-    let mut s = crate::formats::Stream::new(Format::VllmServe, Some(text.len() as u64)).unwrap();
+    let mut s =
+        crate::formats::Stream::new(Format::VllmServe, "p.json", Some(text.len() as u64)).unwrap();
     let mut seen = Vec::new();
     let mut watch = |r, b| seen.push((r, b));
     for c in text.as_bytes().chunks(1000) {
         assert!(s.feed(c, &mut watch));
     }
-    let got = s.finish("p.json", &mut watch).unwrap().unwrap();
+    let got = s.finish(&mut watch).unwrap().unwrap();
     assert_eq!(
         got,
         crate::formats::parse(Format::VllmServe, "p.json", text.as_bytes()).unwrap()

@@ -1,0 +1,228 @@
+//! Record formats read as they arrive (AIPerf's `profile_export.jsonl`, LLMPerf's
+//! `*_individual_responses.json`): the bytes are cut into whole records — the elements of one
+//! top-level JSON array, or one object after another (JSON lines) — as each completes, and each
+//! record goes to its format's [`Sink`] at once, so memory holds the rows and the one record under
+//! way, never the file. The sink is the same code the whole-file reader runs over
+//! `common::map_records`, so both readings give the same report.
+//!
+//! Anything this cutter does not take — a scalar where a record belongs, a record serde_json
+//! rejects, text after the array, an empty file — makes it give up: the caller then reads the file
+//! whole, whose reader says exactly what is wrong (as for a vLLM file the byte scanner gives up on).
+
+use serde_json::Value;
+
+use crate::error::{Diagnostic, ParseError};
+use crate::model::Report;
+
+/// Where a record format's records go, one by one, in file order.
+pub(crate) trait Sink {
+    /// Record `i` (0-based, every record counted).
+    fn record(&mut self, i: usize, record: &Value, diags: &mut Vec<Diagnostic>);
+    /// The end of the file: the report, or why there is none.
+    fn finish(
+        self: Box<Self>,
+        diags: Vec<Diagnostic>,
+    ) -> Result<(Report, Vec<Diagnostic>), ParseError>;
+}
+
+/// Where the cutter is in the file's structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Before the first byte that is not whitespace (or a byte-order mark).
+    Start,
+    /// Inside one top-level array, where an element belongs (after `[` or `,`).
+    Array,
+    /// Inside one top-level array, after an element: `,` or `]` belongs.
+    ArrayAfter,
+    /// One object after another, at the top level: between them.
+    Lines,
+    /// After the top-level array's `]`: only whitespace may follow.
+    Ended,
+    /// Given up.
+    Failed,
+}
+
+/// Cuts a byte stream into whole records.
+pub(crate) struct Cutter {
+    mode: Mode,
+    /// Bytes of the record under way that came in earlier chunks.
+    pending: Vec<u8>,
+    /// Inside a record: its depth of braces (1 = inside the record's own).
+    depth: u32,
+    in_string: bool,
+    escaped: bool,
+    /// Bytes of the file seen so far.
+    seen: u64,
+    /// Records cut so far.
+    count: usize,
+}
+
+impl Cutter {
+    pub(crate) fn new() -> Cutter {
+        Cutter {
+            mode: Mode::Start,
+            pending: Vec::new(),
+            depth: 0,
+            in_string: false,
+            escaped: false,
+            seen: 0,
+            count: 0,
+        }
+    }
+
+    /// Records cut so far.
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Cuts the records that `chunk` completes and hands each to `each` (which answers `false` to
+    /// give up). `false` once given up.
+    pub(crate) fn feed(&mut self, chunk: &[u8], mut each: impl FnMut(&[u8]) -> bool) -> bool {
+        let offset = self.seen;
+        self.seen += chunk.len() as u64;
+        // Where the record under way starts in this chunk (0 when it began in an earlier one).
+        let mut start = if self.depth > 0 { Some(0) } else { None };
+        let mut i = 0;
+        while i < chunk.len() {
+            if self.mode == Mode::Failed {
+                return false;
+            }
+            if self.depth > 0 {
+                // Inside a record only quotes, backslashes (in strings) and braces matter:
+                // brackets balance inside a valid record, and serde_json checks each record.
+                let rest = &chunk[i..];
+                let found = if self.escaped {
+                    self.escaped = false;
+                    i += 1;
+                    continue;
+                } else if self.in_string {
+                    memchr::memchr2(b'"', b'\\', rest)
+                } else {
+                    memchr::memchr3(b'"', b'{', b'}', rest)
+                };
+                let Some(k) = found else {
+                    break;
+                };
+                i += k;
+                match chunk[i] {
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = !self.in_string,
+                    b'{' => self.depth += 1,
+                    _ => {
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            let s = start.take().unwrap_or(0);
+                            let ok = if self.pending.is_empty() {
+                                each(&chunk[s..=i])
+                            } else {
+                                self.pending.extend_from_slice(&chunk[s..=i]);
+                                let ok = each(&self.pending);
+                                self.pending.clear();
+                                ok
+                            };
+                            self.count += 1;
+                            if !ok {
+                                self.mode = Mode::Failed;
+                            } else if self.mode == Mode::Array {
+                                self.mode = Mode::ArrayAfter;
+                            }
+                        }
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            let b = chunk[i];
+            // Between records. A byte-order mark is skipped at the file's start (it may arrive
+            // split over chunks).
+            let at = offset + i as u64;
+            if at < 3 && self.mode == Mode::Start && b == b"\xEF\xBB\xBF"[at as usize] {
+                i += 1;
+                continue;
+            }
+            if !b.is_ascii_whitespace() {
+                self.mode = match (self.mode, b) {
+                    (Mode::Start, b'[') => Mode::Array,
+                    (Mode::Start | Mode::Lines, b'{') => {
+                        self.open(&mut start, i);
+                        Mode::Lines
+                    }
+                    (Mode::ArrayAfter, b',') => Mode::Array,
+                    (Mode::Array, b'{') => {
+                        self.open(&mut start, i);
+                        Mode::Array
+                    }
+                    // `[]` ends with no record (the whole-file reader says so); `[{…},]` is not
+                    // JSON.
+                    (Mode::ArrayAfter, b']') => Mode::Ended,
+                    (Mode::Array, b']') if self.count == 0 => Mode::Ended,
+                    // A scalar or an array where a record belongs, a missing or doubled comma,
+                    // anything after the array: the whole-file reader says what it is.
+                    _ => Mode::Failed,
+                };
+            }
+            i += 1;
+        }
+        if let Some(s) = start {
+            self.pending.extend_from_slice(&chunk[s..]);
+        }
+        self.mode != Mode::Failed
+    }
+
+    fn open(&mut self, start: &mut Option<usize>, at: usize) {
+        self.depth = 1;
+        *start = Some(at);
+    }
+
+    /// The end of the file: whether it held whole records and nothing else (at least one).
+    pub(crate) fn complete(&self) -> bool {
+        self.count > 0 && self.depth == 0 && matches!(self.mode, Mode::Lines | Mode::Ended)
+    }
+}
+
+/// A record format read chunk by chunk (see the module's note).
+pub(crate) struct Chunked {
+    cutter: Cutter,
+    sink: Box<dyn Sink>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Chunked {
+    pub(crate) fn new(sink: Box<dyn Sink>) -> Chunked {
+        Chunked {
+            cutter: Cutter::new(),
+            sink,
+            diags: Vec::new(),
+        }
+    }
+
+    /// The next bytes; `false` once given up. Reports (records, bytes) every 1,024 records.
+    pub(crate) fn feed(
+        &mut self,
+        chunk: &[u8],
+        progress: &mut dyn crate::progress::Progress,
+    ) -> bool {
+        let (sink, diags) = (&mut self.sink, &mut self.diags);
+        let mut i = self.cutter.count();
+        let seen = self.cutter.seen + chunk.len() as u64;
+        self.cutter.feed(chunk, |bytes| {
+            let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+                return false;
+            };
+            sink.record(i, &v, diags);
+            i += 1;
+            if i % 1024 == 0 {
+                progress.report(i as u64, seen);
+            }
+            true
+        })
+    }
+
+    /// The report, or `None` when the file must be read whole.
+    pub(crate) fn finish(self) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
+        self.cutter.complete().then(|| self.sink.finish(self.diags))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,201 @@
+//! Record files read as they arrive must read exactly as when read whole, or give way to the
+//! whole-file reader — never a third answer.
+
+use super::Cutter;
+use crate::formats::{parse, Format, Stream};
+use crate::progress::Silent;
+
+fn fixture(path: &str) -> Vec<u8> {
+    let p = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/");
+    std::fs::read(format!("{p}{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// `bytes` fed to a [`Stream`] in the given chunk sizes (cycled); `None` when it gave way.
+fn streamed(format: Format, bytes: &[u8], sizes: &[usize]) -> Option<String> {
+    let mut s = Stream::new(format, "r.json", Some(bytes.len() as u64)).expect("streams");
+    let mut at = 0;
+    for &n in sizes.iter().cycle() {
+        if at >= bytes.len() {
+            break;
+        }
+        let end = (at + n.max(1)).min(bytes.len());
+        if !s.feed(&bytes[at..end], &mut Silent) {
+            break;
+        }
+        at = end;
+    }
+    s.finish(&mut Silent).map(|r| format!("{r:?}"))
+}
+
+fn whole(format: Format, bytes: &[u8]) -> String {
+    format!("{:?}", parse(format, "r.json", bytes))
+}
+
+const FILES: [(Format, &str); 2] = [
+    (Format::AiperfRecords, "aiperf/profile_export.jsonl"),
+    (
+        Format::LlmperfResponses,
+        "llmperf/llama-3-8b_550_150_individual_responses.json",
+    ),
+];
+
+#[test]
+fn record_files_read_in_any_chunks_equal_the_whole_reading() {
+    for (format, path) in FILES {
+        let bytes = fixture(path);
+        let expect = whole(format, &bytes);
+        assert!(expect.starts_with("Ok("), "{path}: {expect}");
+        for sizes in [
+            &[1][..],
+            &[2],
+            &[3],
+            &[7, 1, 13],
+            &[64],
+            &[4096],
+            &[bytes.len()],
+        ] {
+            assert_eq!(
+                streamed(format, &bytes, sizes).as_deref(),
+                Some(expect.as_str()),
+                "{path} in chunks of {sizes:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_two_chunk_cut_of_hard_text_reads_the_same() {
+    // A byte-order mark; braces, brackets, quotes and backslashes inside strings; a \u escape;
+    // multi-byte UTF-8; an exponent; a record spread over lines; CRLF.
+    let jsonl = "\u{feff}{\"metadata\": {\"request_start_ns\": 1000, \"x_request_id\": \"a{[\\\"}]\\\\\"}, \
+        \"metrics\": {\"time_to_first_token\": {\"value\": 1.5e1, \"unit\": \"ms\"}, \
+        \"request_latency\": {\"value\": 120.0, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 5}}}\r\n\
+        {\"metadata\": {\"request_start_ns\": 2000, \"error\": \"é — 😀 \\u00e9\"},\n \"metrics\": \
+        {\"time_to_first_token\": {\"value\": 20, \"unit\": \"ms\"}, \"request_latency\": {\"value\": 200, \"unit\": \"ms\"}, \
+        \"output_sequence_length\": {\"value\": 9}}}\n";
+    let array = "[ {\"ttft_s\": 0.1, \"end_to_end_latency_s\": 1.0, \"number_output_tokens\": 10, \
+        \"error_msg\": \"}{][\\\"\", \"error_code\": null},\n{\"ttft_s\": 2E-1, \"end_to_end_latency_s\": 2.0, \
+        \"number_output_tokens\": 20, \"error_code\": 500, \"error_msg\": \"😀 é\"} ]\n";
+    for (format, text) in [
+        (Format::AiperfRecords, jsonl),
+        (Format::LlmperfResponses, array),
+    ] {
+        let bytes = text.as_bytes();
+        let expect = whole(format, bytes);
+        assert!(expect.starts_with("Ok("), "{expect}");
+        for cut in 0..=bytes.len() {
+            assert_eq!(
+                streamed(format, bytes, &[cut.max(1), bytes.len()]).as_deref(),
+                Some(expect.as_str()),
+                "{format:?} cut at {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn what_the_cutter_does_not_take_gives_way_to_the_whole_reader() {
+    let good = String::from_utf8(fixture(
+        "llmperf/llama-3-8b_550_150_individual_responses.json",
+    ))
+    .expect("utf-8");
+    let good = good.trim_end();
+    let first_end = good.find("},").expect("two records") + 1;
+    let variants = [
+        // A truncated file, two ways.
+        good[..good.len() / 2].to_owned(),
+        good[..first_end].to_owned(),
+        // A scalar or a nested array where a record belongs; a doubled, a trailing or a missing
+        // comma; text after the array; an empty array; NaN inside a record.
+        format!("[1, {}", &good[1..]),
+        format!("[[{}]]", &good[1..good.len() - 1]),
+        format!("{},{}", &good[..first_end + 1], &good[first_end + 1..]),
+        format!("{},]", &good[..good.len() - 1]),
+        format!("{}{}", &good[..first_end], &good[first_end + 1..]),
+        format!("{good} x"),
+        "[]".to_owned(),
+        good.replacen("\"ttft_s\": 0.", "\"ttft_s\": NaN, \"x\": 0.", 1),
+    ];
+    for (k, v) in variants.iter().enumerate() {
+        assert_ne!(v.as_str(), good, "variant {k} is the file itself");
+        let got = streamed(Format::LlmperfResponses, v.as_bytes(), &[17]);
+        assert_eq!(got, None, "variant {k} was read streamed: {v:.80}");
+    }
+    // AIPerf's broken line: the whole reader skips it with a warning; streamed, it gives way.
+    let broken = fixture("aiperf/broken-lines.jsonl");
+    assert!(whole(Format::AiperfRecords, &broken).starts_with("Ok("));
+    assert_eq!(streamed(Format::AiperfRecords, &broken, &[64]), None);
+}
+
+#[test]
+fn every_prefix_streams_exactly_as_the_whole_reader_reads_it_or_gives_way() {
+    // A prefix that ends just after a JSON-lines record is a complete file: streamed, it reads as
+    // the whole reader reads it; a prefix cut inside a record gives way.
+    let bytes = fixture("aiperf/profile_export.jsonl");
+    let ends: Vec<usize> = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .map(|(i, _)| i)
+        .collect();
+    for cut in 1..bytes.len() {
+        let part = &bytes[..cut];
+        let got = streamed(Format::AiperfRecords, part, &[5]);
+        // Complete: everything up to a line's closing brace (and maybe its newline).
+        let complete = ends.iter().any(|&e| cut == e || cut == e + 1);
+        if complete {
+            assert_eq!(
+                got,
+                Some(whole(Format::AiperfRecords, part)),
+                "prefix {cut}"
+            );
+        } else {
+            assert_eq!(got, None, "prefix {cut}");
+        }
+    }
+}
+
+#[test]
+fn the_cutter_hands_over_whole_records_only() {
+    let text = br#"[{"a":"}"},{"b":[1,{"c":"\"{"}]} ,{}]"#;
+    for size in 1..text.len() {
+        let mut c = Cutter::new();
+        let mut got: Vec<String> = Vec::new();
+        for chunk in text.chunks(size) {
+            assert!(c.feed(chunk, |r| {
+                got.push(String::from_utf8(r.to_vec()).expect("utf-8"));
+                true
+            }));
+        }
+        assert!(c.complete());
+        assert_eq!(
+            got,
+            [r#"{"a":"}"}"#, r#"{"b":[1,{"c":"\"{"}]}"#, "{}"],
+            "size {size}"
+        );
+    }
+}
+
+#[test]
+fn a_big_record_file_reports_progress() {
+    let mut text = String::from("[");
+    for i in 0..3000 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(
+            r#"{{"ttft_s": 0.1, "end_to_end_latency_s": 1.0, "number_output_tokens": {}}}"#,
+            i + 2
+        ));
+    }
+    text.push(']');
+    let mut s = Stream::new(Format::LlmperfResponses, "p.json", None).expect("streams");
+    let mut seen = Vec::new();
+    let mut watch = |r, b| seen.push((r, b));
+    for c in text.as_bytes().chunks(1000) {
+        assert!(s.feed(c, &mut watch));
+    }
+    assert_eq!(seen.iter().map(|x| x.0).collect::<Vec<_>>(), [1024, 2048]);
+    let got = s.finish(&mut Silent).expect("streamed").expect("parses");
+    assert_eq!(got.report.request_count(), 3000);
+}
