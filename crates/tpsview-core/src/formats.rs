@@ -456,12 +456,14 @@ impl Stream {
             Format::SglangServe => {
                 Chunked::Scanner(Box::new(vllm::Chunked::new(sglang::FLAVOR, size)))
             }
-            Format::AiperfRecords => Chunked::Records(records::Chunked::new(Box::new(
-                aiperf::RecordsSink::new(file),
-            ))),
-            Format::LlmperfResponses => Chunked::Records(records::Chunked::new(Box::new(
-                llmperf::ResponsesSink::new(file),
-            ))),
+            Format::AiperfRecords => Chunked::Records(records::Chunked::new(
+                Box::new(aiperf::RecordsSink::new(file)),
+                size,
+            )),
+            Format::LlmperfResponses => Chunked::Records(records::Chunked::new(
+                Box::new(llmperf::ResponsesSink::new(file)),
+                size,
+            )),
             _ => return None,
         };
         Some(Stream {

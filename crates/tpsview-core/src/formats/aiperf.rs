@@ -217,6 +217,10 @@ impl super::records::Sink for RecordsSink {
         }
     }
 
+    fn reserve_for_rest(&mut self, read: u64, total: u64) {
+        self.rows.reserve_for_rest(read, total);
+    }
+
     fn finish(
         self: Box<Self>,
         mut diags: Vec<Diagnostic>,

@@ -370,6 +370,19 @@ impl Rows {
         self.rows.push(r);
     }
 
+    /// Makes room for the rows and gaps still to come when `read` of `total` bytes gave the rows
+    /// held now (a streamed file's estimate, 2 % over): a column that grows by doubling holds its
+    /// old and new buffers at once, and a wasm memory never gives back what that peak took.
+    pub fn reserve_for_rest(&mut self, read: u64, total: u64) {
+        if read == 0 || read >= total {
+            return;
+        }
+        let more = |n: usize| (n as f64 * (total - read) as f64 / read as f64 * 1.02) as usize;
+        self.rows.reserve(more(self.rows.len()));
+        self.gaps.offsets.reserve(more(self.rows.len()));
+        self.gaps.values.reserve(more(self.gaps.values.len()));
+    }
+
     /// Sets row `i`'s send time (for formats whose clock origin is known only at the end).
     pub fn set_start(&mut self, i: usize, start_s: Option<f64>) {
         if let Some(r) = self.rows.get_mut(i) {

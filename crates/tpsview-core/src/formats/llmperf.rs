@@ -218,6 +218,10 @@ impl super::records::Sink for ResponsesSink {
         self.itl.extend(num(r, "inter_token_latency_s"));
     }
 
+    fn reserve_for_rest(&mut self, read: u64, total: u64) {
+        self.rows.reserve_for_rest(read, total);
+    }
+
     fn finish(
         self: Box<Self>,
         mut diags: Vec<Diagnostic>,

@@ -18,6 +18,9 @@ use crate::model::Report;
 pub(crate) trait Sink {
     /// Record `i` (0-based, every record counted).
     fn record(&mut self, i: usize, record: &Value, diags: &mut Vec<Diagnostic>);
+    /// `read` of the file's `total` bytes gave the records seen so far: room can be made for the
+    /// rest (once per file, early).
+    fn reserve_for_rest(&mut self, read: u64, total: u64);
     /// The end of the file: the report, or why there is none.
     fn finish(
         self: Box<Self>,
@@ -182,14 +185,17 @@ impl Cutter {
 
 /// A record format read chunk by chunk (see the module's note).
 pub(crate) struct Chunked {
+    /// The file's size, when known, until the sink has been told what to expect.
+    estimate_at: Option<u64>,
     cutter: Cutter,
     sink: Box<dyn Sink>,
     diags: Vec<Diagnostic>,
 }
 
 impl Chunked {
-    pub(crate) fn new(sink: Box<dyn Sink>) -> Chunked {
+    pub(crate) fn new(sink: Box<dyn Sink>, size: Option<u64>) -> Chunked {
         Chunked {
+            estimate_at: size,
             cutter: Cutter::new(),
             sink,
             diags: Vec::new(),
@@ -205,7 +211,7 @@ impl Chunked {
         let (sink, diags) = (&mut self.sink, &mut self.diags);
         let mut i = self.cutter.count();
         let seen = self.cutter.seen + chunk.len() as u64;
-        self.cutter.feed(chunk, |bytes| {
+        let ok = self.cutter.feed(chunk, |bytes| {
             let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
                 return false;
             };
@@ -215,7 +221,16 @@ impl Chunked {
                 progress.report(i as u64, seen);
             }
             true
-        })
+        });
+        // Once a 32nd of the file (at least 1 MB) has given records, the sink can size its columns
+        // for the rest.
+        if let Some(total) = self.estimate_at {
+            if self.cutter.count() > 0 && seen >= (total / 32).max(1 << 20).min(total) {
+                self.sink.reserve_for_rest(seen, total);
+                self.estimate_at = None;
+            }
+        }
+        ok
     }
 
     /// The report, or `None` when the file must be read whole.

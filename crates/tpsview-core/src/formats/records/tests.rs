@@ -199,3 +199,40 @@ fn a_big_record_file_reports_progress() {
     let got = s.finish(&mut Silent).expect("streamed").expect("parses");
     assert_eq!(got.report.request_count(), 3000);
 }
+
+#[test]
+fn a_streamed_file_sizes_its_gap_column_once_not_by_doubling() {
+    // 2,100 AIPerf records of 300 gaps each: 630,000 gaps. Told the file's size, the reader
+    // reserves for the whole file after its first 1 MB, so the column ends close to its length
+    // (doubling from the first records would leave up to twice it, and held both buffers at once).
+    let mut text = String::new();
+    for i in 0..2_100u64 {
+        let gaps: Vec<String> = (0..300).map(|k| format!("{}.25", 20 + (i + k) % 9)).collect();
+        text.push_str(&format!(
+            "{{\"metadata\": {{\"request_start_ns\": {}}}, \"metrics\": {{\"time_to_first_token\": {{\"value\": 40, \"unit\": \"ms\"}}, \
+             \"request_latency\": {{\"value\": 7000, \"unit\": \"ms\"}}, \"output_sequence_length\": {{\"value\": 301}}, \
+             \"inter_chunk_latency\": {{\"value\": [{}], \"unit\": \"ms\"}}}}}}\n",
+            1_000_000 + i * 1_000,
+            gaps.join(", ")
+        ));
+    }
+    let read = |size: Option<u64>| {
+        let mut s = Stream::new(Format::AiperfRecords, "a.jsonl", size).expect("streams");
+        for c in text.as_bytes().chunks(64 << 10) {
+            assert!(s.feed(c, &mut Silent));
+        }
+        let parsed = s.finish(&mut Silent).expect("streamed").expect("parses");
+        // Moved out, not cloned (a clone would be sized exactly).
+        let mut runs = parsed.report.runs;
+        let req = runs.remove(0).points.remove(0).requests.expect("requests");
+        let g = req.chunk_gaps.expect("gaps");
+        (g.values.len(), g.values.capacity())
+    };
+    let (len, cap) = read(Some(text.len() as u64));
+    assert_eq!(len, 630_000);
+    assert!(cap >= len && cap <= len + len / 20, "{cap} for {len}");
+    // Without the size, the column grows by doubling (std's growth: 300 · 2^k here, so 1,228,800)
+    // — what the estimate avoids.
+    let (len, cap) = read(None);
+    assert!(cap > len + len / 20, "{cap} for {len}");
+}
