@@ -1,13 +1,14 @@
 // Big reports (issue 7): a ~105 MB vLLM --save-detailed file made by the test (never in git) loads
 // in the worker with a progress bar and the right totals while the page's thread stays free
 // (Long Tasks API, plus a timer probe for tasks under the API's 50 ms floor); Cancel stops a slow
-// streamed fetch; a truncated file and one over the size limit each get a clear message.
+// streamed fetch; a truncated file and one over the size limit each get a clear message. Record
+// files (AIPerf JSON lines, LLMPerf responses) are parsed as they arrive in ≤ 1.5 × their size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, openSync, closeSync, ftruncateSync, copyFileSync, existsSync, createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { serve, launch, open, tableRows, root, shots, settled, watchLongTasks, traceMainThread } from './harness.mjs';
-import { writeBigVllm } from './bigfile.mjs';
+import { writeBigVllm, writeBigAiperf, writeBigLlmperf } from './bigfile.mjs';
 
 const dir = path.join(root, 'target', 'e2e-big');
 const big = path.join(dir, 'vllm-detailed-big.json');
@@ -115,6 +116,46 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   await page.screenshot({ path: path.join(shots, 'big-file.png') });
   assert.deepEqual(log.errors, []);
   await page.close();
+});
+
+test('record files (AIPerf JSON lines, LLMPerf responses) are parsed as they arrive, in at most 1.5 × their size', async () => {
+  const files = [
+    ['aiperf-e2e_profile_export.jsonl', (f) => writeBigAiperf(f, 10_000, 1_000)],
+    ['llmperf-e2e_individual_responses.json', (f) => writeBigLlmperf(f, 100_000)],
+  ];
+  for (const [name, write] of files) {
+    const file = path.join(dir, name);
+    const want = write(file);
+    const { page, log } = await open(context, server.origin + '/');
+    await settled(page);
+    await page.evaluate(() => {
+      window.__progress = [];
+      new MutationObserver(() => {
+        const p = document.querySelector('[data-testid=load-progress]');
+        if (p) window.__progress.push({ phase: p.dataset.phase, read: Number(p.dataset.read), requests: Number(p.dataset.requests ?? 0) });
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.setInputFiles('[data-testid=file-input]', file);
+    await page.waitForFunction((n) => document.querySelector('[data-testid=load-figures]')?.textContent.startsWith(n), name, { timeout: 120_000 });
+    await settled(page);
+    const seen = await page.evaluate(() => window.__progress);
+    // Records counted while the file is still being read, and no parse after the read.
+    const parsing = seen.filter((p) => p.phase === 'reading' && p.requests > 0);
+    assert.ok(parsing.some((p) => p.read < want.bytes), `${name}: ${JSON.stringify(seen.slice(0, 5))}`);
+    assert.ok(!seen.some((p) => p.phase === 'parsing'), `${name}: no parse after the read`);
+    const fig = await page.$eval('[data-testid=load-figures]', (e) => ({ ...e.dataset }));
+    assert.equal(Number(fig.bytes), want.bytes);
+    const [row] = await tableRows(page);
+    assert.equal(row.requests_ok, want.requests, name);
+    if (want.ttftMeanMs !== undefined) {
+      assert.ok(Math.abs(row.ttft_mean_ms - want.ttftMeanMs) <= 1e-6 * want.ttftMeanMs, `${name}: TTFT mean ${row.ttft_mean_ms} vs ${want.ttftMeanMs}`);
+    }
+    const memory = Number(fig.memory) / want.bytes;
+    console.log(`# ${name}: ${(want.bytes / 1e6).toFixed(1)} MB, worker memory ${memory.toFixed(2)} × the file`);
+    assert.ok(memory <= 1.5, `${name}: worker memory ${memory} × the file`);
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  }
 });
 
 test('Cancel stops a slow streamed fetch: the worker ends, nothing is added, the page goes on', async () => {

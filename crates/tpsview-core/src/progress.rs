@@ -1,6 +1,7 @@
 //! Progress of a long parse, for a caller that shows it (the browser's loading worker): passed to
 //! [`crate::formats::parse_any_with_progress`] as a parameter. The byte scanner reports (requests
-//! read so far, bytes of the file read so far) every 1,024 requests; the other readers report
+//! read so far, bytes of the file read so far) every 1,024 requests; a record file read as it
+//! arrives (`formats::Stream`), after each chunk that completed a record; the other readers report
 //! nothing.
 
 /// Receives progress reports.

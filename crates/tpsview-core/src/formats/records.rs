@@ -202,14 +202,16 @@ impl Chunked {
         }
     }
 
-    /// The next bytes; `false` once given up. Reports (records, bytes) every 1,024 records.
+    /// The next bytes; `false` once given up. Reports (records, bytes) after each chunk that
+    /// completed a record (a record can be kilobytes: counting to 1,024 could take megabytes).
     pub(crate) fn feed(
         &mut self,
         chunk: &[u8],
         progress: &mut dyn crate::progress::Progress,
     ) -> bool {
         let (sink, diags) = (&mut self.sink, &mut self.diags);
-        let mut i = self.cutter.count();
+        let before = self.cutter.count();
+        let mut i = before;
         let seen = self.cutter.seen + chunk.len() as u64;
         let ok = self.cutter.feed(chunk, |bytes| {
             let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
@@ -217,11 +219,11 @@ impl Chunked {
             };
             sink.record(i, &v, diags);
             i += 1;
-            if i % 1024 == 0 {
-                progress.report(i as u64, seen);
-            }
             true
         });
+        if ok && i > before {
+            progress.report(i as u64, seen);
+        }
         // Once a 32nd of the file (at least 1 MB) has given records, the sink can size its columns
         // for the rest.
         if let Some(total) = self.estimate_at {
