@@ -210,7 +210,9 @@ fn a_streamed_file_sizes_its_gap_column_once_not_by_doubling() {
     // (doubling from the first records would leave up to twice it, and held both buffers at once).
     let mut text = String::new();
     for i in 0..2_100u64 {
-        let gaps: Vec<String> = (0..300).map(|k| format!("{}.25", 20 + (i + k) % 9)).collect();
+        let gaps: Vec<String> = (0..300)
+            .map(|k| format!("{}.25", 20 + (i + k) % 9))
+            .collect();
         text.push_str(&format!(
             "{{\"metadata\": {{\"request_start_ns\": {}}}, \"metrics\": {{\"time_to_first_token\": {{\"value\": 40, \"unit\": \"ms\"}}, \
              \"request_latency\": {{\"value\": 7000, \"unit\": \"ms\"}}, \"output_sequence_length\": {{\"value\": 301}}, \
