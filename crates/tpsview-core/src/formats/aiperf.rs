@@ -6,7 +6,7 @@
 use super::{Format, FormatSpec};
 use serde_json::Value;
 
-use super::common::{self, at, map_records, num, read_values, summary_point, Row, Rows};
+use super::common::{self, at, num, read_values, summary_point, Row, Rows};
 use super::genai_perf::summary_figures;
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
@@ -164,12 +164,7 @@ fn record_row(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> R
 
 /// Parses `profile_export.jsonl`.
 pub fn parse_records(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
-    let mut diags = Vec::new();
-    let mut sink = RecordsSink::new(file);
-    map_records(file, bytes, &mut diags, |i, r, diags| {
-        super::records::Sink::record(&mut sink, i, r, diags)
-    })?;
-    super::records::Sink::finish(Box::new(sink), diags)
+    super::records::read_whole(file, bytes, RecordsSink::new(file))
 }
 
 /// `profile_export.jsonl`'s records, one by one: from the whole file (`parse_records`) or as

@@ -5,7 +5,7 @@
 use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
-use super::common::{self, map_records, num, read_values, summary_point, Row, Rows};
+use super::common::{self, num, read_values, summary_point, Row, Rows};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
@@ -150,12 +150,7 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
 
 /// Parses `*_individual_responses.json`.
 pub fn parse_responses(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
-    let mut diags = Vec::new();
-    let mut sink = ResponsesSink::new(file);
-    map_records(file, bytes, &mut diags, |i, r, diags| {
-        super::records::Sink::record(&mut sink, i, r, diags)
-    })?;
-    super::records::Sink::finish(Box::new(sink), diags)
+    super::records::read_whole(file, bytes, ResponsesSink::new(file))
 }
 
 /// The responses, one by one: from the whole file (`parse_responses`) or as they arrive

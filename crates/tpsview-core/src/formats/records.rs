@@ -28,6 +28,18 @@ pub(crate) trait Sink {
     ) -> Result<(Report, Vec<Diagnostic>), ParseError>;
 }
 
+/// A whole file's records into `sink` (`common::map_records`: one array or one record after
+/// another, a broken line skipped and named).
+pub(crate) fn read_whole(
+    file: &str,
+    bytes: &[u8],
+    mut sink: impl Sink + 'static,
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+    let mut diags = Vec::new();
+    super::common::map_records(file, bytes, &mut diags, |i, r, d| sink.record(i, r, d))?;
+    Box::new(sink).finish(diags)
+}
+
 /// Where the cutter is in the file's structure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
