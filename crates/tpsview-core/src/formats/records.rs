@@ -68,6 +68,8 @@ pub(crate) struct Cutter {
     escaped: bool,
     /// Bytes of the file seen so far.
     seen: u64,
+    /// Bytes of a byte-order mark skipped at the start.
+    bom: u8,
     /// Records cut so far.
     count: usize,
 }
@@ -81,6 +83,7 @@ impl Cutter {
             in_string: false,
             escaped: false,
             seen: 0,
+            bom: 0,
             count: 0,
         }
     }
@@ -149,11 +152,19 @@ impl Cutter {
             }
             let b = chunk[i];
             // Between records. A byte-order mark is skipped at the file's start (it may arrive
-            // split over chunks).
+            // split over chunks); a part of one is not text the whole-file reader reads.
+            const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
             let at = offset + i as u64;
-            if at < 3 && self.mode == Mode::Start && b == b"\xEF\xBB\xBF"[at as usize] {
-                i += 1;
-                continue;
+            if at < 3 && self.mode == Mode::Start && usize::from(self.bom) == at as usize {
+                if b == BOM[at as usize] {
+                    self.bom += 1;
+                    i += 1;
+                    continue;
+                }
+                if self.bom > 0 {
+                    self.mode = Mode::Failed;
+                    continue;
+                }
             }
             if !b.is_ascii_whitespace() {
                 self.mode = match (self.mode, b) {

@@ -121,6 +121,11 @@ fn what_the_cutter_does_not_take_gives_way_to_the_whole_reader() {
         let got = streamed(Format::LlmperfResponses, v.as_bytes(), &[17]);
         assert_eq!(got, None, "variant {k} was read streamed: {v:.80}");
     }
+    // Two bytes of a byte-order mark (not text the whole reader takes), however they arrive.
+    let partial = [&b"\xEF\xBB"[..], good.as_bytes()].concat();
+    for size in [1, 2, 17] {
+        assert_eq!(streamed(Format::LlmperfResponses, &partial, &[size]), None);
+    }
     // AIPerf's broken line: the whole reader skips it with a warning; streamed, it gives way.
     let broken = fixture("aiperf/broken-lines.jsonl");
     assert!(whole(Format::AiperfRecords, &broken).starts_with("Ok("));
