@@ -162,7 +162,7 @@ impl<'a> Scanner<'a> {
         }
         let mut mant: u64 = 0;
         let int_start = i;
-        let mut digits = accumulate_digits(b, &mut i, &mut mant);
+        let mut digits = accumulate_digits_bytewise(b, &mut i, &mut mant);
         let int_len = i - int_start;
         // JSON forbids leading zeros ("01") and a bare sign.
         if int_len == 0 || (int_len > 1 && b[int_start] == b'0') {
@@ -325,8 +325,30 @@ fn parse_long(token: &[u8]) -> Option<f64> {
 }
 
 /// Reads ASCII digits from `b[*i..]` into `mant` (wrapping past 19 digits: the caller checks the
-/// count), advancing `*i`; returns how many it read.
+/// count), advancing `*i`; returns how many it read. Eight bytes at a time while eight remain
+/// (SWAR: which lead with digits, and their value, in a few integer operations), then byte by byte.
 fn accumulate_digits(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
+    let mut n = 0;
+    while let Some(&word) = b.get(*i..).and_then(|r| r.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(word);
+        let k = leading_digits(x);
+        if k == 0 {
+            return n;
+        }
+        *mant = mant
+            .wrapping_mul(POW10_INT[k as usize])
+            .wrapping_add(digits_value(x, k));
+        n += k;
+        *i += k as usize;
+        if k < 8 {
+            return n;
+        }
+    }
+    n + accumulate_digits_bytewise(b, i, mant)
+}
+
+/// [`accumulate_digits`] one byte at a time (integer parts: mostly one digit).
+fn accumulate_digits_bytewise(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
     let mut n = 0;
     while let Some(&c) = b.get(*i) {
         if !c.is_ascii_digit() {
@@ -337,6 +359,41 @@ fn accumulate_digits(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
         *i += 1;
     }
     n
+}
+
+/// 10^k for k ≤ 8.
+const POW10_INT: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// How many of the eight bytes of `x` (the first in the lowest byte) are ASCII digits before the
+/// first that is not. A byte is a digit when its high nibble is 3 both as is and after adding 6
+/// (0x3A..0x3F become 0x40..0x45); a byte of 0xFA or more carries into the next, but that byte
+/// already ends the run.
+fn leading_digits(x: u64) -> u32 {
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const THREES: u64 = 0x3030_3030_3030_3030;
+    let not_digit =
+        ((x & HIGH) ^ THREES) | ((x.wrapping_add(0x0606_0606_0606_0606) & HIGH) ^ THREES);
+    not_digit.trailing_zeros() / 8
+}
+
+/// The value of the first `k` (1..=8) digit bytes of `x`: they are moved to the top, zeros before
+/// them, and the eight are combined pairwise (2 → 4 → 8 digits) with three multiplications.
+fn digits_value(x: u64, k: u32) -> u64 {
+    let d = x & 0x0F0F_0F0F_0F0F_0F0F;
+    let d = d << (8 * (8 - k));
+    let d = (d.wrapping_mul(10) + (d >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let d = (d.wrapping_mul(100) + (d >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (d.wrapping_mul(10_000) + (d >> 32)) & 0xFFFF_FFFF
 }
 
 #[cfg(test)]

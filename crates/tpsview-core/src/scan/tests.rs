@@ -109,3 +109,56 @@ fn offsets_follow_lines_and_columns() {
     assert_eq!(offset_of(t, 2, 3), 6);
     assert_eq!(offset_of(t, 9, 1), t.len());
 }
+
+/// The digit loop one byte at a time: what the eight-at-a-time reading must equal.
+fn digits_bytewise(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
+    let mut n = 0;
+    while let Some(&c) = b.get(*i) {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        *mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+        n += 1;
+        *i += 1;
+    }
+    n
+}
+
+#[test]
+fn eight_bytes_at_a_time_read_digits_as_one_at_a_time_does() {
+    // Every run length 0..=20 after every offset, followed by each kind of byte that ends a run
+    // (including ':' and '/', the neighbours of the digits, and bytes ≥ 0xFA that carry).
+    let enders: [u8; 9] = [b'.', b',', b'/', b':', b'e', b' ', 0xFA, 0xFF, 0x00];
+    for run in 0..=20usize {
+        for &end in &enders {
+            for lead in 0..3 {
+                let mut b: Vec<u8> = vec![b'x'; lead];
+                b.extend((0..run).map(|k| b'0' + ((k * 7 + 3) % 10) as u8));
+                b.push(end);
+                b.extend_from_slice(b"12345678");
+                let (mut i1, mut m1) = (lead, 77u64);
+                let (mut i2, mut m2) = (lead, 77u64);
+                let n1 = accumulate_digits(&b, &mut i1, &mut m1);
+                let n2 = digits_bytewise(&b, &mut i2, &mut m2);
+                assert_eq!(
+                    (n1, i1, m1),
+                    (n2, i2, m2),
+                    "run {run}, end {end:#x}, lead {lead}"
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_bytes_read_as_digits_alike(b in proptest::collection::vec(
+        prop_oneof![b'0'..=b'9', any::<u8>()], 0..40), start in 0usize..40) {
+        let start = start.min(b.len());
+        let (mut i1, mut m1) = (start, 5u64);
+        let (mut i2, mut m2) = (start, 5u64);
+        let n1 = accumulate_digits(&b, &mut i1, &mut m1);
+        let n2 = digits_bytewise(&b, &mut i2, &mut m2);
+        prop_assert_eq!((n1, i1, m1), (n2, i2, m2));
+    }
+}
