@@ -35,6 +35,22 @@ fn main() {
     let t = Instant::now();
     let s = tpsview_core::summarize(vec![parsed], &Default::default());
     let metrics = t.elapsed().as_secs_f64();
+    // What the browser's loading worker does after the read: fold the gaps, fold each point's
+    // per-request distributions, cut the parsed file into pieces for the page.
+    let mut worker = tpsview_core::parse_any("p.json", text.as_bytes()).expect("parses");
+    let t = Instant::now();
+    tpsview_core::metrics::fold_gaps(&mut worker.report);
+    let fold_gaps = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    tpsview_core::metrics::fold_requests(&mut worker.report);
+    let fold_requests = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let pieces = tpsview_core::transfer::split(worker);
+    let split = t.elapsed().as_secs_f64();
+    println!(
+        "worker after the read: fold_gaps {fold_gaps:.3} s, fold_requests {fold_requests:.3} s, split {split:.3} s ({} pieces)",
+        1 + pieces.columns.len()
+    );
     let t = Instant::now();
     let v: serde_json::Value = serde_json::from_slice(text.as_bytes()).expect("valid");
     let value = t.elapsed().as_secs_f64();
