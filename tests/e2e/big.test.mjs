@@ -76,9 +76,11 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   const mb = (expected.bytes / 1e6).toFixed(1);
   assert.ok(seen.some((p) => p.text.includes(`of ${mb} MB`) && p.max === expected.bytes), JSON.stringify(seen.slice(0, 3)));
   // Parsed while it is read (a vLLM file): requests seen so far (reported every 1,024), and how
-  // far into the file; never a separate parsing phase after the whole file was read.
+  // far into the file — before its end (the last chunk's report may come with every byte read,
+  // while requests are still being counted); never a separate parsing phase after the read.
   const parsing = seen.filter((p) => p.phase === 'reading' && p.requests > 0);
-  assert.ok(parsing.length > 0 && parsing.every((p) => p.requests < expected.requests && p.read < expected.bytes), JSON.stringify(parsing));
+  assert.ok(parsing.some((p) => p.read < expected.bytes), JSON.stringify(parsing));
+  assert.ok(parsing.every((p) => p.requests < expected.requests && p.read <= expected.bytes), JSON.stringify(parsing));
   assert.match(parsing[0].text, /Reading and parsing vllm-detailed-big\.json in a worker: [\d,]+ requests so far, [\d.]+ of [\d.]+ MB/);
   assert.ok(!seen.some((p) => p.phase === 'parsing'), 'no parse after the read');
   // Once requests are counted, the bar keeps saying so (its words do not alternate).
