@@ -110,18 +110,10 @@ fn offsets_follow_lines_and_columns() {
     assert_eq!(offset_of(t, 9, 1), t.len());
 }
 
-/// The digit loop one byte at a time: what the eight-at-a-time reading must equal.
+/// The digit loop one byte at a time (the scanner's own, for integer parts): what the
+/// eight-at-a-time reading must equal.
 fn digits_bytewise(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
-    let mut n = 0;
-    while let Some(&c) = b.get(*i) {
-        if !c.is_ascii_digit() {
-            break;
-        }
-        *mant = mant.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-        n += 1;
-        *i += 1;
-    }
-    n
+    accumulate_digits_bytewise(b, i, mant)
 }
 
 #[test]
