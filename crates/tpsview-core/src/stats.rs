@@ -172,26 +172,45 @@ const RADIX_MIN: usize = 1 << 16;
 /// selected in.
 /// Millions of chunk gaps cost two linear passes instead of a copy and several selections.
 pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
+    ranks_and_sum(values, ranks, false).0
+}
+
+/// [`values_at_ranks`], and with `sum` the values' sum in order — `values.iter().sum()`, the same
+/// bits — taken in the histogram's pass when that pass is one (not split in halves): one pass over
+/// millions of values less. `None` when it was not taken.
+fn ranks_and_sum(values: &[f64], ranks: &[usize], sum: bool) -> (Vec<f64>, Option<f64>) {
     if values.len() < RADIX_MIN {
         let mut v = values.to_vec();
-        return ranks
+        let at = ranks
             .iter()
             .map(|&r| *v.select_nth_unstable_by(r, f64::total_cmp).1)
             .collect();
+        return (at, None);
     }
     let bits = bucket_bits(values.len());
     let (buckets, shift) = (1usize << bits, 64 - bits);
-    let hist = halves(values, |part| {
+    let whole = values.len();
+    let (hist, total) = halves(values, |part| {
         let mut hist = vec![0u32; buckets];
-        for &x in part {
-            hist[(order_key(x) >> shift) as usize] += 1;
+        if sum && part.len() == whole {
+            // std's f64 sum is this fold from -0.0, in order.
+            let mut s = -0.0f64;
+            for &x in part {
+                s += x;
+                hist[(order_key(x) >> shift) as usize] += 1;
+            }
+            (hist, Some(s))
+        } else {
+            for &x in part {
+                hist[(order_key(x) >> shift) as usize] += 1;
+            }
+            (hist, None)
         }
-        hist
     })
     .into_iter()
-    .reduce(|mut a, b| {
+    .reduce(|(mut a, sa), (b, _)| {
         a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        a
+        (a, sa)
     })
     .unwrap_or_default();
     // For each rank: its bucket and its position inside the bucket.
@@ -231,7 +250,7 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
         a
     })
     .unwrap_or_default();
-    ranks
+    let at = ranks
         .iter()
         .map(|&r| {
             let b = bucket_of(r);
@@ -239,7 +258,8 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
             let local = r - starts[b] as usize;
             *gathered[k].select_nth_unstable_by(local, f64::total_cmp).1
         })
-        .collect()
+        .collect();
+    (at, total)
 }
 
 /// Above this many values, a histogram pass is split in two halves (see [`crate::par`]).
@@ -276,7 +296,13 @@ pub fn dist_in_place(values: &[f64]) -> Dist {
     let (avg, at) = if n >= SPLIT_MIN && crate::par::parallel() {
         crate::par::join(|| mean(values), || values_at_ranks(values, &ranks))
     } else {
-        (mean(values), values_at_ranks(values, &ranks))
+        // One pass fewer: the sum rides along the histogram's pass.
+        let (at, total) = ranks_and_sum(values, &ranks, true);
+        let avg = match total {
+            Some(t) => Some(t / n as f64),
+            None => mean(values),
+        };
+        (avg, at)
     };
     let pct = |k: usize, p: f64| {
         let h = (n - 1) as f64 * p / 100.0;

@@ -143,3 +143,23 @@ fn the_finer_histogram_of_millions_of_values_finds_the_same_ranks_as_sorting() {
     let expect: Vec<f64> = ranks.iter().map(|&r| sorted[r]).collect();
     assert_eq!(values_at_ranks(&v, &ranks), expect);
 }
+
+#[test]
+fn the_mean_taken_in_the_histogram_pass_is_the_sum_in_order() {
+    // Sums whose rounding depends on the order (1e16 + 1 is lost, 1 + 1 is not), and negative
+    // zeros (std's sum starts at -0.0): the mean of the one-pass reading is the plain mean's bits.
+    let n = 100_000;
+    let order: Vec<f64> = (0..n)
+        .map(|i| match i % 4 {
+            0 => 1e16,
+            1 | 2 => 1.0,
+            _ => -1e16 + (i % 7) as f64,
+        })
+        .collect();
+    let zeros = vec![-0.0; n];
+    for v in [order, zeros] {
+        let d = dist_in_place(&v);
+        let plain = v.iter().sum::<f64>() / n as f64;
+        assert_eq!(d.mean.map(f64::to_bits), Some(plain.to_bits()));
+    }
+}
