@@ -5,8 +5,8 @@
 //! `bench_serving` file, an AIPerf `profile_export.jsonl` or LLMPerf responses (the format
 //! detected from two small slices at the file's ends) is parsed chunk by chunk as it arrives
 //! (`formats::Stream`): the browser reads ahead while a chunk is parsed, and memory never holds
-//! the whole file. Any other file, a URL, or a file the byte
-//! scanner gives up on, is read chunk by chunk into one buffer and then parsed. Either way the
+//! the whole file. Any other file, a URL, or a file the streamed reader gives up on, is read
+//! chunk by chunk into one buffer and then parsed. Either way the
 //! worker folds huge chunk-gap arrays into their distribution (`metrics::fold_gaps`), computes
 //! each point's per-request distributions (`metrics::fold_requests`) and posts the
 //! result back in binary (`tpsview_core::transfer`), its buffer transferred, not copied. The

@@ -502,7 +502,7 @@ impl Stream {
             Chunked::Records(c) => c.finish()?,
         };
         Some(read.map(|(report, diagnostics)| Parsed {
-            file: file.to_owned(),
+            file,
             format,
             report,
             diagnostics,
