@@ -332,8 +332,11 @@ test('phone and dark: the answer in the first screen; axe-core finds nothing ser
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(server.origin + '/');
   await settled(page);
-  const box = await page.locator('[data-testid=kpi-peak-system]').boundingBox();
-  assert.ok(box && box.y + box.height <= 844, `the peak card ends at ${box?.y + box?.height} on a phone`);
+  // ux.md: the run header and all four answer cards in a phone's first screen.
+  for (const id of ['run-header', 'kpi-peak-system', 'kpi-best-per-stream', 'kpi-knee', 'kpi-health']) {
+    const box = await page.locator(`[data-testid=${id}]`).first().boundingBox();
+    assert.ok(box && box.y + box.height <= 844, `${id} ends at ${box?.y + box?.height} on a phone`);
+  }
   await page.screenshot({ path: path.join(shots, 'answer-390x844.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 1280, height: 800 });
