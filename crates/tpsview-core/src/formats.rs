@@ -582,5 +582,31 @@ pub(crate) fn path_of_error(bytes: &[u8], err: &serde_json::Error) -> Option<Str
     (!path.is_empty()).then_some(path)
 }
 
+/// Tests' reading of `bytes` through a [`Stream`] in the given chunk sizes (cycled), as `name`:
+/// what it gave (`Debug`), or `None` when it gave way to the whole-file reader.
+#[cfg(test)]
+pub(crate) fn read_in_chunks(
+    format: Format,
+    name: &str,
+    bytes: &[u8],
+    sizes: &[usize],
+) -> Option<String> {
+    let mut s =
+        Stream::new(format, name, Some(bytes.len() as u64)).expect("a format read as it arrives");
+    let mut at = 0;
+    for &n in sizes.iter().cycle() {
+        if at >= bytes.len() {
+            break;
+        }
+        let end = (at + n.max(1)).min(bytes.len());
+        if !s.feed(&bytes[at..end], &mut crate::progress::Silent) {
+            break;
+        }
+        at = end;
+    }
+    s.finish(&mut crate::progress::Silent)
+        .map(|r| format!("{r:?}"))
+}
+
 #[cfg(test)]
 mod tests;

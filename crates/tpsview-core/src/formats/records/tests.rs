@@ -12,19 +12,7 @@ fn fixture(path: &str) -> Vec<u8> {
 
 /// `bytes` fed to a [`Stream`] in the given chunk sizes (cycled); `None` when it gave way.
 fn streamed(format: Format, bytes: &[u8], sizes: &[usize]) -> Option<String> {
-    let mut s = Stream::new(format, "r.json", Some(bytes.len() as u64)).expect("streams");
-    let mut at = 0;
-    for &n in sizes.iter().cycle() {
-        if at >= bytes.len() {
-            break;
-        }
-        let end = (at + n.max(1)).min(bytes.len());
-        if !s.feed(&bytes[at..end], &mut Silent) {
-            break;
-        }
-        at = end;
-    }
-    s.finish(&mut Silent).map(|r| format!("{r:?}"))
+    crate::formats::read_in_chunks(format, "r.json", bytes, sizes)
 }
 
 fn whole(format: Format, bytes: &[u8]) -> String {

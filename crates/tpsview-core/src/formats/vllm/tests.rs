@@ -492,22 +492,7 @@ fn another_tools_file_read_as_vllm_is_no_data_not_an_empty_point() {
     assert!(e.to_string().starts_with("t.json"), "{e}");
 }
 
-/// A file fed to [`crate::formats::Stream`] in the given chunk sizes (cycled); `None` when the
-/// scanner gave up.
-fn streamed(format: Format, name: &str, bytes: &[u8], sizes: &[usize]) -> Option<String> {
-    let mut s = crate::formats::Stream::new(format, name, Some(bytes.len() as u64)).unwrap();
-    let mut at = 0;
-    for &n in sizes.iter().cycle() {
-        if at >= bytes.len() {
-            break;
-        }
-        let end = (at + n.max(1)).min(bytes.len());
-        s.feed(&bytes[at..end], &mut crate::progress::Silent);
-        at = end;
-    }
-    s.finish(&mut crate::progress::Silent)
-        .map(|r| format!("{r:?}"))
-}
+use crate::formats::read_in_chunks as streamed;
 
 /// What the whole-file fast path gives, in the same form; `None` when it gives way to serde or
 /// finds no object (the stream leaves an empty file to the ordinary reader's words).
