@@ -5,8 +5,8 @@
 //! is drawn from measured numbers. The report is `tpsview/1` (tpsview_core::probe).
 //!
 //! CPU: f32, ndarray's matrix multiply (matrixmultiply's kernels) with the output columns split
-//! over the cores (rayon). CUDA: cuBLAS in f32, f16 or bf16, cuBLASLt in fp8, on GPU 0 (tpsview-probe-cuda, CUDA
-//! loaded at run time; without a GPU, a message and exit 1).
+//! over the cores (rayon). CUDA: cuBLAS in f32, f16 or bf16, cuBLASLt in fp8, on GPU 0
+//! (tpsview-probe-cuda, CUDA loaded at run time; without a GPU, a message and exit 1).
 
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -84,7 +84,7 @@ pub struct Probe {
     pub peak_flops: Option<f64>,
     /// Threads (CPU) the kernel used.
     pub threads: usize,
-    /// Timed steps per batch, and untimed warm-up steps before them.
+    /// Timed steps per batch.
     pub steps: usize,
     /// Untimed warm-up steps.
     pub warmup: usize,
@@ -117,7 +117,7 @@ pub fn step_stats(times: &[f64]) -> Option<StepStats> {
     if v.is_empty() {
         return None;
     }
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let mean = crate::stats::mean(&v)?;
     let [median, p90, p99] = crate::stats::percentiles(&mut v, [50.0, 90.0, 99.0]);
     Some(StepStats {
         mean,

@@ -10,7 +10,7 @@ use super::common::{self, at, num, read_values, summary_point, Row, Rows};
 use super::genai_perf::summary_figures;
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
-use crate::model::{Metadata, Point, Report, Reported};
+use crate::model::{Metadata, Report};
 use crate::vocabulary::Metric;
 
 /// Format id of `profile_export.jsonl`.
@@ -243,17 +243,7 @@ impl super::records::Sink for RecordsSink {
             return Err(common::no_data(file, "no profiling records"));
         }
         let requests = rows.finish(file, "records", &mut diags);
-        let point = Point {
-            source_file: file.to_owned(),
-            concurrency: common::concurrency_from_name(file),
-            request_rate: None,
-            requests: Some(requests),
-            reported: Reported {
-                tool: SUMMARY_ID.into(),
-                ..Reported::default()
-            },
-            sampled_from: None,
-        };
+        let point = common::requests_point(file, SUMMARY_ID, requests);
         Ok((
             common::one_run(
                 "AIPerf".into(),

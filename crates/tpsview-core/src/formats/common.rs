@@ -519,6 +519,22 @@ pub(crate) fn label(tool: &str, model: Option<&str>) -> String {
     }
 }
 
+/// A point of per-request data read from one file of `tool`, its concurrency from the file's name
+/// (`…-c16…`, when it says).
+pub(crate) fn requests_point(file: &str, tool: &str, requests: Requests) -> Point {
+    Point {
+        source_file: file.to_owned(),
+        concurrency: concurrency_from_name(file),
+        request_rate: None,
+        requests: Some(requests),
+        reported: Reported {
+            tool: tool.to_owned(),
+            ..Reported::default()
+        },
+        sampled_from: None,
+    }
+}
+
 /// An error for a file whose every record was left out: `what` (nothing usable), with the first
 /// reason said while reading (its field and message), so the message names where it broke.
 pub(crate) fn none_usable(file: &str, what: &str, diags: &[Diagnostic]) -> ParseError {

@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::common::csv_fields;
-use super::common::{self, at, num, read_values, summary_point, Row, Rows};
+use super::common::{self, at, csv_fields, num, read_values, summary_point, Row, Rows};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};

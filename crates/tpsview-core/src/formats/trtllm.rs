@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::common::{self, at, first_num, map_records, num, read_values, summary_point, Row, Rows};
 use super::{Figure, Series, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
-use crate::model::{Metadata, Point, Report, Reported};
+use crate::model::{Metadata, Report};
 use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id of `--report_json` files; also the reported-tool id.
@@ -286,17 +286,7 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
         return Err(common::no_data(file, "no request records"));
     }
     let requests = rows.finish(file, "requests", &mut diags);
-    let point = Point {
-        source_file: file.to_owned(),
-        concurrency: common::concurrency_from_name(file),
-        request_rate: None,
-        requests: Some(requests),
-        reported: Reported {
-            tool: REPORT_ID.into(),
-            ..Reported::default()
-        },
-        sampled_from: None,
-    };
+    let point = common::requests_point(file, REPORT_ID, requests);
     Ok((
         common::one_run(
             "TensorRT-LLM".into(),
