@@ -16,6 +16,10 @@ use crate::share;
 use crate::state::provide_state;
 use crate::view::{bundle, View};
 
+/// What the file pickers offer: every extension a supported format is written in.
+const ACCEPT: &str =
+    ".json,.jsonl,.csv,.txt,.yaml,.yml,application/json,text/csv,text/plain,application/yaml";
+
 /// The `?src=` URLs (several allowed) and the `view` of the page's URL.
 fn url_params() -> (Vec<String>, Option<View>) {
     let Some(params) = web_sys::window()
@@ -299,7 +303,7 @@ pub fn AppShell() -> impl IntoView {
                 <div class="viewer-page-controls">
                     <label class="viewer-page-button">
                         "Open benchmark files"
-                        <input type="file" multiple accept=".json,.jsonl,.csv,.txt,.yaml,.yml,application/json,text/csv,text/plain,application/yaml" data-testid="file-input" on:change=on_pick/>
+                        <input type="file" multiple accept=ACCEPT data-testid="file-input" on:change=on_pick/>
                     </label>
                     <label class="viewer-page-button button-secondary">
                         "Open a folder"
@@ -364,7 +368,7 @@ pub fn AppShell() -> impl IntoView {
                     <p class="drop-zone-actions">
                         <label class="viewer-page-button">
                             "Open benchmark files"
-                            <input type="file" multiple accept=".json,.jsonl,.csv,.txt,.yaml,.yml,application/json,text/csv,text/plain,application/yaml" data-testid="drop-zone-input" on:change=on_pick/>
+                            <input type="file" multiple accept=ACCEPT data-testid="drop-zone-input" on:change=on_pick/>
                         </label>
                         {load::SAMPLES.iter().map(|(label, path)| {
                             let path = (*path).to_owned();
