@@ -73,6 +73,8 @@ test('the sample leads with its header and answer cards, equal to values compute
   // Sources: one file, collapsed.
   assert.match(await page.textContent('[data-testid=sources] summary'), /^Sources \(1\)/);
   assert.equal(await page.locator('[data-testid=sources]').evaluate((d) => d.open), false);
+  // The first view, as a reader meets it (before the "?" and the drawer below are opened).
+  await page.screenshot({ path: path.join(shots, 'answer-1280x800.png') });
   // The "?" of the knee states the rule.
   await page.click('[data-testid=kpi-knee] summary');
   assert.match(await page.textContent('[data-testid=kpi-knee] .kpi-help p'), /less than 25 % per doubling/);
@@ -80,7 +82,7 @@ test('the sample leads with its header and answer cards, equal to values compute
   await page.click('[data-testid=run-drawer] summary');
   const drawer = await page.textContent('[data-testid=run-drawer]');
   for (const v of [meta.model, meta.gpu, meta.engine, meta.precision, meta.labels.source]) assert.ok(drawer.includes(v), v);
-  await page.screenshot({ path: path.join(shots, 'answer-1280x800.png') });
+  await page.screenshot({ path: path.join(shots, 'answer-drawer.png') });
   assert.deepEqual(log.errors, []);
   await page.close();
 });
