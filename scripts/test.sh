@@ -10,7 +10,13 @@ cd "$(dirname "$0")/.."
 scripts/install-tools.sh --browser
 source scripts/env.sh
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# One build of each crate, no incremental caches: the run is one-shot, and a CI machine's disk is
+# not ours to fill (see Cargo.toml's [profile.dev]). Each step prints the space left.
+export CARGO_INCREMENTAL=0
+step() {
+  printf '\n\033[1m== %s\033[0m   (disk: %s free, target/ %s)\n' "$*" \
+    "$(df -h --output=avail . | tail -1 | tr -d ' ')" "$(du -sh target 2>/dev/null | cut -f1)"
+}
 
 step "format"
 cargo fmt --all -- --check
@@ -31,7 +37,9 @@ step "release web build (trunk)"
 trunk build --release --offline
 
 step "end-to-end tests in headless Chromium (playwright-core)"
-cargo build -p tpsview-cli
+# target/debug/tpsview as the native tests built it (`cargo build -p tpsview-cli` alone would
+# unify features differently and build every dependency a second time).
+cargo test --workspace --exclude tpsview-components --no-run -q
 node --test tests/e2e/
 
 step "the Parquet hand-off read by DuckDB"
@@ -42,3 +50,4 @@ scripts/engine-e2e.sh target/debug/tpsview
 
 step "bundle size"
 scripts/size.sh
+step "done"
