@@ -162,7 +162,15 @@ impl<'a> Scanner<'a> {
         }
         let mut mant: u64 = 0;
         let int_start = i;
-        let mut digits = accumulate_digits_bytewise(b, &mut i, &mut mant);
+        // One digit before the point (most latencies and gaps), else digit by digit.
+        let mut digits = match b.get(i..i + 2) {
+            Some(&[d, b'.']) if d.is_ascii_digit() => {
+                mant = u64::from(d - b'0');
+                i += 1;
+                1
+            }
+            _ => accumulate_digits_bytewise(b, &mut i, &mut mant),
+        };
         let int_len = i - int_start;
         // JSON forbids leading zeros ("01") and a bare sign.
         if int_len == 0 || (int_len > 1 && b[int_start] == b'0') {
@@ -222,6 +230,57 @@ impl<'a> Scanner<'a> {
         Some(if neg { -v } else { v })
     }
 
+    /// Inside an array, at a value: reads values of the common shape of latencies and gaps —
+    /// one integer digit, a point, one to seven fraction digits, no exponent (`0.026525`), each
+    /// followed by `,` or `, ` — into `out`, each in one step on one 16-byte read (the next value's place
+    /// depends only on this value's length, so the reads do not wait on one another's bytes).
+    /// `true` when the array's `]` ended it (consumed); `false` at the first value of another
+    /// shape, where [`Scanner::number`] then reads. A value read here is the one `number`
+    /// gives: the same digits, the same exact division (Clinger).
+    #[inline(always)]
+    fn short_decimals(&mut self, out: &mut Vec<f64>) -> bool {
+        let b = self.b;
+        let mut i = self.i;
+        if b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        while let Some(head) = b.get(i..).and_then(|r| r.first_chunk::<16>()) {
+            let d = head[0].wrapping_sub(b'0');
+            if d > 9 || head[1] != b'.' {
+                break;
+            }
+            let mut x = [0u8; 8];
+            x.copy_from_slice(&head[2..10]);
+            let x = u64::from_le_bytes(x);
+            let k = leading_digits(x) as usize;
+            if k == 0 || k == 8 {
+                break;
+            }
+            let v = (u64::from(d) * POW10_INT[k] + digits_value(x, k as u32)) as f64 / POW10[k];
+            // The two bytes after the digits, from the bytes already read.
+            let after = (u128::from_le_bytes(*head) >> (8 * (2 + k))) as u16;
+            if after == u16::from_le_bytes(*b", ") {
+                out.push(v);
+                i += 4 + k;
+                continue;
+            }
+            match after as u8 {
+                b',' => {
+                    out.push(v);
+                    i += 3 + k;
+                }
+                b']' => {
+                    out.push(v);
+                    self.i = i + 3 + k;
+                    return true;
+                }
+                _ => break,
+            }
+        }
+        self.i = i;
+        false
+    }
+
     /// `[n, n, …]` appended to `out`.
     pub fn f64_array(&mut self, out: &mut Vec<f64>) -> Option<()> {
         self.expect(b'[')?;
@@ -229,7 +288,22 @@ impl<'a> Scanner<'a> {
             return Some(());
         }
         loop {
+            if self.short_decimals(out) {
+                return Some(());
+            }
             out.push(self.number()?);
+            // The separator right after the number (the common case), else after whitespace.
+            match self.b.get(self.i) {
+                Some(b',') => {
+                    self.i += 1;
+                    continue;
+                }
+                Some(b']') => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => {}
+            }
             if self.eat(b',') {
                 continue;
             }

@@ -61,12 +61,20 @@ fn streamed(text: &str, size: usize) -> formats::Parsed {
 fn chunk_gaps_read_in_two_halves_equal_the_plain_reading() {
     install();
     let before = JOINS.load(Ordering::SeqCst);
-    // 17-digit numbers, so that rows and numbers are cut anywhere; chunks well over the split
-    // threshold, and odd sizes.
-    let text = tpsview_core::synthetic::vllm_detailed(600, 200, 7, true);
-    let whole = formats::parse(Format::VllmServe, "s.json", text.as_bytes()).expect("parses");
-    for size in [300_001, 700_000, 1 << 20] {
-        assert_eq!(streamed(&text, size), whole, "chunks of {size}");
+    // 17-digit numbers, so that rows and numbers are cut anywhere, and vLLM's usual short
+    // ones (read by the scanner's one-step path); chunks well over the split threshold, and odd
+    // sizes. The other core's rows wait one window before they join the column, so several
+    // windows in a row test their order.
+    for full in [true, false] {
+        let text = tpsview_core::synthetic::vllm_detailed(600, 200, 7, full);
+        let whole = formats::parse(Format::VllmServe, "s.json", text.as_bytes()).expect("parses");
+        for size in [300_001, 700_000, 1 << 20] {
+            assert_eq!(
+                streamed(&text, size),
+                whole,
+                "chunks of {size}, full {full}"
+            );
+        }
     }
     assert!(
         JOINS.load(Ordering::SeqCst) > before,

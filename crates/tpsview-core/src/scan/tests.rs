@@ -154,3 +154,137 @@ proptest! {
         prop_assert_eq!((n1, i1, m1), (n2, i2, m2));
     }
 }
+
+/// An array's tokens, each read alone by the standard library's parser (correctly rounded):
+/// what `f64_array` must give, whichever of its paths reads them.
+fn std_values(tokens: &[String]) -> Vec<u64> {
+    tokens
+        .iter()
+        .map(|t| t.parse::<f64>().expect("a JSON number").to_bits())
+        .collect()
+}
+
+/// `tokens` joined by `seps` (cycled) inside brackets, read by `f64_array`.
+fn read_array(tokens: &[String], seps: &[&str]) -> Option<(Vec<u64>, usize, usize)> {
+    let mut text = String::from("[");
+    for (k, t) in tokens.iter().enumerate() {
+        if k > 0 {
+            text.push_str(seps[k % seps.len()]);
+        }
+        text.push_str(t);
+    }
+    text.push_str("] ,");
+    let mut v = Vec::new();
+    let mut s = Scanner::new(text.as_bytes());
+    s.f64_array(&mut v)?;
+    Some((
+        v.into_iter().map(f64::to_bits).collect(),
+        s.pos(),
+        text.len() - 2,
+    ))
+}
+
+#[test]
+fn short_decimals_in_arrays_read_as_the_standard_parser_reads_them() {
+    // Every fraction length the one-step path takes (1–7) and those it leaves (8+), every
+    // integer digit, values that round, the array's last value and its edges near the end.
+    let mut tokens = Vec::new();
+    for d in 0..10 {
+        for frac in [
+            "5",
+            "25",
+            "125",
+            "0625",
+            "03125",
+            "015625",
+            "0078125",
+            "00390625",
+            "123456789",
+        ] {
+            tokens.push(format!("{d}.{frac}"));
+        }
+    }
+    tokens.extend(["0.1", "0.2", "0.3", "9.9999999", "0.0000001", "1.0"].map(String::from));
+    for seps in [
+        &[", "][..],
+        &[","],
+        &[",  "],
+        &[",\n"],
+        &[" , "],
+        &[", ", ",", ",\t"],
+    ] {
+        let (got, end, want_end) = read_array(&tokens, seps).expect("reads");
+        assert_eq!(got, std_values(&tokens), "{seps:?}");
+        assert_eq!(end, want_end, "{seps:?}: stops just after the `]`");
+    }
+    // Short arrays: fewer than 16 bytes left after a value.
+    for n in 1..6 {
+        let t: Vec<String> = (0..n).map(|k| format!("0.{k}5")).collect();
+        let (got, _, _) = read_array(&t, &[", "]).expect("reads");
+        assert_eq!(got, std_values(&t));
+    }
+}
+
+#[test]
+fn what_the_one_step_path_leaves_is_read_or_refused_as_before() {
+    let mut v = Vec::new();
+    // Exponents, signs, long fractions and integers between short decimals.
+    Scanner::new(b"[0.5, 1.5e3, 0.25, -0.75, 0.125, 2.5E-1, 12.5, 7, 0.123456789, 0.5]")
+        .f64_array(&mut v)
+        .expect("reads");
+    assert_eq!(
+        v,
+        [
+            0.5,
+            1500.0,
+            0.25,
+            -0.75,
+            0.125,
+            0.25,
+            12.5,
+            7.0,
+            0.123456789,
+            0.5
+        ]
+    );
+    // JSON's grammar still holds: a leading zero, a bare point, a second point, a missing
+    // value, text where a value belongs.
+    for bad in [
+        "[0.5, 01.5, 0.25]",
+        "[0.5, 1., 0.25]",
+        "[0.5, 1.5.5, 0.25]",
+        "[0.5, , 0.25]",
+        "[0.5, 0.25,]",
+        "[0.5, null, 0.25]",
+        "[0.5, 0.25",
+        "[0.5, 0.25 0.5]",
+    ] {
+        assert!(
+            Scanner::new(bad.as_bytes())
+                .f64_array(&mut Vec::new())
+                .is_none(),
+            "{bad}"
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn arrays_of_any_numbers_read_as_the_standard_parser_reads_them(
+        tokens in prop::collection::vec(
+            prop_oneof![
+                (0u8..10, 0u32..10_000_000, 1usize..8).prop_map(|(d, f, k)| {
+                    format!("{d}.{:0k$}", f % 10u32.pow(k as u32))
+                }),
+                any::<f64>().prop_filter("finite", |x| x.is_finite()).prop_map(|x| serde_json::to_string(&x).unwrap()),
+                (0u64..1_000_000).prop_map(|n| n.to_string()),
+            ],
+            1..40,
+        ),
+        seps in prop::collection::vec(prop_oneof![Just(", "), Just(","), Just(" ,"), Just(",\n  ")], 1..4),
+    ) {
+        let (got, end, want_end) = read_array(&tokens, &seps).expect("reads");
+        prop_assert_eq!(got, std_values(&tokens));
+        prop_assert_eq!(end, want_end);
+    }
+}

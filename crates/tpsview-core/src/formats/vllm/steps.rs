@@ -284,18 +284,20 @@ fn row_start_after(b: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Rows of numbers `[n, …],` from the start of `b`, each followed by a comma, until one is not
-/// (the array's last row, an incomplete one, anything else): their values, each row's end in
-/// those values, and the bytes read (up to just after the last comma).
-fn rows_until_last_comma(b: &[u8]) -> (Vec<f64>, Vec<usize>, usize) {
+/// (the array's last row, an incomplete one, anything else): their values into `values`, each
+/// row's end in those values into `ends`, and the bytes read (up to just after the last comma).
+/// `values` and `ends` are cleared first: the caller hands the same two back for each chunk, so
+/// their memory is written once, not faulted in afresh per chunk.
+fn rows_until_last_comma(b: &[u8], values: &mut Vec<f64>, ends: &mut Vec<usize>) -> usize {
     let mut s = Scanner::new(b);
-    let mut values = Vec::new();
-    let mut ends = Vec::new();
+    values.clear();
+    ends.clear();
     let mut read = 0;
     loop {
         let len = values.len();
-        if s.f64_array(&mut values).is_none() || !s.eat(b',') {
+        if s.f64_array(values).is_none() || !s.eat(b',') {
             values.truncate(len);
-            return (values, ends, read);
+            return read;
         }
         ends.push(values.len());
         read = s.pos();
@@ -310,6 +312,35 @@ pub(super) fn read_all(bytes: &[u8], progress: &mut dyn Progress) -> Option<Vec<
     Some(reader.into_objects())
 }
 
+/// Rows of chunk gaps read apart from the column they belong to: their values, and each row's
+/// end in those values.
+#[derive(Default)]
+struct Rows {
+    values: Vec<f64>,
+    ends: Vec<usize>,
+}
+
+impl Rows {
+    /// Appends the rows to `column` and empties them; `false` when an offset would no longer fit
+    /// the column's `u32` (as the reader's own step would have found).
+    fn append_to(&mut self, column: &mut RaggedColumn) -> bool {
+        let shift = column.data.values.len();
+        if let Some(&last) = self.ends.last() {
+            if u32::try_from(shift + last).is_err() {
+                return false;
+            }
+        }
+        column.data.values.extend_from_slice(&self.values);
+        column
+            .data
+            .offsets
+            .extend(self.ends.iter().map(|&e| (shift + e) as u32));
+        self.values.clear();
+        self.ends.clear();
+        true
+    }
+}
+
 /// A vLLM file read as it arrives: each chunk is read up to its last complete element, and only
 /// the unread rest (less than one element) is kept for the next chunk, so memory holds the
 /// columns and one chunk, never the whole file.
@@ -322,6 +353,11 @@ pub(crate) struct Chunked {
     /// Whether the start (a byte-order mark) was looked at.
     started: bool,
     gave_up: bool,
+    /// Rows of the chunk-gap array read on the other core ([`Chunked::split_gaps`]) and not yet
+    /// appended to the column, and the buffer the next such rows go into (kept, so that their
+    /// memory is written once, not faulted in afresh per chunk).
+    pending: Rows,
+    spare: Rows,
     /// How many bytes past the start of a step may arrive before a step that still cannot
     /// complete is taken to be one the scanner does not read (a `NaN`, a `null`) rather than one
     /// not yet whole: [`PATIENCE`], lower in tests.
@@ -342,6 +378,8 @@ impl Chunked {
             base: 0,
             started: false,
             gave_up: false,
+            pending: Rows::default(),
+            spare: Rows::default(),
             patience: PATIENCE,
         }
     }
@@ -377,10 +415,19 @@ impl Chunked {
         if crate::par::parallel() {
             self.split_gaps(end + 1, &mut pos, progress);
         }
-        if self
-            .reader
-            .advance(&self.buf[..=end], &mut pos, false, self.base, progress)
-            .is_err()
+        // Rows still pending can only wait while nothing else completes after them: a row ends
+        // with `]`, so without one in the rest of the window this step would read nothing.
+        let waits =
+            !self.pending.ends.is_empty() && memchr::memchr(b']', &self.buf[pos..=end]).is_none();
+        if !waits && !self.flush_pending() {
+            self.gave_up = true;
+            return false;
+        }
+        if !waits
+            && self
+                .reader
+                .advance(&self.buf[..=end], &mut pos, false, self.base, progress)
+                .is_err()
         {
             self.gave_up = true;
             return false;
@@ -394,59 +441,78 @@ impl Chunked {
         !self.gave_up
     }
 
-    /// With two cores, inside the chunk-gap array (most of a detailed file's bytes): the second
-    /// half of `buf[..end]`, from a row start found after its middle, is read on the other core
-    /// while this one reads up to that start. The other half's rows are kept only when this
-    /// half's reading ends exactly there, still inside the array — then that start really was a
-    /// row's, whatever bytes looked like one — else this core goes on over them alone.
+    /// With two cores, inside the chunk-gap array (most of a detailed file's bytes): the window
+    /// `buf[..end]` is cut at a row start found after three eighths of it; the rest is read on the
+    /// other core into [`Chunked::spare`] while this one appends the rows the last window left
+    /// pending and reads up to that start. Appending writes the column's fresh memory (page
+    /// faults: about as costly as reading the numbers), so this core takes the smaller share and
+    /// no core waits while the other copies. The other core's rows are kept — pending, appended
+    /// on the next window — only when this core's reading ends exactly at the cut, still inside
+    /// the array: then the cut really was a row start, whatever bytes looked like one; else this
+    /// core goes on over them alone.
     fn split_gaps(&mut self, end: usize, pos: &mut usize, progress: &mut dyn Progress) {
         if end < SPLIT_MIN || !matches!(self.reader.at, At::Array(Array::Itls(_))) {
             return;
         }
         let b = &self.buf[..end];
-        let Some(at) = row_start_after(b, end / 2) else {
+        let Some(at) = row_start_after(b, end * 3 / 8) else {
             return;
         };
         let reader = &mut self.reader;
+        let pending = &mut self.pending;
+        let spare = &mut self.spare;
         let base = self.base;
         let mut upto = 0;
-        let (first, (values, ends, read)) = crate::par::join(
+        let (first, read) = crate::par::join(
             || {
-                reader.advance(
-                    &b[..at],
-                    &mut upto,
-                    false,
-                    base,
-                    &mut crate::progress::Silent,
-                )
+                let At::Array(Array::Itls(r)) = &mut reader.at else {
+                    return Err(());
+                };
+                if !pending.append_to(r) {
+                    return Err(());
+                }
+                reader
+                    .advance(
+                        &b[..at],
+                        &mut upto,
+                        false,
+                        base,
+                        &mut crate::progress::Silent,
+                    )
+                    .map_err(|_| ())
             },
-            || rows_until_last_comma(&b[at..]),
+            || rows_until_last_comma(&b[at..], &mut spare.values, &mut spare.ends),
         );
         *pos = upto;
-        let joined = first.is_ok() && b[upto..at].iter().all(u8::is_ascii_whitespace) && read > 0;
-        let At::Array(Array::Itls(r)) = &mut self.reader.at else {
+        if first.is_err() {
+            // The reader gives up on its next step, as it would have alone.
+            return;
+        }
+        let joined = b[upto..at].iter().all(u8::is_ascii_whitespace) && read > 0;
+        let At::Array(Array::Itls(r)) = &self.reader.at else {
             return;
         };
         if !joined {
             return;
         }
-        let shift = r.data.values.len();
-        r.data.values.extend_from_slice(&values);
-        let Some(last) = ends
-            .iter()
-            .map(|e| u32::try_from(shift + e).ok())
-            .collect::<Option<Vec<u32>>>()
-        else {
-            r.data.values.truncate(shift);
-            return;
-        };
+        std::mem::swap(&mut self.pending, &mut self.spare);
         let before = r.data.offsets.len() - 1;
-        r.data.offsets.extend(last);
-        let after = r.data.offsets.len() - 1;
+        let after = before + self.pending.ends.len();
         if after / 1024 > before / 1024 {
             progress.report((after / 1024 * 1024) as u64, base + (at + read) as u64);
         }
         *pos = at + read;
+    }
+
+    /// Appends the pending rows to the column; `false` when they no longer fit it.
+    fn flush_pending(&mut self) -> bool {
+        if self.pending.ends.is_empty() {
+            return true;
+        }
+        match &mut self.reader.at {
+            At::Array(Array::Itls(r)) => self.pending.append_to(r),
+            _ => false,
+        }
     }
 
     /// The end of the file: the objects read, or `None` when the reader gave up.
@@ -456,6 +522,9 @@ impl Chunked {
         }
         if !self.started && self.buf.starts_with(b"\xEF\xBB\xBF") {
             self.buf.drain(..3);
+        }
+        if !self.flush_pending() {
+            return None;
         }
         let mut pos = 0;
         self.reader
@@ -479,6 +548,7 @@ mod tests {
         let mut pos = 0;
         let end = c.buf.len();
         c.split_gaps(end, &mut pos, &mut crate::progress::Silent);
+        assert!(c.flush_pending());
         (c, pos)
     }
 
