@@ -67,12 +67,62 @@ impl Dist {
     }
 }
 
-/// Arithmetic mean; `None` for an empty slice.
+/// Arithmetic mean, its sum taken as numpy takes it ([`sum`]); `None` for an empty slice.
 pub fn mean(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        None
+    (!values.is_empty()).then(|| sum(values) / values.len() as f64)
+}
+
+/// The sum of `values` as numpy adds float64s (`np.add.reduce`, behind `np.sum` and `np.mean`):
+/// pairwise, onto +0. Fewer than 8 values are added in order from +0; up to 128, into eight running sums
+/// (value k into sum k mod 8) combined as ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)), the
+/// last n mod 8 values then added in order; more are split at half their count rounded down to a
+/// multiple of 8, and the two sides' sums added. So a mean tpsview recomputes is the one numpy
+/// gives to the bit — the arithmetic of vLLM, SGLang and the other numpy-based tools whose
+/// figures the audit compares — its rounding error grows with log n rather than n, and a big
+/// slice's two halves are independent: two cores take one each and give the same bits.
+pub fn sum(values: &[f64]) -> f64 {
+    let s = if values.len() >= SPLIT_MIN && crate::par::parallel() {
+        let (a, b) = values.split_at(pairwise_half(values.len()));
+        let (x, y) = crate::par::join(|| pairwise(a), || pairwise(b));
+        x + y
     } else {
-        Some(values.iter().sum::<f64>() / values.len() as f64)
+        pairwise(values)
+    };
+    // numpy's reduction starts from its identity, +0: a sum of negative zeros is +0.
+    s + 0.0
+}
+
+/// Where numpy's pairwise sum splits `n` values (more than 128).
+fn pairwise_half(n: usize) -> usize {
+    let h = n / 2;
+    h - h % 8
+}
+
+fn pairwise(v: &[f64]) -> f64 {
+    let n = v.len();
+    if n < 8 {
+        let mut s = 0.0;
+        for &x in v {
+            s += x;
+        }
+        s
+    } else if n <= 128 {
+        let mut r = [0.0f64; 8];
+        r.copy_from_slice(&v[..8]);
+        let whole = n - n % 8;
+        for block in v[8..whole].chunks_exact(8) {
+            for (acc, &x) in r.iter_mut().zip(block) {
+                *acc += x;
+            }
+        }
+        let mut s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &x in &v[whole..] {
+            s += x;
+        }
+        s
+    } else {
+        let (a, b) = v.split_at(pairwise_half(n));
+        pairwise(a) + pairwise(b)
     }
 }
 
@@ -172,45 +222,26 @@ const RADIX_MIN: usize = 1 << 16;
 /// selected in.
 /// Millions of chunk gaps cost two linear passes instead of a copy and several selections.
 pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
-    ranks_and_sum(values, ranks, false).0
-}
-
-/// [`values_at_ranks`], and with `sum` the values' sum in order — `values.iter().sum()`, the same
-/// bits — taken in the histogram's pass when that pass is one (not split in halves): one pass over
-/// millions of values less. `None` when it was not taken.
-fn ranks_and_sum(values: &[f64], ranks: &[usize], sum: bool) -> (Vec<f64>, Option<f64>) {
     if values.len() < RADIX_MIN {
         let mut v = values.to_vec();
-        let at = ranks
+        return ranks
             .iter()
             .map(|&r| *v.select_nth_unstable_by(r, f64::total_cmp).1)
             .collect();
-        return (at, None);
     }
     let bits = bucket_bits(values.len());
     let (buckets, shift) = (1usize << bits, 64 - bits);
-    let whole = values.len();
-    let (hist, total) = halves(values, |part| {
+    let hist = halves(values, |part| {
         let mut hist = vec![0u32; buckets];
-        if sum && part.len() == whole {
-            // std's f64 sum is this fold from -0.0, in order.
-            let mut s = -0.0f64;
-            for &x in part {
-                s += x;
-                hist[(order_key(x) >> shift) as usize] += 1;
-            }
-            (hist, Some(s))
-        } else {
-            for &x in part {
-                hist[(order_key(x) >> shift) as usize] += 1;
-            }
-            (hist, None)
+        for &x in part {
+            hist[(order_key(x) >> shift) as usize] += 1;
         }
+        hist
     })
     .into_iter()
-    .reduce(|(mut a, sa), (b, _)| {
+    .reduce(|mut a, b| {
         a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        (a, sa)
+        a
     })
     .unwrap_or_default();
     // For each rank: its bucket and its position inside the bucket.
@@ -250,7 +281,7 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize], sum: bool) -> (Vec<f64>, Optio
         a
     })
     .unwrap_or_default();
-    let at = ranks
+    ranks
         .iter()
         .map(|&r| {
             let b = bucket_of(r);
@@ -258,8 +289,7 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize], sum: bool) -> (Vec<f64>, Optio
             let local = r - starts[b] as usize;
             *gathered[k].select_nth_unstable_by(local, f64::total_cmp).1
         })
-        .collect();
-    (at, total)
+        .collect()
 }
 
 /// Above this many values, a histogram pass is split in two halves (see [`crate::par`]).
@@ -291,19 +321,9 @@ pub fn dist_in_place(values: &[f64]) -> Dist {
         ranks.push(lo);
         ranks.push((lo + 1).min(n - 1));
     }
-    // The mean's sum runs in file order (its rounding is part of the contract), beside the
-    // histogram passes rather than before them.
-    let (avg, at) = if n >= SPLIT_MIN && crate::par::parallel() {
-        crate::par::join(|| mean(values), || values_at_ranks(values, &ranks))
-    } else {
-        // One pass fewer: the sum rides along the histogram's pass.
-        let (at, total) = ranks_and_sum(values, &ranks, true);
-        let avg = match total {
-            Some(t) => Some(t / n as f64),
-            None => mean(values),
-        };
-        (avg, at)
-    };
+    // Each splits in two on two cores.
+    let avg = mean(values);
+    let at = values_at_ranks(values, &ranks);
     let pct = |k: usize, p: f64| {
         let h = (n - 1) as f64 * p / 100.0;
         let frac = h - h.floor();
@@ -317,5 +337,7 @@ pub fn dist_in_place(values: &[f64]) -> Dist {
     }
 }
 
+#[cfg(test)]
+mod numpy_fixture;
 #[cfg(test)]
 mod tests;

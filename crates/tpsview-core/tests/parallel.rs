@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use tpsview_core::formats::{self, Format, Stream};
 use tpsview_core::stats::{dist_in_place, values_at_ranks, Dist};
 
+#[path = "../src/stats/numpy_fixture.rs"]
+mod numpy_fixture;
+
 static JOINS: AtomicUsize = AtomicUsize::new(0);
 
 fn install() {
@@ -36,7 +39,7 @@ fn percentiles_of_millions_split_over_two_threads_equal_sorting() {
     let ranks = [0, 1, 2_250_000, 4_050_000, 4_455_000, 4_455_001, 4_500_000];
     let expect: Vec<f64> = ranks.iter().map(|&r| sorted[r]).collect();
     assert_eq!(values_at_ranks(&v, &ranks), expect);
-    // The mean is summed in file order, as without the split, so it is the same bits.
+    // The mean's two halves are numpy's own split, so it is the same bits as without the join.
     let mut copy = v.clone();
     assert_eq!(dist_in_place(&v), Dist::of(&mut copy));
     assert!(tpsview_core::stats::all_finite_non_negative(&v));
@@ -98,4 +101,30 @@ fn text_that_looks_like_rows_of_gaps_is_not_taken_for_them() {
     for size in (0..12).map(|k| 280_000 + k * 77_777) {
         assert_eq!(streamed(&text, size), whole, "chunks of {size}");
     }
+}
+
+#[test]
+fn sums_split_over_two_threads_are_numpys_to_the_bit() {
+    install();
+    let before = JOINS.load(Ordering::SeqCst);
+    let mut big = 0;
+    for (family, n, want_sum, want_mean) in numpy_fixture::numpy_cases() {
+        if n < 1 << 20 {
+            continue;
+        }
+        big += 1;
+        let v = numpy_fixture::numpy_family(&family, n);
+        assert_eq!(
+            tpsview_core::stats::sum(&v).to_bits(),
+            want_sum.to_bits(),
+            "{family} {n}"
+        );
+        assert_eq!(
+            dist_in_place(&v).mean.map(f64::to_bits),
+            want_mean.map(f64::to_bits),
+            "{family} {n}"
+        );
+    }
+    assert!(big >= 8, "the fixture has big arrays");
+    assert!(JOINS.load(Ordering::SeqCst) > before, "the sums were split");
 }

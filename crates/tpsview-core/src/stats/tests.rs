@@ -145,21 +145,56 @@ fn the_finer_histogram_of_millions_of_values_finds_the_same_ranks_as_sorting() {
 }
 
 #[test]
-fn the_mean_taken_in_the_histogram_pass_is_the_sum_in_order() {
-    // Sums whose rounding depends on the order (1e16 + 1 is lost, 1 + 1 is not), and negative
-    // zeros (std's sum starts at -0.0): the mean of the one-pass reading is the plain mean's bits.
-    let n = 100_000;
-    let order: Vec<f64> = (0..n)
-        .map(|i| match i % 4 {
-            0 => 1e16,
-            1 | 2 => 1.0,
-            _ => -1e16 + (i % 7) as f64,
-        })
-        .collect();
-    let zeros = vec![-0.0; n];
-    for v in [order, zeros] {
-        let d = dist_in_place(&v);
-        let plain = v.iter().sum::<f64>() / n as f64;
-        assert_eq!(d.mean.map(f64::to_bits), Some(plain.to_bits()));
+fn sums_and_means_are_numpys_to_the_bit() {
+    use super::numpy_fixture::{numpy_cases, numpy_family};
+    // tests/fixtures/numpy-sums.json: numpy's np.add.reduce and np.mean of arrays regenerated
+    // here from the same formulas (tests/golden/numpy-sums-2026-12-01.py wrote it).
+    let cases = numpy_cases();
+    assert!(cases.len() >= 160);
+    for (family, n, want_sum, want_mean) in cases {
+        let v = numpy_family(&family, n);
+        assert_eq!(sum(&v).to_bits(), want_sum.to_bits(), "{family} {n}: sum");
+        assert_eq!(
+            mean(&v).map(f64::to_bits),
+            want_mean.map(f64::to_bits),
+            "{family} {n}: mean"
+        );
+        if n > 0 {
+            assert_eq!(
+                dist_in_place(&v).mean.map(f64::to_bits),
+                want_mean.map(f64::to_bits),
+                "{family} {n}: the distribution's mean"
+            );
+        }
     }
+    // The order matters, so this is not the plain sum in order: numpy's is closer.
+    let v = numpy_family("order", 100_003);
+    assert_ne!(sum(&v), v.iter().sum::<f64>());
+}
+
+#[test]
+fn python_hex_floats_read_back() {
+    for x in [1.0, -2.5, 0.1, 1e16, -1e-300, 123456.789, f64::MAX] {
+        let text = python_hex(x);
+        assert_eq!(
+            super::numpy_fixture::hex_float(&text).to_bits(),
+            x.to_bits(),
+            "{text}"
+        );
+    }
+    assert_eq!(super::numpy_fixture::hex_float("0x0.0p+0").to_bits(), 0);
+    assert_eq!(
+        super::numpy_fixture::hex_float("-0x0.0p+0").to_bits(),
+        (-0.0f64).to_bits()
+    );
+}
+
+/// Python's float.hex written independently (for the round trip above).
+fn python_hex(x: f64) -> String {
+    let b = x.to_bits();
+    let sign = if b >> 63 == 1 { "-" } else { "" };
+    let e = ((b >> 52) & 0x7FF) as i32 - 1023;
+    let f = format!("{:013x}", b & ((1 << 52) - 1));
+    let f = f.trim_end_matches('0');
+    format!("{sign}0x1.{}p{e:+}", if f.is_empty() { "0" } else { f })
 }
