@@ -99,6 +99,23 @@ fn pairwise_half(n: usize) -> usize {
 }
 
 fn pairwise(v: &[f64]) -> f64 {
+    pairwise_visiting(v, &mut |_| {})
+}
+
+/// [`pairwise`], handing each block it adds at once (at most 128 values, in order, together
+/// all of `v`) to `visit` as well: another pass over the values rides along while the block is
+/// in cache.
+fn pairwise_visiting(v: &[f64], visit: &mut impl FnMut(&[f64])) -> f64 {
+    if v.len() > 128 {
+        let (a, b) = v.split_at(pairwise_half(v.len()));
+        return pairwise_visiting(a, visit) + pairwise_visiting(b, visit);
+    }
+    visit(v);
+    pairwise_block(v)
+}
+
+/// numpy's sum of at most 128 values.
+fn pairwise_block(v: &[f64]) -> f64 {
     let n = v.len();
     if n < 8 {
         let mut s = 0.0;
@@ -106,7 +123,7 @@ fn pairwise(v: &[f64]) -> f64 {
             s += x;
         }
         s
-    } else if n <= 128 {
+    } else {
         let mut r = [0.0f64; 8];
         r.copy_from_slice(&v[..8]);
         let whole = n - n % 8;
@@ -120,9 +137,6 @@ fn pairwise(v: &[f64]) -> f64 {
             s += x;
         }
         s
-    } else {
-        let (a, b) = v.split_at(pairwise_half(n));
-        pairwise(a) + pairwise(b)
     }
 }
 
@@ -222,28 +236,41 @@ const RADIX_MIN: usize = 1 << 16;
 /// selected in.
 /// Millions of chunk gaps cost two linear passes instead of a copy and several selections.
 pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
+    ranks_and_sum(values, ranks).0
+}
+
+/// [`values_at_ranks`] and [`sum`] together: the sum's blocks are added in the histogram's pass,
+/// one pass over millions of values less.
+fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
     if values.len() < RADIX_MIN {
         let mut v = values.to_vec();
-        return ranks
+        let at = ranks
             .iter()
             .map(|&r| *v.select_nth_unstable_by(r, f64::total_cmp).1)
             .collect();
+        return (at, sum(values));
     }
     let bits = bucket_bits(values.len());
     let (buckets, shift) = (1usize << bits, 64 - bits);
-    let hist = halves(values, |part| {
+    // Split where numpy's sum splits, so that the halves' sums add up to its sum.
+    let (hist, total) = halves_at(values, pairwise_half(values.len()), |part| {
         let mut hist = vec![0u32; buckets];
-        for &x in part {
-            hist[(order_key(x) >> shift) as usize] += 1;
-        }
-        hist
-    })
-    .into_iter()
-    .reduce(|mut a, b| {
-        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        a
-    })
-    .unwrap_or_default();
+        let s = pairwise_visiting(part, &mut |block| {
+            for &x in block {
+                hist[(order_key(x) >> shift) as usize] += 1;
+            }
+        });
+        (hist, s)
+    });
+    let hist = hist
+        .into_iter()
+        .reduce(|mut a, b| {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            a
+        })
+        .unwrap_or_default();
+    // numpy's reduction starts from its identity, +0 (see `sum`).
+    let total = total.into_iter().reduce(|a, b| a + b).unwrap_or(0.0) + 0.0;
     // For each rank: its bucket and its position inside the bucket.
     let mut starts = vec![0u64; buckets];
     let mut acc = 0u64;
@@ -281,7 +308,7 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
         a
     })
     .unwrap_or_default();
-    ranks
+    let at = ranks
         .iter()
         .map(|&r| {
             let b = bucket_of(r);
@@ -289,7 +316,8 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
             let local = r - starts[b] as usize;
             *gathered[k].select_nth_unstable_by(local, f64::total_cmp).1
         })
-        .collect()
+        .collect();
+    (at, total)
 }
 
 /// Above this many values, a histogram pass is split in two halves (see [`crate::par`]).
@@ -298,12 +326,22 @@ const SPLIT_MIN: usize = 1 << 20;
 /// `f` over each half of `values` through [`crate::par::join`] when that pays, else over the
 /// whole: one or two results, in order.
 fn halves<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T> {
+    halves_at(values, values.len() / 2, |p| (f(p), ())).0
+}
+
+/// [`halves`] cut at `at`, for a result in two parts.
+fn halves_at<T: Send, U: Send>(
+    values: &[f64],
+    at: usize,
+    f: impl Fn(&[f64]) -> (T, U) + Sync,
+) -> (Vec<T>, Vec<U>) {
     if values.len() < SPLIT_MIN || !crate::par::parallel() {
-        return vec![f(values)];
+        let (t, u) = f(values);
+        return (vec![t], vec![u]);
     }
-    let (a, b) = values.split_at(values.len() / 2);
-    let (x, y) = crate::par::join(|| f(a), || f(b));
-    vec![x, y]
+    let (a, b) = values.split_at(at);
+    let ((t1, u1), (t2, u2)) = crate::par::join(|| f(a), || f(b));
+    (vec![t1, t2], vec![u1, u2])
 }
 
 /// Mean, p50, p90 and p99 of values that must stay as they are (e.g. the chunk gaps inside a
@@ -321,9 +359,9 @@ pub fn dist_in_place(values: &[f64]) -> Dist {
         ranks.push(lo);
         ranks.push((lo + 1).min(n - 1));
     }
-    // Each splits in two on two cores.
-    let avg = mean(values);
-    let at = values_at_ranks(values, &ranks);
+    // One pass for the histogram and the sum, one to gather; each split in two on two cores.
+    let (at, total) = ranks_and_sum(values, &ranks);
+    let avg = Some(total / n as f64);
     let pct = |k: usize, p: f64| {
         let h = (n - 1) as f64 * p / 100.0;
         let frac = h - h.floor();
