@@ -73,23 +73,21 @@ pub fn mean(values: &[f64]) -> Option<f64> {
 }
 
 /// The sum of `values` as numpy adds float64s (`np.add.reduce`, behind `np.sum` and `np.mean`):
-/// pairwise, onto +0. Fewer than 8 values are added in order from +0; up to 128, into eight running sums
-/// (value k into sum k mod 8) combined as ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)), the
-/// last n mod 8 values then added in order; more are split at half their count rounded down to a
-/// multiple of 8, and the two sides' sums added. So a mean tpsview recomputes is the one numpy
-/// gives to the bit — the arithmetic of vLLM, SGLang and the other numpy-based tools whose
-/// figures the audit compares — its rounding error grows with log n rather than n, and a big
-/// slice's two halves are independent: two cores take one each and give the same bits.
+/// pairwise, onto +0. Fewer than 8 values are added in order from +0; up to 128, into eight
+/// running sums (value k into sum k mod 8) combined as ((s0 + s1) + (s2 + s3)) + ((s4 + s5) +
+/// (s6 + s7)), the last n mod 8 values then added in order; more are split at half their count
+/// rounded down to a multiple of 8, and the two sides' sums added. So a mean tpsview recomputes
+/// is the one numpy gives to the bit — the arithmetic of vLLM, SGLang and the other numpy-based
+/// tools whose figures the audit compares — its rounding error grows with log n rather than n,
+/// and a big slice's two halves are independent: two cores take one each and give the same bits.
 pub fn sum(values: &[f64]) -> f64 {
-    let s = if values.len() >= SPLIT_MIN && crate::par::parallel() {
-        let (a, b) = values.split_at(pairwise_half(values.len()));
-        let (x, y) = crate::par::join(|| pairwise(a), || pairwise(b));
-        x + y
-    } else {
-        pairwise(values)
-    };
-    // numpy's reduction starts from its identity, +0: a sum of negative zeros is +0.
-    s + 0.0
+    numpy_total(halves_at(values, pairwise_half(values.len()), |p| (pairwise(p), ())).0)
+}
+
+/// numpy's sum from the pairwise sums of the whole or of its two halves (cut at
+/// [`pairwise_half`]): added, onto numpy's identity +0 (so a sum of negative zeros is +0).
+fn numpy_total(parts: Vec<f64>) -> f64 {
+    parts.into_iter().reduce(|a, b| a + b).unwrap_or(0.0) + 0.0
 }
 
 /// Where numpy's pairwise sum splits `n` values (more than 128).
@@ -269,8 +267,7 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
             a
         })
         .unwrap_or_default();
-    // numpy's reduction starts from its identity, +0 (see `sum`).
-    let total = total.into_iter().reduce(|a, b| a + b).unwrap_or(0.0) + 0.0;
+    let total = numpy_total(total);
     // For each rank: its bucket and its position inside the bucket.
     let mut starts = vec![0u64; buckets];
     let mut acc = 0u64;
