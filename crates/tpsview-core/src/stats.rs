@@ -240,13 +240,17 @@ pub fn values_at_ranks(values: &[f64], ranks: &[usize]) -> Vec<f64> {
 /// [`values_at_ranks`] and [`sum`] together: the sum's blocks are added in the histogram's pass,
 /// one pass over millions of values less.
 fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
-    if values.len() < RADIX_MIN {
+    // A copy and a selection per rank: for few values, and for more ranks than the gathering
+    // below keeps apart.
+    let by_selection = || {
         let mut v = values.to_vec();
-        let at = ranks
+        ranks
             .iter()
             .map(|&r| *v.select_nth_unstable_by(r, f64::total_cmp).1)
-            .collect();
-        return (at, sum(values));
+            .collect()
+    };
+    if values.len() < RADIX_MIN || ranks.is_empty() || ranks.len() >= usize::from(u8::MAX) {
+        return (by_selection(), sum(values));
     }
     let bits = bucket_bits(values.len());
     let (buckets, shift) = (1usize << bits, 64 - bits);
@@ -260,28 +264,27 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
         });
         (hist, s)
     });
-    let hist = hist
-        .into_iter()
-        .reduce(|mut a, b| {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-            a
-        })
-        .unwrap_or_default();
     let total = numpy_total(total);
-    // For each rank: its bucket and its position inside the bucket.
-    let mut starts = vec![0u64; buckets];
-    let mut acc = 0u64;
-    for (b, &c) in hist.iter().enumerate() {
-        starts[b] = acc;
-        acc += u64::from(c);
+    // Each rank's bucket and how many values lie below that bucket, in one walk over the
+    // histograms (the halves' counts added as it goes, never merged into a table).
+    let count = |b: usize| hist.iter().map(|h| u64::from(h[b])).sum::<u64>();
+    let mut by_rank: Vec<usize> = (0..ranks.len()).collect();
+    by_rank.sort_unstable_by_key(|&k| ranks[k]);
+    let mut place = vec![(0usize, 0u64); ranks.len()];
+    let (mut b, mut below) = (0usize, 0u64);
+    for &k in &by_rank {
+        let r = ranks[k] as u64;
+        while below + count(b) <= r {
+            below += count(b);
+            b += 1;
+        }
+        place[k] = (b, below);
     }
-    let bucket_of = |r: usize| starts.partition_point(|&s| s <= r as u64) - 1;
-    let wanted: Vec<usize> = {
-        let mut w: Vec<usize> = ranks.iter().map(|&r| bucket_of(r)).collect();
-        w.sort_unstable();
-        w.dedup();
-        w
-    };
+    let mut wanted: Vec<usize> = place.iter().map(|&(b, _)| b).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    // Which gathered list each wanted bucket fills (a table over every bucket: one load and one
+    // compare per value, no branch that the data could make unpredictable).
     let mut slot = vec![u8::MAX; buckets];
     for (k, &b) in wanted.iter().enumerate() {
         slot[b] = k as u8;
@@ -289,7 +292,7 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
     let mut gathered = halves(values, |part| {
         let mut gathered: Vec<Vec<f64>> = wanted
             .iter()
-            .map(|&b| Vec::with_capacity(hist[b] as usize / 2))
+            .map(|&b| Vec::with_capacity(count(b) as usize / 2))
             .collect();
         for &x in part {
             let k = slot[(order_key(x) >> shift) as usize];
@@ -307,11 +310,12 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
     .unwrap_or_default();
     let at = ranks
         .iter()
-        .map(|&r| {
-            let b = bucket_of(r);
+        .zip(&place)
+        .map(|(&r, &(b, below))| {
             let k = slot[b] as usize;
-            let local = r - starts[b] as usize;
-            *gathered[k].select_nth_unstable_by(local, f64::total_cmp).1
+            *gathered[k]
+                .select_nth_unstable_by(r - below as usize, f64::total_cmp)
+                .1
         })
         .collect();
     (at, total)

@@ -116,11 +116,29 @@ fn radix_ranks_match_sorting_on_big_narrow_and_mixed_samples() {
     for v in [narrow, mixed] {
         let mut sorted = v.clone();
         sorted.sort_unstable_by(f64::total_cmp);
-        let ranks = [0, 1, n / 2, n * 9 / 10, n * 99 / 100, n - 1];
-        assert_eq!(
-            values_at_ranks(&v, &ranks),
-            ranks.iter().map(|&r| sorted[r]).collect::<Vec<_>>()
-        );
+        // In order, out of order with repeats, and more ranks than the gathering keeps apart.
+        let many: Vec<usize> = (0..300).map(|k| (k * 7_919) % n).collect();
+        for ranks in [
+            vec![0, 1, n / 2, n * 9 / 10, n * 99 / 100, n - 1],
+            vec![
+                n - 1,
+                0,
+                n / 2,
+                n / 2,
+                1,
+                n * 99 / 100,
+                n * 9 / 10,
+                n / 2 + 1,
+            ],
+            many,
+        ] {
+            assert_eq!(
+                values_at_ranks(&v, &ranks),
+                ranks.iter().map(|&r| sorted[r]).collect::<Vec<_>>(),
+                "{} ranks",
+                ranks.len()
+            );
+        }
         let d = dist_in_place(&v);
         let mut w = v.clone();
         assert_eq!(d, Dist::of(&mut w));
