@@ -81,7 +81,7 @@ pub fn mean(values: &[f64]) -> Option<f64> {
 /// tools whose figures the audit compares — its rounding error grows with log n rather than n,
 /// and a big slice's two halves are independent: two cores take one each and give the same bits.
 pub fn sum(values: &[f64]) -> f64 {
-    numpy_total(halves_at(values, pairwise_half(values.len()), |p| (pairwise(p), ())).0)
+    numpy_total(halves_at(values, pairwise_half(values.len()), pairwise))
 }
 
 /// numpy's sum from the pairwise sums of the whole or of its two halves (cut at
@@ -255,15 +255,18 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
     let bits = bucket_bits(values.len());
     let (buckets, shift) = (1usize << bits, 64 - bits);
     // Split where numpy's sum splits, so that the halves' sums add up to its sum.
-    let (hist, total) = halves_at(values, pairwise_half(values.len()), |part| {
-        let mut hist = vec![0u32; buckets];
-        let s = pairwise_visiting(part, &mut |block| {
-            for &x in block {
-                hist[(order_key(x) >> shift) as usize] += 1;
-            }
-        });
-        (hist, s)
-    });
+    let (hist, total): (Vec<Vec<u32>>, Vec<f64>) =
+        halves_at(values, pairwise_half(values.len()), |part| {
+            let mut hist = vec![0u32; buckets];
+            let s = pairwise_visiting(part, &mut |block| {
+                for &x in block {
+                    hist[(order_key(x) >> shift) as usize] += 1;
+                }
+            });
+            (hist, s)
+        })
+        .into_iter()
+        .unzip();
     let total = numpy_total(total);
     // Each rank's bucket and how many values lie below that bucket, in one walk over the
     // histograms (the halves' counts added as it goes, never merged into a table).
@@ -327,22 +330,17 @@ const SPLIT_MIN: usize = 1 << 20;
 /// `f` over each half of `values` through [`crate::par::join`] when that pays, else over the
 /// whole: one or two results, in order.
 fn halves<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T> {
-    halves_at(values, values.len() / 2, |p| (f(p), ())).0
+    halves_at(values, values.len() / 2, f)
 }
 
-/// [`halves`] cut at `at`, for a result in two parts.
-fn halves_at<T: Send, U: Send>(
-    values: &[f64],
-    at: usize,
-    f: impl Fn(&[f64]) -> (T, U) + Sync,
-) -> (Vec<T>, Vec<U>) {
+/// [`halves`] cut at `at`.
+fn halves_at<T: Send>(values: &[f64], at: usize, f: impl Fn(&[f64]) -> T + Sync) -> Vec<T> {
     if values.len() < SPLIT_MIN || !crate::par::parallel() {
-        let (t, u) = f(values);
-        return (vec![t], vec![u]);
+        return vec![f(values)];
     }
     let (a, b) = values.split_at(at);
-    let ((t1, u1), (t2, u2)) = crate::par::join(|| f(a), || f(b));
-    (vec![t1, t2], vec![u1, u2])
+    let (x, y) = crate::par::join(|| f(a), || f(b));
+    vec![x, y]
 }
 
 /// Mean, p50, p90 and p99 of values that must stay as they are (e.g. the chunk gaps inside a
