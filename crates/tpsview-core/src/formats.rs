@@ -582,6 +582,12 @@ pub(crate) fn path_of_error(bytes: &[u8], err: &serde_json::Error) -> Option<Str
     (!path.is_empty()).then_some(path)
 }
 
+/// The chunk sizes the streamed readers are tested in (each cycled by [`read_in_chunks`]): bytes
+/// one, two and three at a time, uneven sizes, small and page-sized chunks, and the whole file.
+#[cfg(test)]
+pub(crate) const TEST_CHUNKINGS: [&[usize]; 7] =
+    [&[1], &[2], &[3], &[7, 1, 13], &[64], &[4096], &[1 << 30]];
+
 /// Tests' reading of `bytes` through a [`Stream`] in the given chunk sizes (cycled), as `name`:
 /// what it gave (`Debug`), or `None` when it gave way to the whole-file reader.
 #[cfg(test)]

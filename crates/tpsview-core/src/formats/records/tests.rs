@@ -33,15 +33,7 @@ fn record_files_read_in_any_chunks_equal_the_whole_reading() {
         let bytes = fixture(path);
         let expect = whole(format, &bytes);
         assert!(expect.starts_with("Ok("), "{path}: {expect}");
-        for sizes in [
-            &[1][..],
-            &[2],
-            &[3],
-            &[7, 1, 13],
-            &[64],
-            &[4096],
-            &[bytes.len()],
-        ] {
+        for sizes in crate::formats::TEST_CHUNKINGS {
             assert_eq!(
                 streamed(format, &bytes, sizes).as_deref(),
                 Some(expect.as_str()),

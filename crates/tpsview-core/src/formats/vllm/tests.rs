@@ -515,15 +515,7 @@ fn chunked_reading_equals_whole_file_reading_on_every_fixture_at_any_chunk_size(
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let expect = whole(format, &name, &bytes);
             compared += usize::from(expect.is_some());
-            for sizes in [
-                &[1][..],
-                &[2],
-                &[3],
-                &[7, 1, 13],
-                &[64],
-                &[4096],
-                &[1 << 30],
-            ] {
+            for sizes in crate::formats::TEST_CHUNKINGS {
                 assert_eq!(
                     streamed(format, &name, &bytes, sizes),
                     expect,
