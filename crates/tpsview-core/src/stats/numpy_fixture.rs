@@ -1,7 +1,6 @@
 //! Test-only: numpy's sums and means of arrays regenerated from formulas
 //! (tests/fixtures/numpy-sums.json, written by tests/golden/numpy-sums-2026-12-01.py), shared by
 //! the unit tests and the two-core test binary (`tests/parallel.rs`, through `#[path]`).
-#![allow(dead_code, clippy::unwrap_used)]
 
 /// The arrays of tests/golden/numpy-sums-2026-12-01.py, from the same formulas.
 pub fn numpy_family(name: &str, n: usize) -> Vec<f64> {
