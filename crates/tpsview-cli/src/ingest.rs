@@ -1,6 +1,7 @@
 //! Reading a big file as it arrives (vLLM, SGLang, AIPerf records, LLMPerf responses): one thread
-//! reads the file in chunks while this one parses them ([`formats::Stream`]), so the disk read and the parse overlap on two cores, and memory
-//! holds the parsed columns and a few chunks, never the whole file.
+//! reads the file in chunks while this one parses them ([`formats::Stream`]), so the disk read
+//! and the parse overlap on two cores, and memory holds the parsed columns and a few chunks,
+//! never the whole file.
 
 use std::fs::File;
 use std::io::Read;
