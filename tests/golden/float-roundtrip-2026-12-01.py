@@ -4,8 +4,8 @@ JSON number reading (serde_json's `float_roundtrip`: every number read as Python
 it). GuideLLM files time requests in epoch seconds (~1.76e9, where one last bit is 2.4e-7 s), so a
 timestamp read one bit off moves a TTFT by 0.24 µs. This script does not run tpsview: it reads
 each fixture with Python's json, computes every request's TTFT, E2E (start -> last token) and TPOT
-((E2E - TTFT) / (output tokens - 1)) in seconds, their numpy mean and linear percentiles
-(a + (b - a) * frac between the closest ranks, the formula of docs/metrics.md), scales to ms, and
+((E2E - TTFT) / (output tokens - 1)) in seconds, their numpy mean and percentiles (np.percentile,
+linear; tpsview's are numpy's to the bit since the change after this one), scales to ms, and
 compares each with the recorded value: exactly with the recorded case (argv[1] = the folder of
 recorded cases, default tests/golden). With argv[2], a folder of the cases as recorded before the
 change, it also says how many of those figures were off, and checks that every other recorded
@@ -13,7 +13,6 @@ case changed only in numbers, each by less than 1e-13 of itself (last bits: a va
 otherwise, or a difference of two such values). Run from the repository root with a Python that
 has numpy (e.g. target/engine-venv/bin/python)."""
 import json
-import math
 import os
 import sys
 
@@ -26,14 +25,6 @@ def timing(r, new, old):
     t = r.get('info', {}).get('timings', {})
     v = t.get(new, r.get(old))
     return v if isinstance(v, (int, float)) else None
-
-
-def pct(v, q):
-    s = sorted(v)
-    h = (len(s) - 1) * q / 100
-    lo = math.floor(h)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (h - lo)
 
 
 def expected(bench):
@@ -62,7 +53,7 @@ def expected(bench):
         a = np.array(v, dtype=np.float64)
         out[name] = {'mean': float(np.mean(a)) * 1e3}
         for q in (50, 90, 99):
-            out[name][f'p{q}'] = pct(v, q) * 1e3
+            out[name][f'p{q}'] = float(np.percentile(a, q)) * 1e3
     return out
 
 

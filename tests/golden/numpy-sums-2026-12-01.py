@@ -8,23 +8,10 @@ cross numpy's pairwise thresholds (8, 128, its halving) and tpsview's two-core s
 Run from the repository root with numpy installed (the engine e2e's venv has it):
     target/engine-venv/bin/python tests/golden/numpy-sums-2026-12-01.py"""
 import json
+
 import numpy as np
 
-SCALE = [1e-3, 1e-2, 1e-1, 1.0, 1e1, 1e2, 1e3]
-
-
-def family(name, n):
-    if name == 'gaps':
-        return [float((i * 7919 + 13) % 10007) * 1e-6 + 0.018 for i in range(n)]
-    if name == 'order':
-        return [1e16 if i % 4 == 0 else 1.0 if i % 4 in (1, 2) else -1e16 + float(i % 7)
-                for i in range(n)]
-    if name == 'zeros':
-        return [-0.0] * n
-    if name == 'wide':
-        return [float((i * 48271) % 2147483647 - 1073741823) * SCALE[i % 7] for i in range(n)]
-    raise ValueError(name)
-
+from numpy_families import family
 
 SIZES = list(range(0, 21)) + [63, 64, 127, 128, 129, 130, 135, 136, 255, 256, 257, 1000, 8191,
                               8192, 8193, 65536, 100003, (1 << 20) + 7, 2000001]

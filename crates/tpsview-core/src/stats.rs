@@ -139,17 +139,41 @@ fn pairwise_block(v: &[f64]) -> f64 {
 }
 
 /// The `p`-th percentile (0–100) of an ascending slice, interpolating linearly between the closest
-/// ranks as numpy's default method does; `None` for an empty slice.
+/// ranks as numpy's default method does ([`linear_rank`], [`lerp`]: numpy's own double); `None`
+/// for an empty slice.
 pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
     let n = sorted.len();
     if n == 0 {
         return None;
     }
+    let (lo, hi, t) = linear_rank(n, p);
+    Some(lerp(sorted[lo], sorted[hi], t))
+}
+
+/// Where numpy's linear method (`np.percentile`'s default) places percentile `p` (0–100) among
+/// `n` sorted values, as numpy computes it: the virtual index h = (n − 1) · (p / 100), its two
+/// closest ranks and the fraction between them. At or past the last rank numpy takes the last
+/// value twice with a fraction of h + 1 (its index −1 subtracted from h), which only the sign of
+/// a zero can tell apart, and is kept so.
+fn linear_rank(n: usize, p: f64) -> (usize, usize, f64) {
     let h = (n - 1) as f64 * (p / 100.0).clamp(0.0, 1.0);
-    let lo = h.floor() as usize;
-    let hi = (lo + 1).min(n - 1);
-    let frac = h - lo as f64;
-    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * frac)
+    if h >= (n - 1) as f64 {
+        return (n - 1, n - 1, h + 1.0);
+    }
+    let lo = h.floor();
+    (lo as usize, lo as usize + 1, h - lo)
+}
+
+/// The value a fraction `t` of the way from `a` to `b`, as numpy's `_lerp` takes it: up from `a`
+/// below one half, back down from `b` from one half on (the two differ in the last bit for some
+/// values; this way the percentile is the very double numpy gives).
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    let d = b - a;
+    if t >= 0.5 {
+        b - d * (1.0 - t)
+    } else {
+        a + d * t
+    }
 }
 
 /// Several numpy-linear percentiles of an unsorted slice (reordered in place), ascending `ps`.
@@ -163,16 +187,16 @@ pub fn percentiles<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [Option<
     }
     let mut floor = 0usize;
     for (k, p) in ps.into_iter().enumerate() {
-        let h = (n - 1) as f64 * (p / 100.0).clamp(0.0, 1.0);
-        let lo = (h.floor() as usize).max(floor);
+        let (lo, hi, t) = linear_rank(n, p);
+        let lo = lo.max(floor);
         let (_, &mut lo_v, right) =
             values[floor..].select_nth_unstable_by(lo - floor, f64::total_cmp);
-        let hi_v = if lo + 1 < n {
+        let hi_v = if hi > lo {
             right.iter().copied().fold(f64::INFINITY, f64::min)
         } else {
             lo_v
         };
-        out[k] = Some(lo_v + (hi_v - lo_v) * (h - lo as f64));
+        out[k] = Some(lerp(lo_v, hi_v, t));
         floor = lo;
     }
     out
@@ -353,19 +377,14 @@ pub fn dist_in_place(values: &[f64]) -> Dist {
     let ps = [50.0, 90.0, 99.0];
     let mut ranks = Vec::with_capacity(6);
     for p in ps {
-        let h = (n - 1) as f64 * p / 100.0;
-        let lo = h.floor() as usize;
+        let (lo, hi, _) = linear_rank(n, p);
         ranks.push(lo);
-        ranks.push((lo + 1).min(n - 1));
+        ranks.push(hi);
     }
     // One pass for the histogram and the sum, one to gather; each split in two on two cores.
     let (at, total) = ranks_and_sum(values, &ranks);
     let avg = Some(total / n as f64);
-    let pct = |k: usize, p: f64| {
-        let h = (n - 1) as f64 * p / 100.0;
-        let frac = h - h.floor();
-        at[2 * k] + (at[2 * k + 1] - at[2 * k]) * frac
-    };
+    let pct = |k: usize, p: f64| lerp(at[2 * k], at[2 * k + 1], linear_rank(n, p).2);
     Dist {
         mean: avg,
         p50: Some(pct(0, ps[0])),

@@ -128,3 +128,35 @@ fn sums_split_over_two_threads_are_numpys_to_the_bit() {
     assert!(big >= 8, "the fixture has big arrays");
     assert!(JOINS.load(Ordering::SeqCst) > before, "the sums were split");
 }
+
+#[test]
+fn percentiles_of_millions_split_over_two_threads_are_numpys_to_the_bit() {
+    install();
+    let before = JOINS.load(Ordering::SeqCst);
+    let (ps, cases) = numpy_fixture::numpy_percentile_cases();
+    let at = |p: f64| {
+        ps.iter()
+            .position(|&q| q == p)
+            .expect("p50, p90, p99 in the fixture")
+    };
+    let mut big = 0;
+    for (family, n, want) in cases {
+        if n < 1 << 20 {
+            continue;
+        }
+        big += 1;
+        let d = dist_in_place(&numpy_fixture::numpy_family(&family, n));
+        for (got, p) in [(d.p50, 50.0), (d.p90, 90.0), (d.p99, 99.0)] {
+            assert_eq!(
+                got.map(f64::to_bits),
+                Some(want[at(p)].to_bits()),
+                "{family} {n} p{p}"
+            );
+        }
+    }
+    assert!(big >= 8, "the fixture has big arrays");
+    assert!(
+        JOINS.load(Ordering::SeqCst) > before,
+        "the gathering was split"
+    );
+}

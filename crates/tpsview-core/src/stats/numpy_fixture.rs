@@ -1,6 +1,7 @@
-//! Test-only: numpy's sums and means of arrays regenerated from formulas
-//! (tests/fixtures/numpy-sums.json, written by tests/golden/numpy-sums-2026-12-01.py), shared by
-//! the unit tests and the two-core test binary (`tests/parallel.rs`, through `#[path]`).
+//! Test-only: numpy's sums, means and percentiles of arrays regenerated from formulas
+//! (tests/fixtures/numpy-sums.json and numpy-percentiles.json, written by
+//! tests/golden/numpy-sums-2026-12-01.py and numpy-percentiles-2026-12-01.py), shared by the unit
+//! tests and the two-core test binary (`tests/parallel.rs`, through `#[path]`).
 
 /// The arrays of tests/golden/numpy-sums-2026-12-01.py, from the same formulas.
 pub fn numpy_family(name: &str, n: usize) -> Vec<f64> {
@@ -37,6 +38,40 @@ pub fn numpy_cases() -> Vec<(String, usize, f64, Option<f64>)> {
             )
         })
         .collect()
+}
+
+/// A family, a size and numpy's percentiles of that array.
+pub type PercentileCase = (String, usize, Vec<f64>);
+
+/// The percentiles fixture: the percentiles asked for (ascending, 0–100), then each case's
+/// family, size and numpy's `np.percentile` at each.
+pub fn numpy_percentile_cases() -> (Vec<f64>, Vec<PercentileCase>) {
+    let text = include_str!("../../../../tests/fixtures/numpy-percentiles.json");
+    let v: serde_json::Value = serde_json::from_str(text).expect("the fixture is JSON");
+    let ps = v["ps"]
+        .as_array()
+        .expect("ps")
+        .iter()
+        .map(|p| p.as_f64().expect("a percentile"))
+        .collect();
+    let cases = v["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| {
+            (
+                c["family"].as_str().expect("family").to_owned(),
+                c["n"].as_u64().expect("n") as usize,
+                c["p"]
+                    .as_array()
+                    .expect("p")
+                    .iter()
+                    .map(|x| hex_float(x.as_str().expect("hex")))
+                    .collect(),
+            )
+        })
+        .collect();
+    (ps, cases)
 }
 
 /// Python's `float.hex()` text (`-0x1.8p+1`, `0x0.0p+0`) as the double it names (normal numbers

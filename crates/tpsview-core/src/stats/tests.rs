@@ -191,6 +191,58 @@ fn sums_and_means_are_numpys_to_the_bit() {
 }
 
 #[test]
+fn percentiles_are_numpys_to_the_bit() {
+    use super::numpy_fixture::{numpy_family, numpy_percentile_cases};
+    // tests/fixtures/numpy-percentiles.json: np.percentile (linear) of the same arrays, written by
+    // tests/golden/numpy-percentiles-2026-12-01.py. numpy places a percentile at the virtual
+    // index (n − 1) · (p / 100) and interpolates back down from the upper value when the fraction
+    // is ½ or more: (n − 1) · p / 100, or always interpolating up, differ in the last bit.
+    let (ps, cases) = numpy_percentile_cases();
+    assert_eq!(ps.len(), 8);
+    assert!(cases.len() >= 140);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let some_bits = |v: &[Option<f64>]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+    let (mut up, mut down) = (0, 0);
+    for (family, n, want) in cases {
+        let v = numpy_family(&family, n);
+        let mut sorted = v.clone();
+        sorted.sort_by(f64::total_cmp);
+        let got: Vec<f64> = ps
+            .iter()
+            .map(|&p| percentile_sorted(&sorted, p).expect("values"))
+            .collect();
+        assert_eq!(bits(&got), bits(&want), "{family} {n}: percentile_sorted");
+        let mut w = v.clone();
+        let got: [Option<f64>; 8] = percentiles(&mut w, ps.clone().try_into().expect("8"));
+        let want_some: Vec<Option<f64>> = want.iter().copied().map(Some).collect();
+        assert_eq!(
+            some_bits(&got),
+            some_bits(&want_some),
+            "{family} {n}: percentiles"
+        );
+        if n >= 1 << 20 {
+            continue; // tests/parallel.rs, with two threads; one thread in turn here is slow.
+        }
+        let d = dist_in_place(&v);
+        assert_eq!(
+            some_bits(&[d.p50, d.p90, d.p99]),
+            some_bits(&[Some(want[2]), Some(want[3]), Some(want[5])]),
+            "{family} {n}: dist_in_place"
+        );
+        // Both of numpy's interpolations are exercised.
+        for p in &ps {
+            let (_, _, t) = linear_rank(n, *p);
+            if (0.5..1.0).contains(&t) {
+                down += 1;
+            } else if t > 0.0 && t < 0.5 {
+                up += 1;
+            }
+        }
+    }
+    assert!(up > 50 && down > 50, "{up} up, {down} down");
+}
+
+#[test]
 fn python_hex_floats_read_back() {
     for x in [1.0, -2.5, 0.1, 1e16, -1e-300, 123456.789, f64::MAX] {
         let text = python_hex(x);
