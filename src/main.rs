@@ -21,6 +21,10 @@ mod view;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    // index.html's "loading" note (and its failure message, public/boot.js) gives way to the app.
+    if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
+        boot.remove();
+    }
     leptos::mount::mount_to_body(shell::AppShell);
 }
 

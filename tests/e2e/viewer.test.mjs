@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, root, shots, settled } from './harness.mjs';
+import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, root, shots, settled, axe } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
@@ -37,6 +37,25 @@ test('the sample opens with its table equal to the CLI and its chart drawn', asy
   await page.screenshot({ path: path.join(shots, 'sample-top.png') });
   assert.deepEqual(log.errors, []);
   await page.close();
+});
+
+test('the static loading note gives way to the app, and says why when the app cannot start', async () => {
+  const { page } = await open(context, server.origin + '/');
+  await settled(page);
+  assert.equal(await page.locator('#boot').count(), 0, 'the app removed the note');
+  await page.close();
+  // A WebAssembly module the browser cannot compile (as a browser without SIMD would find it).
+  const broken = await context.newPage();
+  await broken.route('**/tpsview-web-*_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from('not wasm') }));
+  await broken.goto(server.origin + '/');
+  await broken.waitForSelector('#boot[data-failed]');
+  const text = await broken.textContent('#boot-status');
+  assert.match(text, /^tpsview could not start in this browser \(.*\)\. It runs as WebAssembly with SIMD/);
+  assert.match(text, /CompileError|WebAssembly|magic/i, 'the browser\'s reason is named');
+  assert.equal(await broken.locator('[data-testid=viewer]').count(), 0);
+  assert.deepEqual(await axe(broken), []);
+  await broken.screenshot({ path: path.join(shots, 'boot-failed.png') });
+  await broken.close();
 });
 
 test('an uploaded vLLM file shows the same figures as tpsview summarize --json', async () => {
@@ -141,7 +160,7 @@ test('the page requests nothing but its own files, and the worker module only fo
   const foreign = log.requests.filter((u) => !u.startsWith(server.origin + '/'));
   assert.deepEqual(foreign, []);
   const paths = new Set(log.requests.map((u) => new URL(u).pathname.replace(/-[0-9a-f]{12,16}(?=[._])/, '-HASH')));
-  const allowed = new Set(['/', '/app-HASH.css', '/favicon-HASH.svg', '/init-HASH.js',
+  const allowed = new Set(['/', '/app-HASH.css', '/favicon-HASH.svg', '/boot-HASH.js', '/init-HASH.js',
     '/samples/h100-llama70b-fp8.tpsview.json', '/tpsview-web-HASH.js', '/tpsview-web-HASH_bg.wasm',
     '/loader-worker-HASH.js', '/tpsview-worker-HASH.js', '/tpsview-worker-HASH_bg.wasm']);
   assert.deepEqual([...paths].filter((p) => !allowed.has(p)), []);
