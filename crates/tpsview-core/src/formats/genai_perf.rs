@@ -464,14 +464,21 @@ fn read_response(r: &Value, usage: &mut Option<f64>) -> Response {
     if body == "[DONE]" || body.is_empty() {
         return Response::Empty;
     }
-    let Ok(v) = serde_json::from_str::<Value>(body) else {
-        return Response::Empty;
+    // The usual chunk is read straight from its text; an unusual one through the tree.
+    let (content, tokens) = match super::openai::read_content_and_usage(body) {
+        Some(read) => read,
+        None => {
+            let Ok(v) = serde_json::from_str::<Value>(body) else {
+                return Response::Empty;
+            };
+            let chunk = super::openai::read_chunk(&v);
+            (chunk.content, chunk.completion_tokens)
+        }
     };
-    let chunk = super::openai::read_chunk(&v);
-    if let Some(u) = chunk.completion_tokens {
+    if let Some(u) = tokens {
         *usage = Some(u);
     }
-    if chunk.content {
+    if content {
         Response::Content
     } else {
         Response::Empty
