@@ -136,11 +136,48 @@ fn read_request(
     if model.is_none() {
         *model = payload_model(r);
     }
-    let (row, from_usage, sent) = export_row(file, &format!("{path}.requests[{i}]"), r, diags);
+    row_of(file, path, i, RequestParts::of(r), diags)
+}
+
+/// Request `i` of experiment `path`, from its parts, as a row.
+fn row_of(
+    file: &str,
+    path: &str,
+    i: usize,
+    parts: RequestParts,
+    diags: &mut Vec<Diagnostic>,
+) -> ReadRequest {
+    let (row, from_usage, sent) = export_row(file, &format!("{path}.requests[{i}]"), parts, diags);
     ReadRequest {
         row,
         from_usage,
         sent,
+    }
+}
+
+/// What a request of the export says, as `export_row` reads it: its send time (an integer), its
+/// responses' arrival times (the integers among them), and what each response carried (`None`
+/// when `response_outputs` is not a list).
+#[derive(Default)]
+struct RequestParts {
+    sent: Option<i64>,
+    stamps: Vec<i64>,
+    outputs: Option<Vec<Output>>,
+}
+
+impl RequestParts {
+    /// The parts of a request read as a JSON value (the tree path).
+    fn of(r: &Value) -> RequestParts {
+        RequestParts {
+            sent: at(r, "timestamp").and_then(Value::as_i64),
+            stamps: at(r, "response_timestamps")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default(),
+            outputs: at(r, "response_outputs")
+                .and_then(Value::as_array)
+                .map(|o| o.iter().map(Output::of).collect()),
+        }
     }
 }
 
@@ -203,7 +240,7 @@ mod stream {
     use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use serde_json::Value;
 
-    use super::{read_request, Experiment};
+    use super::{inputs_model, row_of, Experiment, Output, RequestParts};
 
     /// The root object: its `experiments` (else `None`), and the first request's model.
     pub(super) struct Export<'a> {
@@ -332,18 +369,298 @@ mod stream {
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             let mut out = Vec::new();
-            // One request's value at a time: read, reduced to a row, dropped.
-            while let Some(r) = seq.next_element::<Value>()? {
-                out.push(read_request(
-                    self.file,
-                    &self.path,
-                    out.len(),
-                    &r,
-                    self.model,
-                    self.diags,
-                ));
+            // One request at a time, read into its parts (no tree of its responses), reduced to
+            // a row; its request_inputs kept only until a request names the model.
+            while let Some((parts, inputs)) = seq.next_element_seed(Request {
+                want_inputs: self.model.is_none(),
+            })? {
+                if self.model.is_none() {
+                    *self.model = inputs.as_ref().and_then(inputs_model);
+                }
+                out.push(row_of(self.file, &self.path, out.len(), parts, self.diags));
             }
             Ok(out)
+        }
+    }
+
+    /// One request read as [`RequestParts::of`] reads its JSON value — the same keys, a
+    /// repeated key's last value, anything that is not what a key should hold read as absent —
+    /// without building that value.
+    struct Request {
+        want_inputs: bool,
+    }
+
+    impl<'de> DeserializeSeed<'de> for Request {
+        type Value = (RequestParts, Option<Value>);
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Request {
+        type Value = (RequestParts, Option<Value>);
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a request")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let (mut parts, mut inputs) = (RequestParts::default(), None);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "timestamp" => parts.sent = map.next_value::<Int>()?.0,
+                    "response_timestamps" => {
+                        parts.stamps = map.next_value::<Ints>()?.0.unwrap_or_default();
+                    }
+                    "response_outputs" => parts.outputs = map.next_value::<Outputs>()?.0,
+                    "request_inputs" if self.want_inputs => inputs = Some(map.next_value()?),
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok((parts, inputs))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Default::default())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    }
+
+    /// What one JSON value is as some kind of thing, `None` when it is anything else (read and
+    /// skipped): `Value::as_i64`, a list, `Value::as_str`. Each visitor below says which.
+    macro_rules! skip_others {
+        () => {
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Default::default())
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Default::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Default::default())
+            }
+        };
+    }
+
+    /// `Value::as_i64`: an integer that fits, else `None`.
+    #[derive(Default)]
+    struct Int(Option<i64>);
+
+    impl<'de> serde::Deserialize<'de> for Int {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Int;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_i64<E>(self, v: i64) -> Result<Int, E> {
+                    Ok(Int(Some(v)))
+                }
+                fn visit_u64<E>(self, v: u64) -> Result<Int, E> {
+                    Ok(Int(i64::try_from(v).ok()))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Int, E> {
+                    Ok(Int(None))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<Int, E> {
+                    Ok(Int(None))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Int, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(Int(None))
+                }
+                skip_others!();
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// A list's integers (`Value::as_i64` of each item; the others left out); `None` when it is
+    /// not a list.
+    #[derive(Default)]
+    struct Ints(Option<Vec<i64>>);
+
+    impl<'de> serde::Deserialize<'de> for Ints {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Ints;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ints, A::Error> {
+                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                    while let Some(Int(x)) = seq.next_element()? {
+                        out.extend(x);
+                    }
+                    Ok(Ints(Some(out)))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Ints, E> {
+                    Ok(Ints(None))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Ints, E> {
+                    Ok(Ints(None))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Ints, E> {
+                    Ok(Ints(None))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<Ints, E> {
+                    Ok(Ints(None))
+                }
+                skip_others!();
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// `response_outputs`: each response read as [`Output::of`] reads it; `None` when it is not a
+    /// list.
+    #[derive(Default)]
+    struct Outputs(Option<Vec<Output>>);
+
+    impl<'de> serde::Deserialize<'de> for Outputs {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Outputs;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outputs, A::Error> {
+                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                    while let Some(OneOutput(o)) = seq.next_element()? {
+                        out.push(o);
+                    }
+                    Ok(Outputs(Some(out)))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Outputs, E> {
+                    Ok(Outputs(None))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Outputs, E> {
+                    Ok(Outputs(None))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Outputs, E> {
+                    Ok(Outputs(None))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<Outputs, E> {
+                    Ok(Outputs(None))
+                }
+                skip_others!();
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// One response: its `text_output` or else its `response` (the last of a repeated key), each
+    /// only when a string.
+    #[derive(Default)]
+    struct OneOutput(Output);
+
+    impl<'de> serde::Deserialize<'de> for OneOutput {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = OneOutput;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneOutput, A::Error> {
+                    let (mut text, mut response) = (None, None);
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "text_output" => text = map.next_value::<Str>()?.0,
+                            "response" => response = map.next_value::<Str>()?.0,
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    Ok(OneOutput(match (text, response) {
+                        (Some(t), _) => Output::text(&t),
+                        (None, Some(r)) => Output::event(&r),
+                        (None, None) => Output::default(),
+                    }))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOutput, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(OneOutput::default())
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<OneOutput, E> {
+                    Ok(OneOutput::default())
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<OneOutput, E> {
+                    Ok(OneOutput::default())
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<OneOutput, E> {
+                    Ok(OneOutput::default())
+                }
+                fn visit_str<E>(self, _: &str) -> Result<OneOutput, E> {
+                    Ok(OneOutput::default())
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<OneOutput, E> {
+                    Ok(OneOutput::default())
+                }
+                fn visit_unit<E>(self) -> Result<OneOutput, E> {
+                    Ok(OneOutput::default())
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// `Value::as_str`: a string, else `None`.
+    #[derive(Default)]
+    struct Str(Option<String>);
+
+    impl<'de> serde::Deserialize<'de> for Str {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Str;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_str<E>(self, v: &str) -> Result<Str, E> {
+                    Ok(Str(Some(v.to_owned())))
+                }
+                fn visit_string<E>(self, v: String) -> Result<Str, E> {
+                    Ok(Str(Some(v)))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Str, E> {
+                    Ok(Str(None))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Str, E> {
+                    Ok(Str(None))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Str, E> {
+                    Ok(Str(None))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Str, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(Str(None))
+                }
+                skip_others!();
+            }
+            d.deserialize_any(V)
         }
     }
 }
@@ -431,7 +748,12 @@ fn build_export(
 
 /// The model a request asked for, from the JSON payload Perf Analyzer stores as a string.
 fn payload_model(r: &Value) -> Option<String> {
-    let payload = at(r, "request_inputs.payload")?;
+    inputs_model(at(r, "request_inputs")?)
+}
+
+/// [`payload_model`] from a request's `request_inputs`.
+fn inputs_model(inputs: &Value) -> Option<String> {
+    let payload = at(inputs, "payload")?;
     match payload {
         Value::String(s) => serde_json::from_str::<Value>(s)
             .ok()
@@ -440,48 +762,51 @@ fn payload_model(r: &Value) -> Option<String> {
     }
 }
 
-/// What one streamed response carried.
-enum Response {
-    /// Output text (or tokens): a content chunk.
-    Content,
-    /// A role-only, empty, `[DONE]` or usage-only event.
-    Empty,
+/// What one streamed response carried: output text (or tokens) — a content chunk — or not (a
+/// role-only, empty, `[DONE]` or usage-only event); and the server's usage count, if it has one.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Output {
+    content: bool,
+    tokens: Option<f64>,
 }
 
-/// Reads one response: the text of its choices, and the server's usage count if it has one.
-fn read_response(r: &Value, usage: &mut Option<f64>) -> Response {
-    if let Some(t) = at(r, "text_output").and_then(Value::as_str) {
-        return if t.is_empty() {
-            Response::Empty
-        } else {
-            Response::Content
-        };
-    }
-    let Some(raw) = at(r, "response").and_then(Value::as_str) else {
-        return Response::Empty;
-    };
-    let body = raw.trim_start().strip_prefix("data:").unwrap_or(raw).trim();
-    if body == "[DONE]" || body.is_empty() {
-        return Response::Empty;
-    }
-    // The usual chunk is read straight from its text; an unusual one through the tree.
-    let (content, tokens) = match super::openai::read_content_and_usage(body) {
-        Some(read) => read,
-        None => {
-            let Ok(v) = serde_json::from_str::<Value>(body) else {
-                return Response::Empty;
-            };
-            let chunk = super::openai::read_chunk(&v);
-            (chunk.content, chunk.completion_tokens)
+impl Output {
+    /// A response read as a JSON value: Triton's `text_output`, else the SSE event in `response`.
+    fn of(r: &Value) -> Output {
+        if let Some(t) = at(r, "text_output").and_then(Value::as_str) {
+            return Output::text(t);
         }
-    };
-    if let Some(u) = tokens {
-        *usage = Some(u);
+        at(r, "response")
+            .and_then(Value::as_str)
+            .map_or_else(Output::default, Output::event)
     }
-    if content {
-        Response::Content
-    } else {
-        Response::Empty
+
+    /// A `text_output`: content when not empty.
+    fn text(t: &str) -> Output {
+        Output {
+            content: !t.is_empty(),
+            tokens: None,
+        }
+    }
+
+    /// A `response`: `data: {chunk}`, read as [`super::openai`] reads a chunk.
+    fn event(raw: &str) -> Output {
+        let body = raw.trim_start().strip_prefix("data:").unwrap_or(raw).trim();
+        if body == "[DONE]" || body.is_empty() {
+            return Output::default();
+        }
+        // The usual chunk is read straight from its text; an unusual one through the tree.
+        let (content, tokens) = match super::openai::read_content_and_usage(body) {
+            Some(read) => read,
+            None => match serde_json::from_str::<Value>(body) {
+                Ok(v) => {
+                    let chunk = super::openai::read_chunk(&v);
+                    (chunk.content, chunk.completion_tokens)
+                }
+                Err(_) => return Output::default(),
+            },
+        };
+        Output { content, tokens }
     }
 }
 
@@ -489,10 +814,15 @@ fn read_response(r: &Value, usage: &mut Option<f64>) -> Response {
 fn export_row(
     file: &str,
     path: &str,
-    r: &Value,
+    parts: RequestParts,
     diags: &mut Vec<Diagnostic>,
 ) -> (Row, bool, Option<i64>) {
-    let Some(sent) = at(r, "timestamp").and_then(Value::as_i64) else {
+    let RequestParts {
+        sent,
+        stamps,
+        outputs,
+    } = parts;
+    let Some(sent) = sent else {
         diags.push(Diagnostic::warning(
             file,
             &format!("{path}.timestamp"),
@@ -501,17 +831,15 @@ fn export_row(
         ));
         return (Row::failed("no send timestamp".into()), true, None);
     };
-    let stamps: Vec<i64> = at(r, "response_timestamps")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_i64).collect())
-        .unwrap_or_default();
-    let outputs = at(r, "response_outputs").and_then(Value::as_array);
     let mut usage = None;
     let content: Vec<i64> = match outputs {
         Some(o) if o.len() == stamps.len() => stamps
             .iter()
             .zip(o)
-            .filter(|(_, out)| matches!(read_response(out, &mut usage), Response::Content))
+            .filter(|(_, out)| {
+                usage = out.tokens.or(usage);
+                out.content
+            })
             .map(|(t, _)| *t)
             .collect(),
         _ => {

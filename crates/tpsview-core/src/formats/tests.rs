@@ -106,6 +106,110 @@ fn a_genai_perf_export_reads_the_same_streamed_or_as_a_tree() {
     assert_eq!(compared, 2);
 }
 
+mod genai_perf_requests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    /// A value of any kind, for a key that should hold something else.
+    fn odd() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            Just(json!("12")),
+            Just(json!(1.5)),
+            Just(json!(-3)),
+            Just(json!(u64::MAX)),
+            Just(json!(true)),
+            Just(json!([1, "a"])),
+            Just(json!({"a": 1})),
+        ]
+    }
+
+    fn output() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            6 => prop_oneof![Just("tok"), Just(""), Just("\"q\"")].prop_map(|t| {
+                let chunk = json!({"id": "c", "choices": [{"index": 0, "delta": {"content": t}}]});
+                json!({ "response": format!("data: {chunk}") })
+            }),
+            1 => (0u32..40).prop_map(|n| json!({ "response": format!("data: {}", json!({"choices": [], "usage": {"completion_tokens": n}})) })),
+            1 => Just(json!({ "response": "data: [DONE]" })),
+            1 => Just(json!({ "response": "data: {\"choices\":[{\"delta\":{\"content\":\"a\",\"content\":\"\"}}]}" })),
+            1 => prop_oneof![Just(json!("x")), Just(json!(""))].prop_map(|t| json!({ "text_output": t })),
+            1 => prop_oneof![odd(), Just(json!(""))].prop_map(|v| json!({ "text_output": v, "response": "data: {\"choices\":[{\"text\":\"b\"}]}" })),
+            1 => odd(),
+        ]
+    }
+
+    fn request() -> impl Strategy<Value = Value> {
+        (
+            prop_oneof![8 => (0i64..1_000_000).prop_map(|t| json!(1_764_000_000_000_000_000i64 + t)), 1 => odd()],
+            prop::collection::vec(prop_oneof![9 => (1i64..50_000_000).prop_map(|t| json!(t)), 1 => odd()], 0..6),
+            prop::collection::vec(output(), 0..6),
+            0u8..10,
+        )
+            .prop_map(|(sent, gaps, outputs, shape)| {
+                let mut t = 1_764_000_000_100_000_000i64;
+                let stamps: Vec<Value> = gaps
+                    .into_iter()
+                    .map(|g| match g.as_i64() {
+                        Some(d) => {
+                            t += d;
+                            json!(t)
+                        }
+                        None => g,
+                    })
+                    .collect();
+                let mut r = json!({
+                    "timestamp": sent,
+                    "request_inputs": {"payload": "{\"model\": \"m\", \"stream\": true}"},
+                    "response_timestamps": stamps,
+                    "response_outputs": outputs,
+                });
+                match shape {
+                    0 => r["response_outputs"] = json!("none"),
+                    1 => r["response_timestamps"] = json!(7),
+                    2 => r = json!([1, 2]),
+                    _ => {}
+                }
+                r
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn requests_of_any_shape_read_the_same_streamed_or_as_a_tree(
+            reqs in prop::collection::vec(request(), 1..8),
+            repeat in 0usize..8,
+        ) {
+            let mut text = json!({"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": reqs}]}).to_string();
+            // A repeated key (the last one counts in a JSON value): a timestamp before the
+            // request's own, an integer or not.
+            if repeat < 4 {
+                if let Some(at) = text.match_indices("\"timestamp\":").nth(repeat / 2).map(|(i, _)| i) {
+                    text.insert_str(at, if repeat % 2 == 0 { "\"timestamp\":1.5," } else { "\"timestamp\":5," });
+                }
+            }
+            let wire = |r: Result<(crate::model::Report, Vec<crate::Diagnostic>), ParseError>| {
+                r.map(|(report, diagnostics)| {
+                    crate::transfer::encode(&Parsed {
+                        file: "e.json".into(),
+                        format: Format::GenaiPerfExport,
+                        report,
+                        diagnostics,
+                        run_label: None,
+                    })
+                })
+                .map_err(|e| e.to_string())
+            };
+            prop_assert_eq!(
+                wire(genai_perf::parse_export("e.json", text.as_bytes())),
+                wire(genai_perf::parse_export_tree("e.json", text.as_bytes())),
+                "{}", text
+            );
+        }
+    }
+}
+
 #[test]
 fn a_broken_genai_perf_export_falls_back_to_the_tree_path_and_names_the_problem() {
     let e = genai_perf::parse_export("cut.json", br#"{"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": [{"timestamp": 1"#).unwrap_err();
