@@ -128,6 +128,112 @@ impl<'de> serde::Deserialize<'de> for Small {
     }
 }
 
+/// One JSON value by its kind, as typed readers of a record take each key where the tree readers
+/// ask a `serde_json::Value` (`as_i64`, `as_str`, `as_bool`, [`Num`]); a list or object is read
+/// past, not kept.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Leaf {
+    /// A negative integer.
+    Int(i64),
+    /// A non-negative integer.
+    UInt(u64),
+    /// Any other number.
+    Float(f64),
+    /// A string.
+    Str(String),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    #[default]
+    Null,
+    /// A list or an object.
+    Other,
+}
+
+impl Leaf {
+    /// `Value::as_i64`: an integer that fits in an i64.
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            Leaf::Int(v) => Some(v),
+            Leaf::UInt(v) => i64::try_from(v).ok(),
+            _ => None,
+        }
+    }
+
+    /// `Value::as_str`.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Leaf::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// `Value::as_bool`.
+    pub fn as_bool(&self) -> Option<bool> {
+        match *self {
+            Leaf::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The number as [`Num`] reads it (a number, a numeric string, null, or bad).
+    pub fn num(&self) -> Num {
+        match self {
+            Leaf::Int(v) => Num::Value(*v as f64),
+            Leaf::UInt(v) => Num::Value(*v as f64),
+            Leaf::Float(v) => Num::Value(*v),
+            Leaf::Str(s) => parse_num_str(s),
+            Leaf::Null => Num::Missing,
+            Leaf::Bool(_) | Leaf::Other => Num::Bad,
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Leaf {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Leaf;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Leaf, E> {
+                Ok(Leaf::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Leaf, E> {
+                Ok(Leaf::UInt(v))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Leaf, E> {
+                Ok(Leaf::Float(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Leaf, E> {
+                Ok(Leaf::Str(v.to_owned()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Leaf, E> {
+                Ok(Leaf::Str(v))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Leaf, E> {
+                Ok(Leaf::Bool(v))
+            }
+            fn visit_unit<E>(self) -> Result<Leaf, E> {
+                Ok(Leaf::Null)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Leaf, A::Error> {
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(Leaf::Other)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Leaf, A::Error> {
+                while map
+                    .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Leaf::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// What a JSON document is, for an error message about an unrecognised file: an object's first
 /// keys, or an array's length.
 #[derive(Debug, Clone, PartialEq)]

@@ -241,6 +241,7 @@ mod stream {
     use serde_json::Value;
 
     use super::{inputs_model, row_of, Experiment, Output, RequestParts};
+    use crate::lenient::Leaf;
 
     /// The root object: its `experiments` (else `None`), and the first request's model.
     pub(super) struct Export<'a> {
@@ -406,7 +407,7 @@ mod stream {
             let (mut parts, mut inputs) = (RequestParts::default(), None);
             while let Some(key) = map.next_key::<String>()? {
                 match key.as_str() {
-                    "timestamp" => parts.sent = map.next_value::<Int>()?.0,
+                    "timestamp" => parts.sent = map.next_value::<Leaf>()?.as_i64(),
                     "response_timestamps" => {
                         parts.stamps = map.next_value::<Ints>()?.0.unwrap_or_default();
                     }
@@ -443,57 +444,6 @@ mod stream {
         }
     }
 
-    /// What one JSON value is as some kind of thing, `None` when it is anything else (read and
-    /// skipped): `Value::as_i64`, a list, `Value::as_str`. Each visitor below says which.
-    macro_rules! skip_others {
-        () => {
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(Default::default())
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(Default::default())
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Default::default())
-            }
-        };
-    }
-
-    /// `Value::as_i64`: an integer that fits, else `None`.
-    #[derive(Default)]
-    struct Int(Option<i64>);
-
-    impl<'de> serde::Deserialize<'de> for Int {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Int;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("any JSON value")
-                }
-                fn visit_i64<E>(self, v: i64) -> Result<Int, E> {
-                    Ok(Int(Some(v)))
-                }
-                fn visit_u64<E>(self, v: u64) -> Result<Int, E> {
-                    Ok(Int(i64::try_from(v).ok()))
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<Int, E> {
-                    Ok(Int(None))
-                }
-                fn visit_str<E>(self, _: &str) -> Result<Int, E> {
-                    Ok(Int(None))
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Int, A::Error> {
-                    while seq.next_element::<IgnoredAny>()?.is_some() {}
-                    Ok(Int(None))
-                }
-                skip_others!();
-            }
-            d.deserialize_any(V)
-        }
-    }
-
     /// A list's integers (`Value::as_i64` of each item; the others left out); `None` when it is
     /// not a list.
     #[derive(Default)]
@@ -509,8 +459,8 @@ mod stream {
                 }
                 fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ints, A::Error> {
                     let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                    while let Some(Int(x)) = seq.next_element()? {
-                        out.extend(x);
+                    while let Some(x) = seq.next_element::<Leaf>()? {
+                        out.extend(x.as_i64());
                     }
                     Ok(Ints(Some(out)))
                 }
@@ -526,7 +476,16 @@ mod stream {
                 fn visit_str<E>(self, _: &str) -> Result<Ints, E> {
                     Ok(Ints(None))
                 }
-                skip_others!();
+                fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                    Ok(Default::default())
+                }
+                fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                    Ok(Default::default())
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    Ok(Default::default())
+                }
             }
             d.deserialize_any(V)
         }
@@ -564,7 +523,16 @@ mod stream {
                 fn visit_str<E>(self, _: &str) -> Result<Outputs, E> {
                     Ok(Outputs(None))
                 }
-                skip_others!();
+                fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                    Ok(Default::default())
+                }
+                fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                    Ok(Default::default())
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    Ok(Default::default())
+                }
             }
             d.deserialize_any(V)
         }
@@ -584,19 +552,19 @@ mod stream {
                     f.write_str("any JSON value")
                 }
                 fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneOutput, A::Error> {
-                    let (mut text, mut response) = (None, None);
+                    let (mut text, mut response) = (Leaf::Null, Leaf::Null);
                     while let Some(key) = map.next_key::<String>()? {
                         match key.as_str() {
-                            "text_output" => text = map.next_value::<Str>()?.0,
-                            "response" => response = map.next_value::<Str>()?.0,
+                            "text_output" => text = map.next_value::<Leaf>()?,
+                            "response" => response = map.next_value::<Leaf>()?,
                             _ => {
                                 map.next_value::<IgnoredAny>()?;
                             }
                         }
                     }
-                    Ok(OneOutput(match (text, response) {
-                        (Some(t), _) => Output::text(&t),
-                        (None, Some(r)) => Output::event(&r),
+                    Ok(OneOutput(match (text.as_str(), response.as_str()) {
+                        (Some(t), _) => Output::text(t),
+                        (None, Some(r)) => Output::event(r),
                         (None, None) => Output::default(),
                     }))
                 }
@@ -622,43 +590,6 @@ mod stream {
                 fn visit_unit<E>(self) -> Result<OneOutput, E> {
                     Ok(OneOutput::default())
                 }
-            }
-            d.deserialize_any(V)
-        }
-    }
-
-    /// `Value::as_str`: a string, else `None`.
-    #[derive(Default)]
-    struct Str(Option<String>);
-
-    impl<'de> serde::Deserialize<'de> for Str {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Str;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("any JSON value")
-                }
-                fn visit_str<E>(self, v: &str) -> Result<Str, E> {
-                    Ok(Str(Some(v.to_owned())))
-                }
-                fn visit_string<E>(self, v: String) -> Result<Str, E> {
-                    Ok(Str(Some(v)))
-                }
-                fn visit_i64<E>(self, _: i64) -> Result<Str, E> {
-                    Ok(Str(None))
-                }
-                fn visit_u64<E>(self, _: u64) -> Result<Str, E> {
-                    Ok(Str(None))
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<Str, E> {
-                    Ok(Str(None))
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Str, A::Error> {
-                    while seq.next_element::<IgnoredAny>()?.is_some() {}
-                    Ok(Str(None))
-                }
-                skip_others!();
             }
             d.deserialize_any(V)
         }
