@@ -104,11 +104,11 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
 fn seconds(v: &Value, metric: &str) -> Option<f64> {
     let x = num(v, &format!("metrics.{metric}.value"))
         .or_else(|| num(v, &format!("metrics.{metric}")))?;
-    Some(x * unit_scale(at(v, &format!("metrics.{metric}.unit"))))
+    Some(x * unit_scale(at(v, &format!("metrics.{metric}.unit")).and_then(Value::as_str)))
 }
 
-fn unit_scale(unit: Option<&Value>) -> f64 {
-    match unit.and_then(Value::as_str) {
+fn unit_scale(unit: Option<&str>) -> f64 {
+    match unit {
         Some("ns") => 1e-9,
         Some("us") => 1e-6,
         Some("s") | Some("sec") => 1.0,
@@ -116,47 +116,77 @@ fn unit_scale(unit: Option<&Value>) -> f64 {
     }
 }
 
+/// What a profiling record says, as [`record_row`] reads it.
+#[derive(Default)]
+struct RecordParts {
+    /// `error`, when present and not null: its message.
+    error: Option<String>,
+    cancelled: bool,
+    sent: Option<i64>,
+    warmup: bool,
+    /// `time_to_first_token` and `request_latency` in seconds.
+    ttft: Option<f64>,
+    e2e: Option<f64>,
+    output_tokens: Option<f64>,
+    input_tokens: Option<f64>,
+    /// `inter_chunk_latency` in seconds (NaN for an entry that is not a number).
+    gaps: Option<Vec<f64>>,
+}
+
+impl RecordParts {
+    /// A record read as a JSON value.
+    fn of(r: &Value) -> RecordParts {
+        RecordParts {
+            error: at(r, "error").filter(|e| !e.is_null()).map(|err| {
+                common::first_text(err, &["message", "type", "code"])
+                    .unwrap_or_else(|| "error".into())
+            }),
+            cancelled: at(r, "metadata.was_cancelled").and_then(Value::as_bool) == Some(true),
+            sent: at(r, "metadata.request_start_ns").and_then(Value::as_i64),
+            warmup: common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup"),
+            ttft: seconds(r, "time_to_first_token"),
+            e2e: seconds(r, "request_latency"),
+            output_tokens: num(r, "metrics.output_sequence_length.value")
+                .or_else(|| num(r, "metrics.output_token_count.value")),
+            input_tokens: num(r, "metrics.input_sequence_length.value"),
+            gaps: at(r, "metrics.inter_chunk_latency.value")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    let scale = unit_scale(
+                        at(r, "metrics.inter_chunk_latency.unit").and_then(Value::as_str),
+                    );
+                    a.iter()
+                        .map(|x| common::num_of(Some(x)).or_nan() * scale)
+                        .collect()
+                }),
+        }
+    }
+}
+
 /// One profiling record as a row (its start time is set by the caller).
-fn record_row(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Row {
-    let path = format!("[{i}]");
-    if let Some(err) = at(r, "error").filter(|e| !e.is_null()) {
-        let msg =
-            common::first_text(err, &["message", "type", "code"]).unwrap_or_else(|| "error".into());
+fn record_row(file: &str, i: usize, r: RecordParts, diags: &mut Vec<Diagnostic>) -> Row {
+    if let Some(msg) = r.error {
         return Row::failed(msg);
     }
-    if at(r, "metadata.was_cancelled").and_then(Value::as_bool) == Some(true) {
+    if r.cancelled {
         return Row::failed("cancelled".into());
     }
-    let (Some(ttft), Some(e2e)) = (
-        seconds(r, "time_to_first_token"),
-        seconds(r, "request_latency"),
-    ) else {
+    let (Some(ttft), Some(e2e)) = (r.ttft, r.e2e) else {
         diags.push(Diagnostic::warning(
             file,
-            &format!("{path}.metrics"),
+            &format!("[{i}].metrics"),
             Some(i),
             "no time_to_first_token or request_latency: left out",
         ));
         return Row::invalid("metrics");
     };
-    let n = num(r, "metrics.output_sequence_length.value")
-        .or_else(|| num(r, "metrics.output_token_count.value"))
-        .unwrap_or(f64::NAN);
-    let gaps = at(r, "metrics.inter_chunk_latency.value")
-        .and_then(Value::as_array)
-        .map(|a| {
-            let scale = unit_scale(at(r, "metrics.inter_chunk_latency.unit"));
-            a.iter()
-                .map(|x| common::num_of(Some(x)).or_nan() * scale)
-                .collect()
-        });
     Row {
         start_s: None,
         ttft_s: ttft,
         e2e_s: e2e,
-        input_tokens: num(r, "metrics.input_sequence_length.value"),
-        output_tokens: n,
-        gaps_s: gaps,
+        input_tokens: r.input_tokens,
+        output_tokens: r.output_tokens.unwrap_or(f64::NAN),
+        gaps_s: r.gaps,
         error: None,
         invalid: None,
     }
@@ -192,23 +222,47 @@ impl RecordsSink {
     }
 }
 
-impl super::records::Sink for RecordsSink {
-    fn record(&mut self, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) {
+impl RecordsSink {
+    fn parts(&mut self, i: usize, r: RecordParts, diags: &mut Vec<Diagnostic>) {
         // `map_records` reads a file with a broken line a second time, from record 0.
         if i == 0 {
             *self = RecordsSink::new(&self.file);
         }
-        let sent = at(r, "metadata.request_start_ns").and_then(Value::as_i64);
+        let sent = r.sent;
         if let Some(ns) = sent {
             self.t0 = Some(self.t0.map_or(ns, |t| t.min(ns)));
         }
-        if common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup") {
+        if r.warmup {
             self.warmup += 1;
         } else {
             let row = record_row(&self.file, i, r, diags);
             self.usable_sent
                 .push(sent.filter(|_| row.error.is_none() && row.invalid.is_none()));
             self.rows.push(row);
+        }
+    }
+}
+
+impl super::records::Sink for RecordsSink {
+    fn record(&mut self, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) {
+        self.parts(i, RecordParts::of(r), diags);
+    }
+
+    fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
+        // The usual record straight from its bytes; an unusual one (an error object, a phase in
+        // a list, not an object) through its JSON value.
+        match serde_json::from_slice::<typed::Record>(bytes) {
+            Ok(typed::Record(Some(parts))) => {
+                self.parts(i, parts, diags);
+                true
+            }
+            _ => {
+                let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+                    return false;
+                };
+                self.record(i, &v, diags);
+                true
+            }
         }
     }
 
@@ -325,4 +379,339 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         ),
         diags,
     ))
+}
+
+/// A profiling record read straight from its bytes into [`RecordParts`], each key taken as
+/// [`RecordParts::of`] takes it from the record's JSON value (a repeated key's last value, a
+/// value of the wrong kind as absent); `Record(None)` for what it leaves to that reading (an
+/// `error` that is not null, a `benchmark_phase` that is a list or an object). Not an object:
+/// an error, and the JSON value's reading says what it is.
+mod typed {
+    use std::fmt;
+
+    use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    use super::{unit_scale, RecordParts};
+    use crate::lenient::{Leaf, Num};
+
+    pub(super) struct Record(pub Option<RecordParts>);
+
+    /// A number as `common::num` reads it: finite or infinite, not NaN.
+    fn number(l: &Leaf) -> Option<f64> {
+        match l.num() {
+            Num::Value(x) if !x.is_nan() => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The visitor methods of a reader that wants an object: anything else is read past and
+    /// gives the default (every path into it finds nothing).
+    macro_rules! not_an_object {
+        ($t:ty) => {
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<$t, E> {
+                Ok(<$t>::default())
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<$t, E> {
+                Ok(<$t>::default())
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<$t, E> {
+                Ok(<$t>::default())
+            }
+            fn visit_str<E>(self, _: &str) -> Result<$t, E> {
+                Ok(<$t>::default())
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<$t, E> {
+                Ok(<$t>::default())
+            }
+            fn visit_unit<E>(self) -> Result<$t, E> {
+                Ok(<$t>::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<$t, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(<$t>::default())
+            }
+        };
+    }
+
+    impl<'de> Deserialize<'de> for Record {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Record;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("a record object")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Record, A::Error> {
+                    let (mut error, mut meta, mut metrics) =
+                        (Leaf::Null, Meta::default(), Metrics::default());
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "error" => error = map.next_value()?,
+                            "metadata" => meta = map.next_value()?,
+                            "metrics" => metrics = map.next_value()?,
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    if error != Leaf::Null || matches!(meta.phase, Leaf::Other) {
+                        return Ok(Record(None));
+                    }
+                    Ok(Record(Some(RecordParts {
+                        error: None,
+                        cancelled: meta.cancelled.as_bool() == Some(true),
+                        sent: meta.sent.as_i64(),
+                        warmup: meta.phase.as_str() == Some("warmup"),
+                        ttft: metrics.ttft.0,
+                        e2e: metrics.e2e.0,
+                        output_tokens: metrics.output.0.or(metrics.output_count.0),
+                        input_tokens: metrics.input.0,
+                        gaps: metrics.gaps.0,
+                    })))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+
+    /// `metadata`: the three keys the record's reading asks for.
+    #[derive(Default)]
+    struct Meta {
+        sent: Leaf,
+        cancelled: Leaf,
+        phase: Leaf,
+    }
+
+    impl<'de> Deserialize<'de> for Meta {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Meta;
+                not_an_object!(Meta);
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
+                    let mut m = Meta::default();
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "request_start_ns" => m.sent = map.next_value()?,
+                            "was_cancelled" => m.cancelled = map.next_value()?,
+                            "benchmark_phase" => m.phase = map.next_value()?,
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    Ok(m)
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// `metrics`: the metrics the record's reading asks for.
+    #[derive(Default)]
+    struct Metrics {
+        ttft: Seconds,
+        e2e: Seconds,
+        output: ValueOf,
+        output_count: ValueOf,
+        input: ValueOf,
+        gaps: Gaps,
+    }
+
+    impl<'de> Deserialize<'de> for Metrics {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Metrics;
+                not_an_object!(Metrics);
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Metrics, A::Error> {
+                    let mut m = Metrics::default();
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "time_to_first_token" => m.ttft = map.next_value()?,
+                            "request_latency" => m.e2e = map.next_value()?,
+                            "output_sequence_length" => m.output = map.next_value()?,
+                            "output_token_count" => m.output_count = map.next_value()?,
+                            "input_sequence_length" => m.input = map.next_value()?,
+                            "inter_chunk_latency" => m.gaps = map.next_value()?,
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    Ok(m)
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// A metric in seconds, as `seconds` reads it: `{value, unit}` (ms unless the unit says
+    /// otherwise), or a bare number (or numeric string) in ms.
+    #[derive(Default)]
+    struct Seconds(Option<f64>);
+
+    impl Seconds {
+        fn bare(l: Leaf) -> Seconds {
+            Seconds(number(&l).map(|x| x * unit_scale(None)))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Seconds {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Seconds;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seconds, A::Error> {
+                    let (mut value, mut unit) = (Leaf::Null, Leaf::Null);
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "value" => value = map.next_value()?,
+                            "unit" => unit = map.next_value()?,
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    Ok(Seconds(
+                        number(&value).map(|x| x * unit_scale(unit.as_str())),
+                    ))
+                }
+                fn visit_i64<E>(self, v: i64) -> Result<Seconds, E> {
+                    Ok(Seconds::bare(Leaf::Int(v)))
+                }
+                fn visit_u64<E>(self, v: u64) -> Result<Seconds, E> {
+                    Ok(Seconds::bare(Leaf::UInt(v)))
+                }
+                fn visit_f64<E>(self, v: f64) -> Result<Seconds, E> {
+                    Ok(Seconds::bare(Leaf::Float(v)))
+                }
+                fn visit_str<E>(self, v: &str) -> Result<Seconds, E> {
+                    Ok(Seconds::bare(Leaf::Str(v.to_owned())))
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<Seconds, E> {
+                    Ok(Seconds(None))
+                }
+                fn visit_unit<E>(self) -> Result<Seconds, E> {
+                    Ok(Seconds(None))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Seconds, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(Seconds(None))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// A metric's `value`, as `num(r, "metrics.<metric>.value")` reads it.
+    #[derive(Default)]
+    struct ValueOf(Option<f64>);
+
+    impl<'de> Deserialize<'de> for ValueOf {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = ValueOf;
+                not_an_object!(ValueOf);
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ValueOf, A::Error> {
+                    let mut value = Leaf::Null;
+                    while let Some(key) = map.next_key::<String>()? {
+                        if key == "value" {
+                            value = map.next_value()?;
+                        } else {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                    Ok(ValueOf(number(&value)))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// `inter_chunk_latency`: its `value` list in seconds (NaN for an entry that is not a
+    /// number), scaled by its `unit`; `None` when `value` is not a list.
+    #[derive(Default)]
+    struct Gaps(Option<Vec<f64>>);
+
+    impl<'de> Deserialize<'de> for Gaps {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Gaps;
+                not_an_object!(Gaps);
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Gaps, A::Error> {
+                    let (mut values, mut unit) = (None, Leaf::Null);
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "value" => values = map.next_value::<List>()?.0,
+                            "unit" => unit = map.next_value()?,
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    let scale = unit_scale(unit.as_str());
+                    Ok(Gaps(values.map(|mut v| {
+                        v.iter_mut().for_each(|x| *x *= scale);
+                        v
+                    })))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// A list's entries as numbers (NaN for one that is not); `None` when it is not a list.
+    #[derive(Default)]
+    struct List(Option<Vec<f64>>);
+
+    impl<'de> Deserialize<'de> for List {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = List;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<List, A::Error> {
+                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                    while let Some(x) = seq.next_element::<Leaf>()? {
+                        out.push(x.num().or_nan());
+                    }
+                    Ok(List(Some(out)))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<List, A::Error> {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    Ok(List(None))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<List, E> {
+                    Ok(List(None))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<List, E> {
+                    Ok(List(None))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<List, E> {
+                    Ok(List(None))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<List, E> {
+                    Ok(List(None))
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<List, E> {
+                    Ok(List(None))
+                }
+                fn visit_unit<E>(self) -> Result<List, E> {
+                    Ok(List(None))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
 }

@@ -18,6 +18,16 @@ use crate::model::Report;
 pub(crate) trait Sink {
     /// Record `i` (0-based, every record counted).
     fn record(&mut self, i: usize, record: &Value, diags: &mut Vec<Diagnostic>);
+    /// Record `i` as its bytes (one JSON value), as the chunked reader cuts it; `false` when
+    /// they are not JSON. By default read into a `Value` for [`Sink::record`]; a sink may read
+    /// the usual record straight from its bytes.
+    fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
+        let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+            return false;
+        };
+        self.record(i, &v, diags);
+        true
+    }
     /// `read` of the file's `total` bytes gave the records seen so far: room can be made for the
     /// rest (once per file, early).
     fn reserve_for_rest(&mut self, read: u64, total: u64);
@@ -237,10 +247,9 @@ impl Chunked {
         let mut i = before;
         let seen = self.cutter.seen + chunk.len() as u64;
         let ok = self.cutter.feed(chunk, |bytes| {
-            let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+            if !sink.record_bytes(i, bytes, diags) {
                 return false;
-            };
-            sink.record(i, &v, diags);
+            }
             i += 1;
             true
         });

@@ -226,3 +226,102 @@ fn a_streamed_file_sizes_its_gap_column_once_not_by_doubling() {
     let (len, cap) = read(None);
     assert!(cap > len + len / 20, "{cap} for {len}");
 }
+
+mod aiperf_records_of_any_shape {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    /// A value of any kind, for a key that should hold something else.
+    fn odd() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            Just(json!("12.5")),
+            Just(json!("x")),
+            Just(json!("nan")),
+            Just(json!(7)),
+            Just(json!(-3)),
+            Just(json!(2.25)),
+            Just(json!(true)),
+            Just(json!([1, "warmup"])),
+            Just(json!({"value": 3})),
+        ]
+    }
+
+    /// A metric as AIPerf writes it, or in another shape.
+    fn metric() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            6 => (1.0f64..500.0).prop_map(|v| json!({"value": v, "unit": "ms"})),
+            1 => (1.0f64..5e8).prop_map(|v| json!({"unit": "ns", "value": v})),
+            1 => (odd(), prop_oneof![Just(json!("s")), Just(json!("us")), odd()])
+                .prop_map(|(v, u)| json!({"value": v, "unit": u})),
+            1 => odd(),
+        ]
+    }
+
+    fn record() -> impl Strategy<Value = Value> {
+        (
+            (metric(), metric(), metric(), metric()),
+            prop_oneof![
+                6 => prop::collection::vec(prop_oneof![9 => (1.0f64..40.0).prop_map(|x| json!(x)), 1 => odd()], 0..6)
+                    .prop_map(|v| json!({"value": v, "unit": "ms"})),
+                1 => prop::collection::vec(0.001f64..0.04, 0..4).prop_map(|v| json!({"unit": "s", "value": v})),
+                1 => odd(),
+            ],
+            prop_oneof![8 => (0i64..1_000_000).prop_map(|t| json!(1_764_000_000_000_000_000i64 + t)), 1 => odd()],
+            prop_oneof![8 => Just(json!("profiling")), 1 => Just(json!("warmup")), 1 => odd()],
+            prop_oneof![8 => Just(json!(false)), 1 => Just(json!(true)), 1 => odd()],
+            prop_oneof![8 => Just(Value::Null), 1 => Just(json!({"message": "boom"})), 1 => Just(json!("bad"))],
+            0u8..12,
+        )
+            .prop_map(|((ttft, e2e, osl, isl), icl, sent, phase, cancelled, error, shape)| {
+                let mut r = json!({
+                    "metadata": {"request_start_ns": sent, "benchmark_phase": phase, "was_cancelled": cancelled},
+                    "metrics": {"time_to_first_token": ttft, "request_latency": e2e,
+                                "output_sequence_length": osl, "input_sequence_length": isl,
+                                "inter_chunk_latency": icl},
+                    "error": error,
+                });
+                match shape {
+                    0 => r["metrics"] = json!("none"),
+                    1 => r["metadata"] = json!([1]),
+                    2 => {
+                        r["metrics"]["output_token_count"] = r["metrics"]["output_sequence_length"].take();
+                    }
+                    3 => {
+                        if let Some(m) = r["metrics"].as_object_mut() {
+                            m.remove("output_sequence_length");
+                        }
+                    }
+                    _ => {}
+                }
+                r
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn streamed_records_read_as_the_whole_file_reads_them(
+            records in prop::collection::vec(record(), 1..8),
+            repeat in 0usize..6,
+        ) {
+            let mut text: String = records.iter().map(|r| format!("{r}\n")).collect();
+            // A repeated key (the last one counts in a JSON value), before the record's own.
+            if repeat < 4 {
+                let (key, value) = [("\"metrics\":", "\"metrics\":{\"request_latency\":9},"),
+                    ("\"request_start_ns\":", "\"request_start_ns\":5,"),
+                    ("\"error\":", "\"error\":{\"message\":\"x\"},"),
+                    ("\"value\":", "\"value\":1.5,")][repeat];
+                if let Some(at) = text.find(key) {
+                    text.insert_str(at, value);
+                }
+            }
+            let bytes = text.as_bytes();
+            let expect = whole(Format::AiperfRecords, bytes);
+            for sizes in [&[bytes.len()][..], &[7, 64], &[4096]] {
+                let got = streamed(Format::AiperfRecords, bytes, sizes);
+                prop_assert_eq!(got.as_deref(), Some(expect.as_str()), "{}", text);
+            }
+        }
+    }
+}
