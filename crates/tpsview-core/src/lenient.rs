@@ -234,6 +234,58 @@ impl<'de> serde::Deserialize<'de> for Leaf {
     }
 }
 
+/// An object's values at the keys given ([`Leaf`]s, in the keys' order; the last of a repeated
+/// key; `Leaf::Null` for a missing one), every other key read past: a record read as a tree
+/// reader's `at(record, key)` reads it, without building the record. Anything but an object is
+/// an error.
+pub struct Fields<'k>(pub &'k [&'k str]);
+
+impl<'de> DeserializeSeed<'de> for Fields<'_> {
+    type Value = Vec<Leaf>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<Leaf>, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Fields<'_> {
+    type Value = Vec<Leaf>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<Leaf>, A::Error> {
+        let mut out = vec![Leaf::Null; self.0.len()];
+        while let Some(key) = map.next_key_seed(KeyAt(self.0))? {
+            match key {
+                Some(at) => out[at] = map.next_value()?,
+                None => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Where a key is among the keys given, compared where it lies (no copy of it).
+struct KeyAt<'k>(&'k [&'k str]);
+
+impl<'de> DeserializeSeed<'de> for KeyAt<'_> {
+    type Value = Option<usize>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyAt<'_> {
+    type Value = Option<usize>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|k| *k == v))
+    }
+}
+
 /// What a JSON document is, for an error message about an unrecognised file: an object's first
 /// keys, or an array's length.
 #[derive(Debug, Clone, PartialEq)]

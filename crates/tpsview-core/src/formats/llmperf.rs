@@ -171,7 +171,62 @@ impl ResponsesSink {
     }
 }
 
+/// The keys of a response record that a row is made of, in [`ResponsesSink::row`]'s order.
+const RESPONSE_KEYS: [&str; 6] = [
+    "error_code",
+    "ttft_s",
+    "end_to_end_latency_s",
+    "number_input_tokens",
+    "number_output_tokens",
+    "inter_token_latency_s",
+];
+
+impl ResponsesSink {
+    /// A response that is not an error, from its values at [`RESPONSE_KEYS`] (each a number as
+    /// `common::num` reads it).
+    fn row(&mut self, v: [Option<f64>; 6]) {
+        let [_, ttft, e2e, input, output, itl] = v;
+        self.rows.push(Row {
+            start_s: None,
+            ttft_s: ttft.unwrap_or(f64::NAN),
+            e2e_s: e2e.unwrap_or(f64::NAN),
+            input_tokens: input,
+            output_tokens: output.unwrap_or(f64::NAN),
+            gaps_s: None,
+            error: None,
+            invalid: None,
+        });
+        self.itl.extend(itl);
+    }
+}
+
 impl super::records::Sink for ResponsesSink {
+    fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
+        use serde::de::DeserializeSeed;
+        // The usual response straight from its bytes; an error, or anything but an object,
+        // through its JSON value.
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let read = crate::lenient::Fields(&RESPONSE_KEYS)
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v));
+        match read {
+            Ok(v) if i > 0 && v[0] == crate::lenient::Leaf::Null => {
+                self.row(std::array::from_fn(|k| match v[k].num() {
+                    crate::lenient::Num::Value(x) if !x.is_nan() => Some(x),
+                    _ => None,
+                }));
+                true
+            }
+            _ => {
+                let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+                    return false;
+                };
+                self.record(i, &v, diags);
+                true
+            }
+        }
+    }
+
     fn record(&mut self, i: usize, r: &serde_json::Value, diags: &mut Vec<Diagnostic>) {
         // `map_records` reads a file with a broken record a second time, from record 0.
         if i == 0 {
@@ -200,17 +255,7 @@ impl super::records::Sink for ResponsesSink {
             ));
             return;
         }
-        self.rows.push(Row {
-            start_s: None,
-            ttft_s: num(r, "ttft_s").unwrap_or(f64::NAN),
-            e2e_s: num(r, "end_to_end_latency_s").unwrap_or(f64::NAN),
-            input_tokens: num(r, "number_input_tokens"),
-            output_tokens: num(r, "number_output_tokens").unwrap_or(f64::NAN),
-            gaps_s: None,
-            error: None,
-            invalid: None,
-        });
-        self.itl.extend(num(r, "inter_token_latency_s"));
+        self.row(RESPONSE_KEYS.map(|k| num(r, k)));
     }
 
     fn reserve_for_rest(&mut self, read: u64, total: u64) {

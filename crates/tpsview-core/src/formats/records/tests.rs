@@ -325,3 +325,71 @@ mod aiperf_records_of_any_shape {
         }
     }
 }
+
+mod llmperf_responses_of_any_shape {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    fn number() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            8 => (0.001f64..5.0).prop_map(|x| json!(x)),
+            1 => (1u32..900).prop_map(|n| json!(n)),
+            1 => prop_oneof![
+                Just(Value::Null),
+                Just(json!("0.25")),
+                Just(json!("1,146")),
+                Just(json!("nan")),
+                Just(json!("x")),
+                Just(json!(true)),
+                Just(json!([1])),
+                Just(json!({"v": 1})),
+            ],
+        ]
+    }
+
+    fn response() -> impl Strategy<Value = Value> {
+        (
+            prop_oneof![8 => Just(Value::Null), 1 => Just(json!(429)), 1 => Just(json!("timeout"))],
+            (number(), number(), number(), number(), number()),
+            0u8..8,
+        )
+            .prop_map(|(code, (itl, ttft, e2e, out, inp), shape)| {
+                let mut r = json!({"error_code": code, "error_msg": "slow down",
+                    "inter_token_latency_s": itl, "ttft_s": ttft, "end_to_end_latency_s": e2e,
+                    "number_output_tokens": out, "number_input_tokens": inp,
+                    "request_output_throughput_token_per_s": 35.7});
+                if shape == 0 {
+                    if let Some(m) = r.as_object_mut() {
+                        m.remove("ttft_s");
+                    }
+                }
+                r
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn streamed_responses_read_as_the_whole_file_reads_them(
+            responses in prop::collection::vec(response(), 1..8),
+            repeat in 0usize..6,
+        ) {
+            let mut text = Value::Array(responses).to_string();
+            // A repeated key (the last one counts in a JSON value), before the record's own.
+            if repeat < 3 {
+                let (key, value) = [("\"ttft_s\":", "\"ttft_s\":9.5,"),
+                    ("\"error_code\":", "\"error_code\":500,"),
+                    ("\"error_code\":", "\"error_code\":null,")][repeat];
+                if let Some(at) = text.rfind(key) {
+                    text.insert_str(at, value);
+                }
+            }
+            let bytes = text.as_bytes();
+            let expect = whole(Format::LlmperfResponses, bytes);
+            for sizes in [&[bytes.len()][..], &[7, 64], &[4096]] {
+                let got = streamed(Format::LlmperfResponses, bytes, sizes);
+                prop_assert_eq!(got.as_deref(), Some(expect.as_str()), "{}", text);
+            }
+        }
+    }
+}
