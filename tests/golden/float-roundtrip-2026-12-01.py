@@ -18,6 +18,8 @@ import sys
 
 import numpy as np
 
+from json_diff import differences
+
 CASES = ['bad-requests', 'benchmarks-v0.2', 'benchmarks-v0.5-sampled', 'benchmarks-v0.5-warmup']
 
 
@@ -88,20 +90,6 @@ if len(sys.argv) > 2:
     print(f'{sys.argv[2]}: {len(off)} of {len(want)} off (the largest by {worst:.1e} of itself)')
 
 
-def walk(a, b, path, out):
-    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
-        for k in a:
-            walk(a[k], b[k], f'{path}.{k}', out)
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            walk(x, y, f'{path}[{i}]', out)
-    elif type(a) is float and type(b) is float:
-        if a != b:
-            out.append((path, abs(a - b) / max(abs(a), abs(b))))
-    elif a != b or type(a) is not type(b):
-        out.append((path, None))
-
-
 if len(sys.argv) > 2:
     changed = 0
     for name in sorted(os.listdir(sys.argv[1])):
@@ -110,9 +98,9 @@ if len(sys.argv) > 2:
         before, after = (open(f'{d}/{name}', 'rb').read() for d in (sys.argv[2], sys.argv[1]))
         if before == after:
             continue
-        out = []
-        walk(json.loads(before), json.loads(after), '', out)
-        bad = [o for o in out if o[1] is None or o[1] >= 1e-13]
+        out = differences(json.loads(before), json.loads(after))
+        bad = [(p, a, b) for p, a, b in out
+               if not (type(a) is float and type(b) is float and abs(a - b) < 1e-13 * abs(b))]
         assert not bad, (name, bad[:3])
         changed += bool(out)
     print(f'every other case: {changed} changed, only in last bits')

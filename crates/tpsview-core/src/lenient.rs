@@ -234,6 +234,121 @@ impl<'de> serde::Deserialize<'de> for Leaf {
     }
 }
 
+/// A typed reader of an object's keys (the last of a repeated key counts, as in a JSON value).
+pub trait FromMap<'de>: Sized + Default {
+    /// Reads the object.
+    fn from_map<A: de::MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// A typed reader of a list's items.
+pub trait FromSeq<'de>: Sized + Default {
+    /// Reads the list.
+    fn from_seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error>;
+}
+
+/// `T` read from an object; a value of any other kind read past, as `T::default()`: where a tree
+/// reader's path into a value of the wrong kind finds nothing.
+pub struct ObjectOr<T>(pub T);
+
+/// `T` read from a list; a value of any other kind read past, as `T::default()`.
+pub struct ListOr<T>(pub T);
+
+/// The one visitor behind [`ObjectOr`] and [`ListOr`]: `object` says which kind is read.
+struct KindVisitor<T> {
+    object: bool,
+    read: std::marker::PhantomData<T>,
+}
+
+/// How a [`KindVisitor`] reads the kind it wants.
+trait ReadKind<'de>: Sized + Default {
+    fn map<A: de::MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+    fn seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error>;
+}
+
+impl<'de, T: FromMap<'de>> ReadKind<'de> for ObjectOr<T> {
+    fn map<A: de::MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        T::from_map(map).map(ObjectOr)
+    }
+    fn seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Self::default())
+    }
+}
+
+impl<'de, T: FromSeq<'de>> ReadKind<'de> for ListOr<T> {
+    fn map<A: de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Self::default())
+    }
+    fn seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+        T::from_seq(seq).map(ListOr)
+    }
+}
+
+impl<T: Default> Default for ObjectOr<T> {
+    fn default() -> Self {
+        ObjectOr(T::default())
+    }
+}
+
+impl<T: Default> Default for ListOr<T> {
+    fn default() -> Self {
+        ListOr(T::default())
+    }
+}
+
+impl<'de, T: ReadKind<'de>> Visitor<'de> for KindVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(if self.object { "an object" } else { "a list" })
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::map(map)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        T::seq(seq)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<T, E> {
+        Ok(T::default())
+    }
+    fn visit_unit<E>(self) -> Result<T, E> {
+        Ok(T::default())
+    }
+}
+
+impl<'de, T: FromMap<'de>> serde::Deserialize<'de> for ObjectOr<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(KindVisitor {
+            object: true,
+            read: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<'de, T: FromSeq<'de>> serde::Deserialize<'de> for ListOr<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(KindVisitor {
+            object: false,
+            read: std::marker::PhantomData,
+        })
+    }
+}
+
 /// An object's values at the keys given ([`Leaf`]s, in the keys' order; the last of a repeated
 /// key; `Leaf::Null` for a missing one), every other key read past: a record read as a tree
 /// reader's `at(record, key)` reads it, without building the record. Anything but an object is

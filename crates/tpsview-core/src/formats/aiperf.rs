@@ -392,7 +392,7 @@ mod typed {
     use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
     use super::{unit_scale, RecordParts};
-    use crate::lenient::{Leaf, Num};
+    use crate::lenient::{FromMap, FromSeq, Leaf, ListOr, Num, ObjectOr};
 
     pub(super) struct Record(pub Option<RecordParts>);
 
@@ -402,38 +402,6 @@ mod typed {
             Num::Value(x) if !x.is_nan() => Some(x),
             _ => None,
         }
-    }
-
-    /// The visitor methods of a reader that wants an object: anything else is read past and
-    /// gives the default (every path into it finds nothing).
-    macro_rules! not_an_object {
-        ($t:ty) => {
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<$t, E> {
-                Ok(<$t>::default())
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<$t, E> {
-                Ok(<$t>::default())
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<$t, E> {
-                Ok(<$t>::default())
-            }
-            fn visit_str<E>(self, _: &str) -> Result<$t, E> {
-                Ok(<$t>::default())
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<$t, E> {
-                Ok(<$t>::default())
-            }
-            fn visit_unit<E>(self) -> Result<$t, E> {
-                Ok(<$t>::default())
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<$t, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(<$t>::default())
-            }
-        };
     }
 
     impl<'de> Deserialize<'de> for Record {
@@ -450,8 +418,8 @@ mod typed {
                     while let Some(key) = map.next_key::<String>()? {
                         match key.as_str() {
                             "error" => error = map.next_value()?,
-                            "metadata" => meta = map.next_value()?,
-                            "metrics" => metrics = map.next_value()?,
+                            "metadata" => meta = map.next_value::<ObjectOr<Meta>>()?.0,
+                            "metrics" => metrics = map.next_value::<ObjectOr<Metrics>>()?.0,
                             _ => {
                                 map.next_value::<IgnoredAny>()?;
                             }
@@ -485,28 +453,20 @@ mod typed {
         phase: Leaf,
     }
 
-    impl<'de> Deserialize<'de> for Meta {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Meta;
-                not_an_object!(Meta);
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Meta, A::Error> {
-                    let mut m = Meta::default();
-                    while let Some(key) = map.next_key::<String>()? {
-                        match key.as_str() {
-                            "request_start_ns" => m.sent = map.next_value()?,
-                            "was_cancelled" => m.cancelled = map.next_value()?,
-                            "benchmark_phase" => m.phase = map.next_value()?,
-                            _ => {
-                                map.next_value::<IgnoredAny>()?;
-                            }
-                        }
+    impl<'de> FromMap<'de> for Meta {
+        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Meta, A::Error> {
+            let mut m = Meta::default();
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "request_start_ns" => m.sent = map.next_value()?,
+                    "was_cancelled" => m.cancelled = map.next_value()?,
+                    "benchmark_phase" => m.phase = map.next_value()?,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
                     }
-                    Ok(m)
                 }
             }
-            d.deserialize_any(V)
+            Ok(m)
         }
     }
 
@@ -521,31 +481,23 @@ mod typed {
         gaps: Gaps,
     }
 
-    impl<'de> Deserialize<'de> for Metrics {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Metrics;
-                not_an_object!(Metrics);
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Metrics, A::Error> {
-                    let mut m = Metrics::default();
-                    while let Some(key) = map.next_key::<String>()? {
-                        match key.as_str() {
-                            "time_to_first_token" => m.ttft = map.next_value()?,
-                            "request_latency" => m.e2e = map.next_value()?,
-                            "output_sequence_length" => m.output = map.next_value()?,
-                            "output_token_count" => m.output_count = map.next_value()?,
-                            "input_sequence_length" => m.input = map.next_value()?,
-                            "inter_chunk_latency" => m.gaps = map.next_value()?,
-                            _ => {
-                                map.next_value::<IgnoredAny>()?;
-                            }
-                        }
+    impl<'de> FromMap<'de> for Metrics {
+        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Metrics, A::Error> {
+            let mut m = Metrics::default();
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "time_to_first_token" => m.ttft = map.next_value()?,
+                    "request_latency" => m.e2e = map.next_value()?,
+                    "output_sequence_length" => m.output = map.next_value::<ObjectOr<_>>()?.0,
+                    "output_token_count" => m.output_count = map.next_value::<ObjectOr<_>>()?.0,
+                    "input_sequence_length" => m.input = map.next_value::<ObjectOr<_>>()?.0,
+                    "inter_chunk_latency" => m.gaps = map.next_value::<ObjectOr<_>>()?.0,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
                     }
-                    Ok(m)
                 }
             }
-            d.deserialize_any(V)
+            Ok(m)
         }
     }
 
@@ -614,25 +566,17 @@ mod typed {
     #[derive(Default)]
     struct ValueOf(Option<f64>);
 
-    impl<'de> Deserialize<'de> for ValueOf {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = ValueOf;
-                not_an_object!(ValueOf);
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ValueOf, A::Error> {
-                    let mut value = Leaf::Null;
-                    while let Some(key) = map.next_key::<String>()? {
-                        if key == "value" {
-                            value = map.next_value()?;
-                        } else {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                    Ok(ValueOf(number(&value)))
+    impl<'de> FromMap<'de> for ValueOf {
+        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<ValueOf, A::Error> {
+            let mut value = Leaf::Null;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "value" {
+                    value = map.next_value()?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
                 }
             }
-            d.deserialize_any(V)
+            Ok(ValueOf(number(&value)))
         }
     }
 
@@ -641,31 +585,23 @@ mod typed {
     #[derive(Default)]
     struct Gaps(Option<Vec<f64>>);
 
-    impl<'de> Deserialize<'de> for Gaps {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Gaps;
-                not_an_object!(Gaps);
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Gaps, A::Error> {
-                    let (mut values, mut unit) = (None, Leaf::Null);
-                    while let Some(key) = map.next_key::<String>()? {
-                        match key.as_str() {
-                            "value" => values = map.next_value::<List>()?.0,
-                            "unit" => unit = map.next_value()?,
-                            _ => {
-                                map.next_value::<IgnoredAny>()?;
-                            }
-                        }
+    impl<'de> FromMap<'de> for Gaps {
+        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Gaps, A::Error> {
+            let (mut values, mut unit) = (None, Leaf::Null);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "value" => values = map.next_value::<ListOr<List>>()?.0 .0,
+                    "unit" => unit = map.next_value()?,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
                     }
-                    let scale = unit_scale(unit.as_str());
-                    Ok(Gaps(values.map(|mut v| {
-                        v.iter_mut().for_each(|x| *x *= scale);
-                        v
-                    })))
                 }
             }
-            d.deserialize_any(V)
+            let scale = unit_scale(unit.as_str());
+            Ok(Gaps(values.map(|mut v| {
+                v.iter_mut().for_each(|x| *x *= scale);
+                v
+            })))
         }
     }
 
@@ -673,45 +609,13 @@ mod typed {
     #[derive(Default)]
     struct List(Option<Vec<f64>>);
 
-    impl<'de> Deserialize<'de> for List {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = List;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("any JSON value")
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<List, A::Error> {
-                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                    while let Some(x) = seq.next_element::<Leaf>()? {
-                        out.push(x.num().or_nan());
-                    }
-                    Ok(List(Some(out)))
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<List, A::Error> {
-                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                    Ok(List(None))
-                }
-                fn visit_i64<E>(self, _: i64) -> Result<List, E> {
-                    Ok(List(None))
-                }
-                fn visit_u64<E>(self, _: u64) -> Result<List, E> {
-                    Ok(List(None))
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<List, E> {
-                    Ok(List(None))
-                }
-                fn visit_str<E>(self, _: &str) -> Result<List, E> {
-                    Ok(List(None))
-                }
-                fn visit_bool<E>(self, _: bool) -> Result<List, E> {
-                    Ok(List(None))
-                }
-                fn visit_unit<E>(self) -> Result<List, E> {
-                    Ok(List(None))
-                }
+    impl<'de> FromSeq<'de> for List {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<List, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(x) = seq.next_element::<Leaf>()? {
+                out.push(x.num().or_nan());
             }
-            d.deserialize_any(V)
+            Ok(List(Some(out)))
         }
     }
 }

@@ -241,7 +241,7 @@ mod stream {
     use serde_json::Value;
 
     use super::{inputs_model, row_of, Experiment, Output, RequestParts};
-    use crate::lenient::Leaf;
+    use crate::lenient::{FromMap, FromSeq, Leaf, ListOr, ObjectOr};
 
     /// The root object: its `experiments` (else `None`), and the first request's model.
     pub(super) struct Export<'a> {
@@ -409,9 +409,10 @@ mod stream {
                 match key.as_str() {
                     "timestamp" => parts.sent = map.next_value::<Leaf>()?.as_i64(),
                     "response_timestamps" => {
-                        parts.stamps = map.next_value::<Ints>()?.0.unwrap_or_default();
+                        let ListOr(Ints(stamps)) = map.next_value()?;
+                        parts.stamps = stamps.unwrap_or_default();
                     }
-                    "response_outputs" => parts.outputs = map.next_value::<Outputs>()?.0,
+                    "response_outputs" => parts.outputs = map.next_value::<ListOr<Outputs>>()?.0 .0,
                     "request_inputs" if self.want_inputs => inputs = Some(map.next_value()?),
                     _ => {
                         map.next_value::<IgnoredAny>()?;
@@ -449,45 +450,13 @@ mod stream {
     #[derive(Default)]
     struct Ints(Option<Vec<i64>>);
 
-    impl<'de> serde::Deserialize<'de> for Ints {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Ints;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("any JSON value")
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ints, A::Error> {
-                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                    while let Some(x) = seq.next_element::<Leaf>()? {
-                        out.extend(x.as_i64());
-                    }
-                    Ok(Ints(Some(out)))
-                }
-                fn visit_i64<E>(self, _: i64) -> Result<Ints, E> {
-                    Ok(Ints(None))
-                }
-                fn visit_u64<E>(self, _: u64) -> Result<Ints, E> {
-                    Ok(Ints(None))
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<Ints, E> {
-                    Ok(Ints(None))
-                }
-                fn visit_str<E>(self, _: &str) -> Result<Ints, E> {
-                    Ok(Ints(None))
-                }
-                fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                    Ok(Default::default())
-                }
-                fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                    Ok(Default::default())
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                    Ok(Default::default())
-                }
+    impl<'de> FromSeq<'de> for Ints {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Ints, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(x) = seq.next_element::<Leaf>()? {
+                out.extend(x.as_i64());
             }
-            d.deserialize_any(V)
+            Ok(Ints(Some(out)))
         }
     }
 
@@ -496,45 +465,13 @@ mod stream {
     #[derive(Default)]
     struct Outputs(Option<Vec<Output>>);
 
-    impl<'de> serde::Deserialize<'de> for Outputs {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Outputs;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("any JSON value")
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outputs, A::Error> {
-                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                    while let Some(OneOutput(o)) = seq.next_element()? {
-                        out.push(o);
-                    }
-                    Ok(Outputs(Some(out)))
-                }
-                fn visit_i64<E>(self, _: i64) -> Result<Outputs, E> {
-                    Ok(Outputs(None))
-                }
-                fn visit_u64<E>(self, _: u64) -> Result<Outputs, E> {
-                    Ok(Outputs(None))
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<Outputs, E> {
-                    Ok(Outputs(None))
-                }
-                fn visit_str<E>(self, _: &str) -> Result<Outputs, E> {
-                    Ok(Outputs(None))
-                }
-                fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                    Ok(Default::default())
-                }
-                fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                    Ok(Default::default())
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                    Ok(Default::default())
-                }
+    impl<'de> FromSeq<'de> for Outputs {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Outputs, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(ObjectOr(OneOutput(o))) = seq.next_element()? {
+                out.push(o);
             }
-            d.deserialize_any(V)
+            Ok(Outputs(Some(out)))
         }
     }
 
@@ -543,55 +480,23 @@ mod stream {
     #[derive(Default)]
     struct OneOutput(Output);
 
-    impl<'de> serde::Deserialize<'de> for OneOutput {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = OneOutput;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("any JSON value")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneOutput, A::Error> {
-                    let (mut text, mut response) = (Leaf::Null, Leaf::Null);
-                    while let Some(key) = map.next_key::<String>()? {
-                        match key.as_str() {
-                            "text_output" => text = map.next_value::<Leaf>()?,
-                            "response" => response = map.next_value::<Leaf>()?,
-                            _ => {
-                                map.next_value::<IgnoredAny>()?;
-                            }
-                        }
+    impl<'de> FromMap<'de> for OneOutput {
+        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<OneOutput, A::Error> {
+            let (mut text, mut response) = (Leaf::Null, Leaf::Null);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "text_output" => text = map.next_value()?,
+                    "response" => response = map.next_value()?,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
                     }
-                    Ok(OneOutput(match (text.as_str(), response.as_str()) {
-                        (Some(t), _) => Output::text(t),
-                        (None, Some(r)) => Output::event(r),
-                        (None, None) => Output::default(),
-                    }))
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOutput, A::Error> {
-                    while seq.next_element::<IgnoredAny>()?.is_some() {}
-                    Ok(OneOutput::default())
-                }
-                fn visit_i64<E>(self, _: i64) -> Result<OneOutput, E> {
-                    Ok(OneOutput::default())
-                }
-                fn visit_u64<E>(self, _: u64) -> Result<OneOutput, E> {
-                    Ok(OneOutput::default())
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<OneOutput, E> {
-                    Ok(OneOutput::default())
-                }
-                fn visit_str<E>(self, _: &str) -> Result<OneOutput, E> {
-                    Ok(OneOutput::default())
-                }
-                fn visit_bool<E>(self, _: bool) -> Result<OneOutput, E> {
-                    Ok(OneOutput::default())
-                }
-                fn visit_unit<E>(self) -> Result<OneOutput, E> {
-                    Ok(OneOutput::default())
                 }
             }
-            d.deserialize_any(V)
+            Ok(OneOutput(match (text.as_str(), response.as_str()) {
+                (Some(t), _) => Output::text(t),
+                (None, Some(r)) => Output::event(r),
+                (None, None) => Output::default(),
+            }))
         }
     }
 }
