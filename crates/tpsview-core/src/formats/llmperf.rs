@@ -169,19 +169,7 @@ impl ResponsesSink {
             itl: Vec::new(),
         }
     }
-}
 
-/// The keys of a response record that a row is made of, in [`ResponsesSink::row`]'s order.
-const RESPONSE_KEYS: [&str; 6] = [
-    "error_code",
-    "ttft_s",
-    "end_to_end_latency_s",
-    "number_input_tokens",
-    "number_output_tokens",
-    "inter_token_latency_s",
-];
-
-impl ResponsesSink {
     /// A response that is not an error, from its values at [`RESPONSE_KEYS`] (each a number as
     /// `common::num` reads it).
     fn row(&mut self, v: [Option<f64>; 6]) {
@@ -200,11 +188,21 @@ impl ResponsesSink {
     }
 }
 
+/// The keys of a response record that a row is made of, in [`ResponsesSink::row`]'s order.
+const RESPONSE_KEYS: [&str; 6] = [
+    "error_code",
+    "ttft_s",
+    "end_to_end_latency_s",
+    "number_input_tokens",
+    "number_output_tokens",
+    "inter_token_latency_s",
+];
+
 impl super::records::Sink for ResponsesSink {
     fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
         use serde::de::DeserializeSeed;
-        // The usual response straight from its bytes; an error, or anything but an object,
-        // through its JSON value.
+        // The usual response straight from its bytes; an error, anything but an object, and
+        // the first record (whose reading starts the sink afresh) through its JSON value.
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let read = crate::lenient::Fields(&RESPONSE_KEYS)
             .deserialize(&mut de)
