@@ -176,19 +176,20 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     }
 }
 
-/// Several numpy-linear percentiles of an unsorted slice (reordered in place), ascending `ps`.
-/// Each needs the values at two adjacent ranks; successive selections work on the part of the
-/// slice right of the previous rank, so the whole costs a few linear passes.
+/// Several numpy-linear percentiles of an unsorted slice (reordered in place), in any order.
+/// Each needs the values at two adjacent ranks; taken in ascending order, each selection works on
+/// the part of the slice right of the previous rank, so the whole costs a few linear passes.
 pub fn percentiles<const K: usize>(values: &mut [f64], ps: [f64; K]) -> [Option<f64>; K] {
     let n = values.len();
     let mut out = [None; K];
     if n == 0 {
         return out;
     }
+    let mut order: [usize; K] = std::array::from_fn(|k| k);
+    order.sort_by(|&a, &b| ps[a].total_cmp(&ps[b]));
     let mut floor = 0usize;
-    for (k, p) in ps.into_iter().enumerate() {
-        let (lo, hi, t) = linear_rank(n, p);
-        let lo = lo.max(floor);
+    for k in order {
+        let (lo, hi, t) = linear_rank(n, ps[k]);
         let (_, &mut lo_v, right) =
             values[floor..].select_nth_unstable_by(lo - floor, f64::total_cmp);
         let hi_v = if hi > lo {

@@ -220,6 +220,16 @@ fn percentiles_are_numpys_to_the_bit() {
             some_bits(&want_some),
             "{family} {n}: percentiles"
         );
+        // Asked in another order, each answer is the same.
+        let mut w = v.clone();
+        let backwards: Vec<f64> = ps.iter().rev().copied().collect();
+        let got: [Option<f64>; 8] = percentiles(&mut w, backwards.try_into().expect("8"));
+        let want_back: Vec<Option<f64>> = want.iter().rev().copied().map(Some).collect();
+        assert_eq!(
+            some_bits(&got),
+            some_bits(&want_back),
+            "{family} {n}: percentiles asked backwards"
+        );
         if n >= 1 << 20 {
             continue; // tests/parallel.rs, with two threads; one thread in turn here is slow.
         }
