@@ -25,6 +25,14 @@ impl Num {
             _ => f64::NAN,
         }
     }
+
+    /// The value when it is one and not NaN (`common::num`'s reading of a JSON value).
+    pub fn value(self) -> Option<f64> {
+        match self {
+            Num::Value(v) if !v.is_nan() => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// Parses a number written as a string: surrounding space, thousands separators, `inf`/`nan`.
@@ -47,90 +55,16 @@ pub fn parse_num_str(s: &str) -> Num {
     t.parse::<f64>().map(Num::Value).unwrap_or(Num::Bad)
 }
 
-impl From<Small> for Num {
-    fn from(v: Small) -> Num {
-        match v {
-            Small::Num(x) => Num::Value(x),
-            Small::Str(s) => parse_num_str(&s),
-            Small::Null => Num::Missing,
-            Small::Other => Num::Bad,
-        }
-    }
-}
-
 impl<'de> serde::Deserialize<'de> for Num {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Small::deserialize(d).map(Num::from)
-    }
-}
-
-/// A small JSON value kept by kind: what importers need of metadata and figure keys, without
-/// building a `serde_json::Value` (whose deserializer would weigh on the wasm bundle).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Small {
-    /// A number.
-    Num(f64),
-    /// A string.
-    Str(String),
-    /// `null`.
-    Null,
-    /// A boolean, array or object (skipped).
-    Other,
-}
-
-struct SmallVisitor;
-
-impl<'de> Visitor<'de> for SmallVisitor {
-    type Value = Small;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Small, E> {
-        Ok(Small::Num(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Small, E> {
-        Ok(Small::Num(v as f64))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Small, E> {
-        Ok(Small::Num(v as f64))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Small, E> {
-        Ok(Small::Str(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Small, E> {
-        Ok(Small::Str(v))
-    }
-    fn visit_unit<E>(self) -> Result<Small, E> {
-        Ok(Small::Null)
-    }
-    fn visit_none<E>(self) -> Result<Small, E> {
-        Ok(Small::Null)
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Small, E> {
-        Ok(Small::Other)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Small, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(Small::Other)
-    }
-    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Small, A::Error> {
-        while map
-            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
-            .is_some()
-        {}
-        Ok(Small::Other)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Small {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(SmallVisitor)
+        Leaf::deserialize(d).map(|l| l.num())
     }
 }
 
 /// One JSON value by its kind, as typed readers of a record take each key where the tree readers
-/// ask a `serde_json::Value` (`as_i64`, `as_str`, `as_bool`, [`Num`]); a list or object is read
-/// past, not kept.
+/// ask a `serde_json::Value` (`as_i64`, `as_f64`, `as_str`, `as_bool`, [`Num`]); a list or
+/// object is read past, not kept. What importers keep of metadata and figure keys, without
+/// building a `serde_json::Value` (whose deserializer would weigh on the wasm bundle).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Leaf {
     /// A negative integer.
@@ -160,6 +94,16 @@ impl Leaf {
         }
     }
 
+    /// `Value::as_f64`: any number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Leaf::Int(v) => Some(v as f64),
+            Leaf::UInt(v) => Some(v as f64),
+            Leaf::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// `Value::as_str`.
     pub fn as_str(&self) -> Option<&str> {
         match self {
@@ -179,12 +123,9 @@ impl Leaf {
     /// The number as [`Num`] reads it (a number, a numeric string, null, or bad).
     pub fn num(&self) -> Num {
         match self {
-            Leaf::Int(v) => Num::Value(*v as f64),
-            Leaf::UInt(v) => Num::Value(*v as f64),
-            Leaf::Float(v) => Num::Value(*v),
             Leaf::Str(s) => parse_num_str(s),
             Leaf::Null => Num::Missing,
-            Leaf::Bool(_) | Leaf::Other => Num::Bad,
+            _ => self.as_f64().map_or(Num::Bad, Num::Value),
         }
     }
 }
@@ -369,16 +310,40 @@ impl<'de> Visitor<'de> for Fields<'_> {
     }
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<Leaf>, A::Error> {
         let mut out = vec![Leaf::Null; self.0.len()];
-        while let Some(key) = map.next_key_seed(KeyAt(self.0))? {
-            match key {
-                Some(at) => out[at] = map.next_value()?,
-                None => {
-                    map.next_value::<de::IgnoredAny>()?;
-                }
-            }
-        }
+        each_key_at(&mut map, self.0, |at, map| {
+            out[at] = map.next_value()?;
+            Ok(())
+        })?;
         Ok(out)
     }
+}
+
+/// Reads an object's keys: each of `keys` is handed to `each` with the map, to read its value
+/// (`map.next_value()`, the last of a repeated key counting as in a JSON value); every other key's
+/// value is read past. Keys are compared where they lie, never copied.
+pub fn each_key<'de, 'k, A: de::MapAccess<'de>>(
+    map: &mut A,
+    keys: &[&'k str],
+    mut each: impl FnMut(&'k str, &mut A) -> Result<(), A::Error>,
+) -> Result<(), A::Error> {
+    each_key_at(map, keys, |i, map| each(keys[i], map))
+}
+
+/// [`each_key`], handing over the key's place in `keys`.
+fn each_key_at<'de, A: de::MapAccess<'de>>(
+    map: &mut A,
+    keys: &[&str],
+    mut each: impl FnMut(usize, &mut A) -> Result<(), A::Error>,
+) -> Result<(), A::Error> {
+    while let Some(k) = map.next_key_seed(KeyAt(keys))? {
+        match k {
+            Some(i) => each(i, map)?,
+            None => {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where a key is among the keys given, compared where it lies (no copy of it).

@@ -392,16 +392,13 @@ mod typed {
     use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
     use super::{unit_scale, RecordParts};
-    use crate::lenient::{FromMap, FromSeq, Leaf, ListOr, Num, ObjectOr};
+    use crate::lenient::{each_key, FromMap, FromSeq, Leaf, ListOr, ObjectOr};
 
     pub(super) struct Record(pub Option<RecordParts>);
 
     /// A number as `common::num` reads it: finite or infinite, not NaN.
     fn number(l: &Leaf) -> Option<f64> {
-        match l.num() {
-            Num::Value(x) if !x.is_nan() => Some(x),
-            _ => None,
-        }
+        l.num().value()
     }
 
     impl<'de> Deserialize<'de> for Record {
@@ -415,16 +412,14 @@ mod typed {
                 fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Record, A::Error> {
                     let (mut error, mut meta, mut metrics) =
                         (Leaf::Null, Meta::default(), Metrics::default());
-                    while let Some(key) = map.next_key::<String>()? {
-                        match key.as_str() {
+                    each_key(&mut map, &["error", "metadata", "metrics"], |key, map| {
+                        match key {
                             "error" => error = map.next_value()?,
                             "metadata" => meta = map.next_value::<ObjectOr<Meta>>()?.0,
-                            "metrics" => metrics = map.next_value::<ObjectOr<Metrics>>()?.0,
-                            _ => {
-                                map.next_value::<IgnoredAny>()?;
-                            }
+                            _ => metrics = map.next_value::<ObjectOr<Metrics>>()?.0,
                         }
-                    }
+                        Ok(())
+                    })?;
                     if error != Leaf::Null || matches!(meta.phase, Leaf::Other) {
                         return Ok(Record(None));
                     }
@@ -456,16 +451,15 @@ mod typed {
     impl<'de> FromMap<'de> for Meta {
         fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Meta, A::Error> {
             let mut m = Meta::default();
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
+            let keys = ["request_start_ns", "was_cancelled", "benchmark_phase"];
+            each_key(&mut map, &keys, |key, map| {
+                match key {
                     "request_start_ns" => m.sent = map.next_value()?,
                     "was_cancelled" => m.cancelled = map.next_value()?,
-                    "benchmark_phase" => m.phase = map.next_value()?,
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
+                    _ => m.phase = map.next_value()?,
                 }
-            }
+                Ok(())
+            })?;
             Ok(m)
         }
     }
@@ -484,19 +478,25 @@ mod typed {
     impl<'de> FromMap<'de> for Metrics {
         fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Metrics, A::Error> {
             let mut m = Metrics::default();
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
+            let keys = [
+                "time_to_first_token",
+                "request_latency",
+                "output_sequence_length",
+                "output_token_count",
+                "input_sequence_length",
+                "inter_chunk_latency",
+            ];
+            each_key(&mut map, &keys, |key, map| {
+                match key {
                     "time_to_first_token" => m.ttft = map.next_value()?,
                     "request_latency" => m.e2e = map.next_value()?,
                     "output_sequence_length" => m.output = map.next_value::<ObjectOr<_>>()?.0,
                     "output_token_count" => m.output_count = map.next_value::<ObjectOr<_>>()?.0,
                     "input_sequence_length" => m.input = map.next_value::<ObjectOr<_>>()?.0,
-                    "inter_chunk_latency" => m.gaps = map.next_value::<ObjectOr<_>>()?.0,
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
+                    _ => m.gaps = map.next_value::<ObjectOr<_>>()?.0,
                 }
-            }
+                Ok(())
+            })?;
             Ok(m)
         }
     }
@@ -520,19 +520,10 @@ mod typed {
                 fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                     f.write_str("any JSON value")
                 }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seconds, A::Error> {
-                    let (mut value, mut unit) = (Leaf::Null, Leaf::Null);
-                    while let Some(key) = map.next_key::<String>()? {
-                        match key.as_str() {
-                            "value" => value = map.next_value()?,
-                            "unit" => unit = map.next_value()?,
-                            _ => {
-                                map.next_value::<IgnoredAny>()?;
-                            }
-                        }
-                    }
+                fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Seconds, A::Error> {
+                    let m = ValueUnit::from_map(map)?;
                     Ok(Seconds(
-                        number(&value).map(|x| x * unit_scale(unit.as_str())),
+                        number(&m.value).map(|x| x * unit_scale(m.unit.as_str())),
                     ))
                 }
                 fn visit_i64<E>(self, v: i64) -> Result<Seconds, E> {
@@ -562,21 +553,34 @@ mod typed {
         }
     }
 
+    /// A metric object's `value` and `unit`.
+    #[derive(Default)]
+    struct ValueUnit {
+        value: Leaf,
+        unit: Leaf,
+    }
+
+    impl<'de> FromMap<'de> for ValueUnit {
+        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<ValueUnit, A::Error> {
+            let mut m = ValueUnit::default();
+            each_key(&mut map, &["value", "unit"], |key, map| {
+                match key {
+                    "value" => m.value = map.next_value()?,
+                    _ => m.unit = map.next_value()?,
+                }
+                Ok(())
+            })?;
+            Ok(m)
+        }
+    }
+
     /// A metric's `value`, as `num(r, "metrics.<metric>.value")` reads it.
     #[derive(Default)]
     struct ValueOf(Option<f64>);
 
     impl<'de> FromMap<'de> for ValueOf {
-        fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<ValueOf, A::Error> {
-            let mut value = Leaf::Null;
-            while let Some(key) = map.next_key::<String>()? {
-                if key == "value" {
-                    value = map.next_value()?;
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(ValueOf(number(&value)))
+        fn from_map<A: MapAccess<'de>>(map: A) -> Result<ValueOf, A::Error> {
+            Ok(ValueOf(number(&ValueUnit::from_map(map)?.value)))
         }
     }
 
@@ -588,15 +592,13 @@ mod typed {
     impl<'de> FromMap<'de> for Gaps {
         fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Gaps, A::Error> {
             let (mut values, mut unit) = (None, Leaf::Null);
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
+            each_key(&mut map, &["value", "unit"], |key, map| {
+                match key {
                     "value" => values = map.next_value::<ListOr<List>>()?.0 .0,
-                    "unit" => unit = map.next_value()?,
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
+                    _ => unit = map.next_value()?,
                 }
-            }
+                Ok(())
+            })?;
             let scale = unit_scale(unit.as_str());
             Ok(Gaps(values.map(|mut v| {
                 v.iter_mut().for_each(|x| *x *= scale);

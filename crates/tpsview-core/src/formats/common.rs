@@ -224,10 +224,7 @@ pub(crate) fn num_of(v: Option<&Value>) -> Num {
 
 /// The finite or infinite number at `path`; `None` when missing, bad or NaN.
 pub(crate) fn num(v: &Value, path: &str) -> Option<f64> {
-    match num_of(at(v, path)) {
-        Num::Value(x) if !x.is_nan() => Some(x),
-        _ => None,
-    }
+    num_of(at(v, path)).value()
 }
 
 /// The string at `path` (numbers are written out).

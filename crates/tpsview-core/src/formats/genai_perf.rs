@@ -241,7 +241,7 @@ mod stream {
     use serde_json::Value;
 
     use super::{inputs_model, row_of, Experiment, Output, RequestParts};
-    use crate::lenient::{FromMap, FromSeq, Leaf, ListOr, ObjectOr};
+    use crate::lenient::{each_key, FromMap, FromSeq, Leaf, ListOr, ObjectOr};
 
     /// The root object: its `experiments` (else `None`), and the first request's model.
     pub(super) struct Export<'a> {
@@ -405,20 +405,29 @@ mod stream {
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let (mut parts, mut inputs) = (RequestParts::default(), None);
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
+            let keys = [
+                "timestamp",
+                "response_timestamps",
+                "response_outputs",
+                "request_inputs",
+            ];
+            let keys = if self.want_inputs {
+                &keys[..]
+            } else {
+                &keys[..3]
+            };
+            each_key(&mut map, keys, |key, map| {
+                match key {
                     "timestamp" => parts.sent = map.next_value::<Leaf>()?.as_i64(),
                     "response_timestamps" => {
                         let ListOr(Ints(stamps)) = map.next_value()?;
                         parts.stamps = stamps.unwrap_or_default();
                     }
                     "response_outputs" => parts.outputs = map.next_value::<ListOr<Outputs>>()?.0 .0,
-                    "request_inputs" if self.want_inputs => inputs = Some(map.next_value()?),
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
+                    _ => inputs = Some(map.next_value()?),
                 }
-            }
+                Ok(())
+            })?;
             Ok((parts, inputs))
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
@@ -483,15 +492,13 @@ mod stream {
     impl<'de> FromMap<'de> for OneOutput {
         fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<OneOutput, A::Error> {
             let (mut text, mut response) = (Leaf::Null, Leaf::Null);
-            while let Some(key) = map.next_key::<String>()? {
-                match key.as_str() {
+            each_key(&mut map, &["text_output", "response"], |key, map| {
+                match key {
                     "text_output" => text = map.next_value()?,
-                    "response" => response = map.next_value()?,
-                    _ => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
+                    _ => response = map.next_value()?,
                 }
-            }
+                Ok(())
+            })?;
             Ok(OneOutput(match (text.as_str(), response.as_str()) {
                 (Some(t), _) => Output::text(t),
                 (None, Some(r)) => Output::event(r),

@@ -209,10 +209,7 @@ impl super::records::Sink for ResponsesSink {
             .and_then(|v| de.end().map(|()| v));
         match read {
             Ok(v) if i > 0 && v[0] == crate::lenient::Leaf::Null => {
-                self.row(std::array::from_fn(|k| match v[k].num() {
-                    crate::lenient::Num::Value(x) if !x.is_nan() => Some(x),
-                    _ => None,
-                }));
+                self.row(std::array::from_fn(|k| v[k].num().value()));
                 true
             }
             _ => {

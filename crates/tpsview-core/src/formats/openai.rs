@@ -65,10 +65,10 @@ pub fn read_content_and_usage(chunk: &str) -> Option<(bool, Option<f64>)> {
     });
     let has = |t: Option<fast::HasText>| t.is_some_and(|t| t.0);
     let content = has(text) || has(content) || has(reasoning) || has(c.text_output);
-    let tokens = match c.usage.and_then(|fast::Obj(u)| u.completion_tokens) {
-        Some(crate::lenient::Num::Value(x)) if !x.is_nan() => Some(x),
-        _ => None,
-    };
+    let tokens = c
+        .usage
+        .and_then(|fast::Obj(u)| u.completion_tokens)
+        .and_then(crate::lenient::Num::value);
     Some((content, tokens))
 }
 

@@ -11,7 +11,7 @@ use serde::de::{self, MapAccess, Visitor};
 
 use super::Figure;
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
-use crate::lenient::{Column, Num, RaggedColumn, Small};
+use crate::lenient::{Column, Leaf, RaggedColumn};
 use crate::model::{Metadata, Outcome, Point, Report, Reported, Requests, Run};
 use crate::requests::{token_counts, validate_requests};
 use crate::vocabulary::Metric;
@@ -196,7 +196,7 @@ impl<'de> de::Deserialize<'de> for RawVllm {
                             map.next_value::<de::IgnoredAny>()?;
                         }
                         Key::Other => {
-                            let v = map.next_value::<Small>()?;
+                            let v = map.next_value::<Leaf>()?;
                             raw.keep(key, v);
                         }
                     }
@@ -210,25 +210,25 @@ impl<'de> de::Deserialize<'de> for RawVllm {
 
 impl RawVllm {
     /// Keeps a small top-level value: a config number, a figure, or a metadata string.
-    fn keep(&mut self, key: String, v: Small) {
+    fn keep(&mut self, key: String, v: Leaf) {
         match key.as_str() {
             "request_rate" | "max_concurrency" => {
-                let n = Num::from(v);
+                let n = v.num();
                 if key == "request_rate" {
                     self.request_rate = n.value();
                 } else {
                     self.max_concurrency = n.value();
                 }
             }
-            _ => match v {
+            _ => match (v.as_f64(), v) {
                 // Old files spell one key `request_goodput:`.
-                Small::Num(x) => {
+                (Some(x), _) => {
                     self.numbers.insert(key.trim_end_matches(':').to_owned(), x);
                 }
-                Small::Str(s) => {
+                (None, Leaf::Str(s)) => {
                     self.strings.insert(key, s);
                 }
-                Small::Null | Small::Other => {}
+                (None, _) => {}
             },
         }
     }
@@ -239,19 +239,10 @@ impl RawVllm {
         key: String,
         de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
     ) -> Result<(), serde_json::Error> {
-        let v = <Small as de::Deserialize>::deserialize(&mut *de)?;
+        let v = <Leaf as de::Deserialize>::deserialize(&mut *de)?;
         de.end()?;
         self.keep(key, v);
         Ok(())
-    }
-}
-
-impl Num {
-    fn value(self) -> Option<f64> {
-        match self {
-            Num::Value(v) if !v.is_nan() => Some(v),
-            _ => None,
-        }
     }
 }
 
@@ -260,12 +251,13 @@ struct ErrorText(Option<String>);
 
 impl<'de> de::Deserialize<'de> for ErrorText {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(ErrorText(match Small::deserialize(d)? {
-            Small::Null => None,
-            Small::Str(s) if s.is_empty() => None,
-            Small::Str(s) => Some(s),
-            Small::Num(n) => Some(format!("error {n}")),
-            Small::Other => Some("an error that is not text".into()),
+        let v = Leaf::deserialize(d)?;
+        Ok(ErrorText(match (v.as_f64(), v) {
+            (_, Leaf::Null) => None,
+            (_, Leaf::Str(s)) if s.is_empty() => None,
+            (_, Leaf::Str(s)) => Some(s),
+            (Some(n), _) => Some(format!("error {n}")),
+            (None, _) => Some("an error that is not text".into()),
         }))
     }
 }
