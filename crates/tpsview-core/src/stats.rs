@@ -302,8 +302,12 @@ fn ranks_and_sum(values: &[f64], ranks: &[usize]) -> (Vec<f64>, f64) {
     let (mut b, mut below) = (0usize, 0u64);
     for &k in &by_rank {
         let r = ranks[k] as u64;
-        while below + count(b) <= r {
-            below += count(b);
+        loop {
+            let c = count(b);
+            if below + c > r {
+                break;
+            }
+            below += c;
             b += 1;
         }
         place[k] = (b, below);

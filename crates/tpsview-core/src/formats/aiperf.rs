@@ -220,9 +220,8 @@ impl RecordsSink {
             warmup: 0,
         }
     }
-}
 
-impl RecordsSink {
+    /// Record `i`, from its parts.
     fn parts(&mut self, i: usize, r: RecordParts, diags: &mut Vec<Diagnostic>) {
         // `map_records` reads a file with a broken line a second time, from record 0.
         if i == 0 {

@@ -419,10 +419,7 @@ mod stream {
             each_key(&mut map, keys, |key, map| {
                 match key {
                     "timestamp" => parts.sent = map.next_value::<Leaf>()?.as_i64(),
-                    "response_timestamps" => {
-                        let ListOr(Ints(stamps)) = map.next_value()?;
-                        parts.stamps = stamps.unwrap_or_default();
-                    }
+                    "response_timestamps" => parts.stamps = map.next_value::<ListOr<Ints>>()?.0 .0,
                     "response_outputs" => parts.outputs = map.next_value::<ListOr<Outputs>>()?.0 .0,
                     _ => inputs = Some(map.next_value()?),
                 }
@@ -454,10 +451,10 @@ mod stream {
         }
     }
 
-    /// A list's integers (`Value::as_i64` of each item; the others left out); `None` when it is
+    /// A list's integers (`Value::as_i64` of each item; the others left out); none when it is
     /// not a list.
     #[derive(Default)]
-    struct Ints(Option<Vec<i64>>);
+    struct Ints(Vec<i64>);
 
     impl<'de> FromSeq<'de> for Ints {
         fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Ints, A::Error> {
@@ -465,7 +462,7 @@ mod stream {
             while let Some(x) = seq.next_element::<Leaf>()? {
                 out.extend(x.as_i64());
             }
-            Ok(Ints(Some(out)))
+            Ok(Ints(out))
         }
     }
 
