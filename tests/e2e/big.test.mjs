@@ -2,13 +2,14 @@
 // in the worker with a progress bar and the right totals while the page's thread stays free
 // (Long Tasks API, plus a timer probe for tasks under the API's 50 ms floor); Cancel stops a slow
 // streamed fetch; a truncated file and one over the size limit each get a clear message. Record
-// files (AIPerf JSON lines, LLMPerf responses) are parsed as they arrive in ≤ 1.5 × their size.
+// files (AIPerf JSON lines, LLMPerf responses, GenAI-Perf exports) are parsed as they arrive in
+// ≤ 1.5 × their size.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, openSync, closeSync, ftruncateSync, copyFileSync, existsSync, createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { serve, launch, open, tableRows, root, shots, settled, watchLongTasks, traceMainThread } from './harness.mjs';
-import { writeBigVllm, writeBigAiperf, writeBigLlmperf } from './bigfile.mjs';
+import { writeBigVllm, writeBigAiperf, writeBigLlmperf, writeBigGenaiPerf } from './bigfile.mjs';
 
 const dir = path.join(root, 'target', 'e2e-big');
 const big = path.join(dir, 'vllm-detailed-big.json');
@@ -120,10 +121,11 @@ test('a 105 MB vLLM detailed file loads in the worker with progress, the right t
   await page.close();
 });
 
-test('record files (AIPerf JSON lines, LLMPerf responses) are parsed as they arrive, in at most 1.5 × their size', async () => {
+test('record files (AIPerf JSON lines, LLMPerf responses, GenAI-Perf exports) are parsed as they arrive, in at most 1.5 × their size', async () => {
   const files = [
     ['aiperf-e2e_profile_export.jsonl', (f) => writeBigAiperf(f, 10_000, 1_000)],
     ['llmperf-e2e_individual_responses.json', (f) => writeBigLlmperf(f, 100_000)],
+    ['genai-e2e_profile_export.json', (f) => writeBigGenaiPerf(f, 3_000, 100)],
   ];
   for (const [name, write] of files) {
     const file = path.join(dir, name);

@@ -445,6 +445,7 @@ pub struct Stream {
 enum Chunked {
     Scanner(Box<vllm::Chunked>),
     Records(records::Chunked),
+    Genai(Box<genai_perf::chunked::Chunked>),
 }
 
 impl Stream {
@@ -464,6 +465,9 @@ impl Stream {
                 Box::new(llmperf::ResponsesSink::new(file)),
                 size,
             )),
+            Format::GenaiPerfExport => {
+                Chunked::Genai(Box::new(genai_perf::chunked::Chunked::new(file)))
+            }
             _ => return None,
         };
         Some(Stream {
@@ -487,6 +491,7 @@ impl Stream {
         match &mut self.inner {
             Chunked::Scanner(c) => c.feed(chunk, progress),
             Chunked::Records(c) => c.feed(chunk, progress),
+            Chunked::Genai(c) => c.feed(chunk, progress),
         }
     }
 
@@ -500,6 +505,7 @@ impl Stream {
         let read = match self.inner {
             Chunked::Scanner(c) => c.finish(&file, progress)?,
             Chunked::Records(c) => c.finish()?,
+            Chunked::Genai(c) => c.finish()?,
         };
         Some(read.map(|(report, diagnostics)| Parsed {
             file,

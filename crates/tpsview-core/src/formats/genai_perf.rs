@@ -233,6 +233,9 @@ pub(crate) fn parse_export_tree(
     build_export(file, experiments, model, diags)
 }
 
+/// The export read as it arrives (`formats::Stream`).
+pub(crate) mod chunked;
+
 /// Serde seeds that read an export with one request's JSON value in memory at a time.
 mod stream {
     use std::fmt;
@@ -387,8 +390,22 @@ mod stream {
     /// One request read as [`RequestParts::of`] reads its JSON value — the same keys, a
     /// repeated key's last value, anything that is not what a key should hold read as absent —
     /// without building that value.
-    struct Request {
-        want_inputs: bool,
+    pub(super) struct Request {
+        pub(super) want_inputs: bool,
+    }
+
+    /// [`Request`] as a type, for `serde_json`'s stream reader (which says where a value ends):
+    /// its parts, and its `request_inputs` when `INPUTS`.
+    pub(super) struct Record<const INPUTS: bool>(pub(super) RequestParts, pub(super) Option<Value>);
+
+    impl<'de, const INPUTS: bool> serde::Deserialize<'de> for Record<INPUTS> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let (parts, inputs) = Request {
+                want_inputs: INPUTS,
+            }
+            .deserialize(d)?;
+            Ok(Record(parts, inputs))
+        }
     }
 
     impl<'de> DeserializeSeed<'de> for Request {

@@ -208,6 +208,51 @@ mod genai_perf_requests {
             );
         }
     }
+
+    /// Whether a request of `exps` is not an object (the chunked reader gives way on one).
+    fn has_a_request_that_is_not_an_object(exps: &[(Vec<Value>, u8)]) -> bool {
+        exps.iter()
+            .any(|(reqs, shape)| *shape != 2 && reqs.iter().any(|r| !r.is_object()))
+    }
+
+    proptest! {
+        #[test]
+        fn exports_read_in_any_chunks_equal_the_whole_reading(
+            exps in prop::collection::vec((prop::collection::vec(request(), 0..5), 0u8..4), 1..4),
+            sizes in prop::collection::vec(1usize..80, 1..4),
+            pretty in any::<bool>(),
+            bom in any::<bool>(),
+        ) {
+            let experiments: Vec<Value> = exps
+                .iter()
+                .enumerate()
+                .map(|(k, (reqs, shape))| match shape {
+                    0 => json!({"experiment": {"mode": "concurrency", "value": k + 1}, "requests": reqs}),
+                    1 => json!({"requests": reqs, "experiment": {"mode": "request_rate", "value": 2.5}, "note": "a \"quoted\" {[}] \\ é 😀"}),
+                    // No requests list: the whole reader warns and skips it.
+                    2 => json!({"experiment": {"mode": "concurrency", "value": 4}}),
+                    // A `requests` key below an experiment's own is not one of its lists.
+                    _ => json!({"experiment": {"mode": "concurrency", "value": 8}, "requests": reqs, "extra": [1, {"requests": [1]}, []]}),
+                })
+                .collect();
+            let root = json!({"service_kind": "openai", "experiments": experiments, "version": "0.0.9"});
+            let mut text = if pretty {
+                serde_json::to_string_pretty(&root).expect("text")
+            } else {
+                root.to_string()
+            };
+            if bom {
+                text.insert(0, '\u{feff}');
+            }
+            let whole = format!("{:?}", parse(Format::GenaiPerfExport, "e.json", text.as_bytes()));
+            let streamed = read_in_chunks(Format::GenaiPerfExport, "e.json", text.as_bytes(), &sizes);
+            if has_a_request_that_is_not_an_object(&exps) {
+                prop_assert!(streamed.is_none(), "{}", text);
+            } else {
+                prop_assert_eq!(streamed.as_deref(), Some(whole.as_str()), "{}", text);
+            }
+        }
+    }
 }
 
 #[test]
@@ -422,5 +467,105 @@ fn json_numbers_are_read_as_python_reads_them() {
         );
         let v = value[k].as_f64().expect("a number");
         assert_eq!(v.to_bits(), x.to_bits(), "{x:?} read into a Value as {v:?}");
+    }
+}
+
+/// A GenAI-Perf export with what is hard to cut: a byte-order mark, escapes, braces and quotes in
+/// strings, multi-byte UTF-8, an experiment without requests, CRLF and blank space between the
+/// requests.
+const HARD_EXPORT: &str = "\u{feff}{\"experiments\" : [ {\"experiment\": {\"mode\": \"concurrency\", \"value\": 2}, \"note\": \"}{ ][ \\\"é 😀\\\\\",\r\n \"requests\": [\r\n {\"timestamp\": 1000, \"request_inputs\": {\"payload\": \"{\\\"model\\\": \\\"m}{\\\"}\"}, \"response_timestamps\": [2000, 3000, 4000], \"response_outputs\": [{\"response\": \"data: {\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"é}\\\"}}]}\"}, {\"text_output\": \"😀\"}, {\"text_output\": \"\"}]} ,\n\t{\"timestamp\": 1500, \"response_timestamps\": [2500, 3500], \"response_outputs\": [{\"text_output\": \"a\"}, {\"text_output\": \"b\"}]} ]},\n {\"experiment\": {\"mode\": \"request_rate\", \"value\": 1.5}},\n {\"requests\": [], \"experiment\": {\"mode\": \"concurrency\", \"value\": 1e0}} ], \"version\": \"0.0.9\"}\n";
+
+#[test]
+fn every_two_chunk_cut_of_a_hard_genai_perf_export_reads_the_same() {
+    let bytes = HARD_EXPORT.as_bytes();
+    let whole = format!("{:?}", parse(Format::GenaiPerfExport, "e.json", bytes));
+    assert!(
+        whole.starts_with("Ok(") && whole.contains("\"m}{\""),
+        "{whole}"
+    );
+    for cut in 1..=bytes.len() {
+        assert_eq!(
+            read_in_chunks(
+                Format::GenaiPerfExport,
+                "e.json",
+                bytes,
+                &[cut, bytes.len()]
+            )
+            .as_deref(),
+            Some(whole.as_str()),
+            "cut at {cut}"
+        );
+    }
+    for sizes in TEST_CHUNKINGS {
+        assert_eq!(
+            read_in_chunks(Format::GenaiPerfExport, "e.json", bytes, sizes).as_deref(),
+            Some(whole.as_str()),
+            "chunks of {sizes:?}"
+        );
+    }
+}
+
+#[test]
+fn what_the_genai_perf_cutter_does_not_take_gives_way_to_the_whole_reader() {
+    let req = r#"{"timestamp": 1, "response_timestamps": [2, 3], "response_outputs": [{"text_output": "a"}, {"text_output": "b"}]}"#;
+    let exp = |reqs: &str| {
+        format!(r#"{{"experiment": {{"mode": "concurrency", "value": 1}}, "requests": {reqs}}}"#)
+    };
+    let ok = format!(
+        r#"{{"experiments": [{}]}}"#,
+        exp(&format!("[{req}, {req}]"))
+    );
+    assert!(read_in_chunks(Format::GenaiPerfExport, "e.json", ok.as_bytes(), &[5]).is_some());
+    let cases = [
+        // The last of a repeated key counts in JSON.
+        format!(
+            r#"{{"experiments": [{}], "experiments": []}}"#,
+            exp(&format!("[{req}]"))
+        ),
+        format!(r#"{{"experiments": [{{"requests": [{req}], "requests": []}}]}}"#),
+        // A key spelled with an escape.
+        format!(r#"{{"experiments": [{{"requ\u0065sts": [{req}]}}]}}"#),
+        // A bare NaN (read leniently by the tree path), a request that is not an object.
+        format!(r#"{{"experiments": [{}]}}"#, exp(r#"[{"timestamp": NaN}]"#)),
+        format!(r#"{{"experiments": [{}]}}"#, exp("[[1, 2]]")),
+        format!(r#"{{"experiments": [{}]}}"#, exp(r#"["a"]"#)),
+        // Commas missing, doubled or trailing between requests.
+        format!(r#"{{"experiments": [{}]}}"#, exp(&format!("[{req} {req}]"))),
+        format!(
+            r#"{{"experiments": [{}]}}"#,
+            exp(&format!("[{req},, {req}]"))
+        ),
+        format!(r#"{{"experiments": [{}]}}"#, exp(&format!("[{req},]"))),
+        format!(r#"{{"experiments": [{}]}}"#, exp(&format!("[, {req}]"))),
+        // Not lists, not objects, text after the root, a cut file, an empty one.
+        format!(r#"{{"experiments": {}}}"#, exp("[]")),
+        format!(r#"{{"experiments": [{}]}}"#, exp("{}")),
+        format!(r#"{{"experiments": [1, {}]}}"#, exp("[]")),
+        r#"[{"experiments": []}]"#.to_owned(),
+        format!("{ok} x"),
+        format!("{ok}{ok}"),
+        ok[..ok.len() - 10].to_owned(),
+        ok[..ok.len() - 1].to_owned(),
+        String::new(),
+        "  ".to_owned(),
+        format!(r#"{{"experiments": [{}]"#, exp("[]")),
+        // Broken JSON outside the requests: the skeleton does not parse.
+        format!(
+            r#"{{"experiments": [{}], "version": }}"#,
+            exp(&format!("[{req}]"))
+        ),
+        format!(
+            r#"{{"experiments": [{}] "version": 1}}"#,
+            exp(&format!("[{req}]"))
+        ),
+    ];
+    for text in &cases {
+        for sizes in TEST_CHUNKINGS {
+            assert_eq!(
+                read_in_chunks(Format::GenaiPerfExport, "e.json", text.as_bytes(), sizes),
+                None,
+                "{text} in chunks of {sizes:?}"
+            );
+        }
     }
 }
