@@ -991,13 +991,18 @@ fn a_big_file_read_as_it_arrives_summarizes_as_the_whole_file_reader_does() {
 }
 
 /// Record files big enough to be read as they arrive (AIPerf's JSON lines, LLMPerf's array of
-/// responses: whole records cut as they complete) give what the core's whole-file reader gives —
-/// and so does one cut short, which the streamed reader hands to the whole-file reader.
+/// responses, a GenAI-Perf export's requests: whole records cut as they complete) give what the
+/// core's whole-file reader gives — and so does one cut short, which the streamed reader hands to
+/// the whole-file reader.
 #[test]
 fn big_record_files_read_as_they_arrive_summarize_as_the_whole_file_reader_does() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut aiperf = String::new();
     let mut llmperf = String::from("[");
+    // Two experiments, the second's requests a third of them.
+    let mut genai = String::from(
+        "{\"experiments\": [{\"experiment\": {\"mode\": \"concurrency\", \"value\": 8}, \"requests\": [",
+    );
     for i in 0..24_000u64 {
         // Escapes and braces inside strings, 17-digit numbers, failures now and then.
         let ttft = 50.0 + (i % 97) as f64 * 1.234_567_890_123_456_7;
@@ -1020,9 +1025,36 @@ fn big_record_files_read_as_they_arrive_summarize_as_the_whole_file_reader_does(
         ));
     }
     llmperf.push(']');
+    for i in 0..3_600u64 {
+        let sep = match i {
+            0 => "",
+            2_400 => {
+                "]}, {\"experiment\": {\"mode\": \"concurrency\", \"value\": 16}, \"requests\": ["
+            }
+            _ => ",\n ",
+        };
+        let sent = 1_764_000_000_000_000_000 + i * 9_000_001;
+        let stamps: Vec<String> = (0..24 + i % 7)
+            .map(|k| (sent + 150_000_000 + k * (20_000_000 + i % 5 * 1_000)).to_string())
+            .collect();
+        let outputs: Vec<&str> = (0..stamps.len())
+            .map(|k| match k {
+                0 => r#"{"response": "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}"}"#,
+                _ if k % 5 == 0 => r#"{"response": "data: {\"choices\":[{\"delta\":{\"content\":\"{[é}] \\\"x\\\"\"}}]}"}"#,
+                _ => r#"{"response": "data: {\"choices\":[{\"delta\":{\"content\":\"tok\"}}]}"}"#,
+            })
+            .collect();
+        genai.push_str(&format!(
+            "{sep}{{\"timestamp\": {sent}, \"request_inputs\": {{\"payload\": \"{{\\\"model\\\": \\\"m-{{}}\\\", \\\"stream\\\": true}}\"}}, \"response_timestamps\": [{}], \"response_outputs\": [{}]}}",
+            stamps.join(", "),
+            outputs.join(", ")
+        ));
+    }
+    genai.push_str("]}], \"version\": \"0.0.9\"}\n");
     for (file, text) in [
         ("big_profile_export.jsonl", aiperf),
         ("big_individual_responses.json", llmperf),
+        ("big_profile_export.json", genai),
     ] {
         assert!(text.len() > 4 << 20, "{file}: {} bytes", text.len());
         let cut_at = text.len() - 1_000;

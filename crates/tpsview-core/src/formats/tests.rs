@@ -218,7 +218,7 @@ mod genai_perf_requests {
     proptest! {
         #[test]
         fn exports_read_in_any_chunks_equal_the_whole_reading(
-            exps in prop::collection::vec((prop::collection::vec(request(), 0..5), 0u8..4), 1..4),
+            exps in prop::collection::vec((prop::collection::vec(request(), 0..12), 0u8..4), 1..4),
             sizes in prop::collection::vec(1usize..80, 1..4),
             pretty in any::<bool>(),
             bom in any::<bool>(),
