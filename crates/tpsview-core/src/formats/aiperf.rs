@@ -247,6 +247,17 @@ impl super::records::Sink for RecordsSink {
         self.parts(i, RecordParts::of(r), diags);
     }
 
+    fn record_at(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<usize> {
+        // The usual record, read where it stands (serde's stream reader says where it ends);
+        // anything else is cut whole first and read by `record_bytes`.
+        let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<typed::Record>();
+        let Some(Ok(typed::Record(Some(parts)))) = values.next() else {
+            return None;
+        };
+        self.parts(i, parts, diags);
+        Some(values.byte_offset())
+    }
+
     fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
         // The usual record straight from its bytes; an unusual one (an error object, a phase in
         // a list, not an object) through its JSON value.

@@ -198,7 +198,37 @@ const RESPONSE_KEYS: [&str; 6] = [
     "inter_token_latency_s",
 ];
 
+/// A response's values at [`RESPONSE_KEYS`], as a type for serde's stream reader (which says
+/// where a value ends).
+struct Response(Vec<crate::lenient::Leaf>);
+
+impl<'de> serde::Deserialize<'de> for Response {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::DeserializeSeed;
+        crate::lenient::Fields(&RESPONSE_KEYS)
+            .deserialize(d)
+            .map(Response)
+    }
+}
+
 impl super::records::Sink for ResponsesSink {
+    fn record_at(&mut self, i: usize, bytes: &[u8], _: &mut Vec<Diagnostic>) -> Option<usize> {
+        // The usual response, read where it stands; the first, an error and anything unusual are
+        // cut whole first and read by `record_bytes`.
+        if i == 0 {
+            return None;
+        }
+        let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<Response>();
+        let Some(Ok(Response(v))) = values.next() else {
+            return None;
+        };
+        if v[0] != crate::lenient::Leaf::Null {
+            return None;
+        }
+        self.row(std::array::from_fn(|k| v[k].num().value()));
+        Some(values.byte_offset())
+    }
+
     fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
         use serde::de::DeserializeSeed;
         // The usual response straight from its bytes; an error, anything but an object, and

@@ -28,6 +28,18 @@ pub(crate) trait Sink {
         self.record(i, &v, diags);
         true
     }
+    /// Record `i` read where it stands: `bytes` start at its `{` and run on past it (to the end of
+    /// the chunk at hand). `Some(length)` when read, so that the cutter need not find its end
+    /// first; `None` when it runs past `bytes` or is not one this reading takes: the cutter then
+    /// cuts it whole and hands it to [`Sink::record_bytes`]. By default always `None`.
+    fn record_at(
+        &mut self,
+        _i: usize,
+        _bytes: &[u8],
+        _diags: &mut Vec<Diagnostic>,
+    ) -> Option<usize> {
+        None
+    }
     /// `read` of the file's `total` bytes gave the records seen so far: room can be made for the
     /// rest (once per file, early).
     fn reserve_for_rest(&mut self, read: u64, total: u64);
@@ -67,6 +79,43 @@ enum Mode {
     Failed,
 }
 
+/// What the cutter hands each record to.
+pub(crate) trait Take {
+    /// A record that starts at `bytes[0]` and may run on past its end: `Some(its length)` when
+    /// taken where it stands, `None` to have it cut whole first (the default).
+    fn at(&mut self, bytes: &[u8]) -> Option<usize> {
+        let _ = bytes;
+        None
+    }
+    /// A whole record's bytes; `false` to give up.
+    fn whole(&mut self, bytes: &[u8]) -> bool;
+}
+
+impl<F: FnMut(&[u8]) -> bool> Take for F {
+    fn whole(&mut self, bytes: &[u8]) -> bool {
+        self(bytes)
+    }
+}
+
+/// Records numbered from `next` into a sink.
+struct ToSink<'a> {
+    sink: &'a mut dyn Sink,
+    diags: &'a mut Vec<Diagnostic>,
+    next: usize,
+}
+
+impl Take for ToSink<'_> {
+    fn at(&mut self, bytes: &[u8]) -> Option<usize> {
+        let n = self.sink.record_at(self.next, bytes, self.diags)?;
+        self.next += 1;
+        Some(n)
+    }
+    fn whole(&mut self, bytes: &[u8]) -> bool {
+        self.next += 1;
+        self.sink.record_bytes(self.next - 1, bytes, self.diags)
+    }
+}
+
 /// Cuts a byte stream into whole records.
 pub(crate) struct Cutter {
     mode: Mode,
@@ -103,9 +152,9 @@ impl Cutter {
         self.count
     }
 
-    /// Cuts the records that `chunk` completes and hands each to `each` (which answers `false` to
-    /// give up). `false` once given up.
-    pub(crate) fn feed(&mut self, chunk: &[u8], mut each: impl FnMut(&[u8]) -> bool) -> bool {
+    /// Cuts the records that `chunk` completes and hands each to `take` (see [`Take`]). `false`
+    /// once given up.
+    pub(crate) fn feed(&mut self, chunk: &[u8], take: &mut impl Take) -> bool {
         let offset = self.seen;
         self.seen += chunk.len() as u64;
         // Where the record under way starts in this chunk (0 when it began in an earlier one).
@@ -141,10 +190,10 @@ impl Cutter {
                         if self.depth == 0 {
                             let s = start.take().unwrap_or(0);
                             let ok = if self.pending.is_empty() {
-                                each(&chunk[s..=i])
+                                take.whole(&chunk[s..=i])
                             } else {
                                 self.pending.extend_from_slice(&chunk[s..=i]);
-                                let ok = each(&self.pending);
+                                let ok = take.whole(&self.pending);
                                 self.pending.clear();
                                 ok
                             };
@@ -179,15 +228,31 @@ impl Cutter {
             if !b.is_ascii_whitespace() {
                 self.mode = match (self.mode, b) {
                     (Mode::Start, b'[') => Mode::Array,
-                    (Mode::Start | Mode::Lines, b'{') => {
-                        self.open(&mut start, i);
-                        Mode::Lines
-                    }
+                    (Mode::Start | Mode::Lines, b'{') => match take.at(&chunk[i..]) {
+                        Some(n) => {
+                            self.count += 1;
+                            i += n;
+                            self.mode = Mode::Lines;
+                            continue;
+                        }
+                        None => {
+                            self.open(&mut start, i);
+                            Mode::Lines
+                        }
+                    },
                     (Mode::ArrayAfter, b',') => Mode::Array,
-                    (Mode::Array, b'{') => {
-                        self.open(&mut start, i);
-                        Mode::Array
-                    }
+                    (Mode::Array, b'{') => match take.at(&chunk[i..]) {
+                        Some(n) => {
+                            self.count += 1;
+                            i += n;
+                            self.mode = Mode::ArrayAfter;
+                            continue;
+                        }
+                        None => {
+                            self.open(&mut start, i);
+                            Mode::Array
+                        }
+                    },
                     // `[]` ends with no record (the whole-file reader says so); `[{…},]` is not
                     // JSON.
                     (Mode::ArrayAfter, b']') => Mode::Ended,
@@ -242,17 +307,15 @@ impl Chunked {
         chunk: &[u8],
         progress: &mut dyn crate::progress::Progress,
     ) -> bool {
-        let (sink, diags) = (&mut self.sink, &mut self.diags);
         let before = self.cutter.count();
-        let mut i = before;
         let seen = self.cutter.seen + chunk.len() as u64;
-        let ok = self.cutter.feed(chunk, |bytes| {
-            if !sink.record_bytes(i, bytes, diags) {
-                return false;
-            }
-            i += 1;
-            true
-        });
+        let mut take = ToSink {
+            sink: &mut *self.sink,
+            diags: &mut self.diags,
+            next: before,
+        };
+        let ok = self.cutter.feed(chunk, &mut take);
+        let i = take.next;
         if ok && i > before {
             progress.report(i as u64, seen);
         }

@@ -46,13 +46,16 @@ fn record_files_read_in_any_chunks_equal_the_whole_reading() {
 #[test]
 fn every_two_chunk_cut_of_hard_text_reads_the_same() {
     // A byte-order mark; braces, brackets, quotes and backslashes inside strings; a \u escape;
-    // multi-byte UTF-8; an exponent; a record spread over lines; CRLF.
+    // multi-byte UTF-8; an exponent; a record spread over lines; CRLF; two records with nothing
+    // between them.
     let jsonl = "\u{feff}{\"metadata\": {\"request_start_ns\": 1000, \"x_request_id\": \"a{[\\\"}]\\\\\"}, \
         \"metrics\": {\"time_to_first_token\": {\"value\": 1.5e1, \"unit\": \"ms\"}, \
         \"request_latency\": {\"value\": 120.0, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 5}}}\r\n\
         {\"metadata\": {\"request_start_ns\": 2000, \"error\": \"é — 😀 \\u00e9\"},\n \"metrics\": \
         {\"time_to_first_token\": {\"value\": 20, \"unit\": \"ms\"}, \"request_latency\": {\"value\": 200, \"unit\": \"ms\"}, \
-        \"output_sequence_length\": {\"value\": 9}}}\n";
+        \"output_sequence_length\": {\"value\": 9}}}{\"metadata\": {\"request_start_ns\": 3000}, \"metrics\": \
+        {\"time_to_first_token\": {\"value\": 30, \"unit\": \"ms\"}, \"request_latency\": {\"value\": 300, \"unit\": \"ms\"}, \
+        \"output_sequence_length\": {\"value\": 4}}}\n";
     let array = "[ {\"ttft_s\": 0.1, \"end_to_end_latency_s\": 1.0, \"number_output_tokens\": 10, \
         \"error_msg\": \"}{][\\\"\", \"error_code\": null},\n{\"ttft_s\": 2E-1, \"end_to_end_latency_s\": 2.0, \
         \"number_output_tokens\": 20, \"error_code\": 500, \"error_msg\": \"😀 é\"} ]\n";
@@ -147,7 +150,7 @@ fn the_cutter_hands_over_whole_records_only() {
         let mut c = Cutter::new();
         let mut got: Vec<String> = Vec::new();
         for chunk in text.chunks(size) {
-            assert!(c.feed(chunk, |r| {
+            assert!(c.feed(chunk, &mut |r: &[u8]| {
                 got.push(String::from_utf8(r.to_vec()).expect("utf-8"));
                 true
             }));
