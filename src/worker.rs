@@ -2,7 +2,8 @@
 //! [`run`]), which the page starts in a dedicated Web Worker (see `loader.rs`) and which carries
 //! every importer, so that the page's module does not. A job names a `File` (read with
 //! `File.stream()`) or an absolute URL (read with a streamed `fetch`). A vLLM or SGLang
-//! `bench_serving` file, an AIPerf `profile_export.jsonl` or LLMPerf responses (the format
+//! `bench_serving` file, an AIPerf `profile_export.jsonl`, LLMPerf responses or a GenAI-Perf
+//! `profile_export.json` (the format
 //! detected from two small slices at the file's ends) is parsed chunk by chunk as it arrives
 //! (`formats::Stream`): the browser reads ahead while a chunk is parsed, and memory never holds
 //! the whole file. Any other file, a URL, or a file the streamed reader gives up on, is read
@@ -82,7 +83,8 @@ async fn job(data: JsValue) {
     };
     let started = now();
     let done = message("done");
-    // A vLLM, SGLang, AIPerf-records or LLMPerf-responses file is parsed as it arrives; anything
+    // A vLLM, SGLang, AIPerf-records, LLMPerf-responses or GenAI-Perf export file is parsed as it
+    // arrives; anything
     // else, or a file the streamed reader gives up on, is read whole and then parsed.
     let streamed = match &input {
         Input::File(f) => streamed(&name, f, format).await,

@@ -1,7 +1,7 @@
-//! Reading a big file as it arrives (vLLM, SGLang, AIPerf records, LLMPerf responses): one thread
-//! reads the file in chunks while this one parses them ([`formats::Stream`]), so the disk read
-//! and the parse overlap on two cores, and memory holds the parsed columns and a few chunks,
-//! never the whole file.
+//! Reading a big file as it arrives (vLLM, SGLang, AIPerf records, LLMPerf responses, GenAI-Perf
+//! exports): one thread reads the file in chunks while this one parses them
+//! ([`formats::Stream`]), so the disk read and the parse overlap on two cores, and memory holds
+//! the parsed columns and a few chunks, never the whole file.
 
 use std::fs::File;
 use std::io::Read;
@@ -20,8 +20,9 @@ const CHUNK: usize = 1 << 20;
 /// Chunks in flight between the reading thread and the parser.
 const IN_FLIGHT: usize = 4;
 
-/// The file read as it arrives, when its format is one the byte scanner streams (vLLM, SGLang
-/// `bench_serving`) and it is big enough; `Ok(None)` when it must be read whole (another format,
+/// The file read as it arrives, when its format is one read that way (`formats::Stream`: vLLM and
+/// SGLang `bench_serving`, AIPerf records, LLMPerf responses, GenAI-Perf exports) and it is big
+/// enough; `Ok(None)` when it must be read whole (another format,
 /// a small file, or something the scanner does not read — the whole-file reader then names it).
 pub fn read_streamed(
     path: &Path,

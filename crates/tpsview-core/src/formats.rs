@@ -431,7 +431,7 @@ pub fn parse_any_with_progress(
 /// A file read as it arrives, chunk by chunk, for the formats whose big files are read that way:
 /// vLLM and SGLang `bench_serving` (the byte scanner's steps) and the record formats, AIPerf's
 /// `profile_export.jsonl` and LLMPerf's individual responses (whole records cut as they complete,
-/// `records.rs`). Memory then holds the parsed columns and one chunk, never the whole file, and
+/// `records.rs`), and GenAI-Perf exports (each request as it completes, `genai_perf/chunked.rs`). Memory then holds the parsed columns and one chunk, never the whole file, and
 /// parsing overlaps reading. Anything these readers do not take (the serde path's cases: a `null`
 /// in an array, a bare `NaN`, a truncated file, a broken line…) makes [`finish`](Self::finish)
 /// answer `None`: the caller then reads the whole file with [`parse`], which says what is wrong

@@ -39,13 +39,13 @@ pub use model::{Metadata, Point, Report, Requests, Run};
 pub use summary::{summarize, Summary};
 
 /// What every fuzz target runs (fuzz/): parse `data` as `format` (for the formats read as they
-/// arrive — vLLM, SGLang, AIPerf records, LLMPerf responses — also chunk by chunk, which must read
-/// the same), then group, summarise and audit it, and read it back after writing it as
-/// `tpsview/1`. Any panic is a bug.
+/// arrive — vLLM, SGLang, AIPerf records, LLMPerf responses, GenAI-Perf exports — also chunk by
+/// chunk, which must read the same), then group, summarise and audit it, and read it back after
+/// writing it as `tpsview/1`. Any panic is a bug.
 pub fn fuzz_one(format: Format, data: &[u8]) {
-    // Read as it arrives (vLLM, SGLang, AIPerf records, LLMPerf responses), in chunks of a size
-    // the input picks, a file reads as it does whole, or the streamed reader gives way to the
-    // whole-file reader.
+    // Read as it arrives (vLLM, SGLang, AIPerf records, LLMPerf responses, GenAI-Perf exports), in
+    // chunks of a size the input picks, a file reads as it does whole, or the streamed reader
+    // gives way to the whole-file reader.
     if let Some(mut s) = formats::Stream::new(format, "fuzz.json", Some(data.len() as u64)) {
         let step = 1 + data.first().map_or(0, |&b| usize::from(b) % 61);
         for c in data.chunks(step) {

@@ -3,7 +3,10 @@
 //! top-level JSON array, or one object after another (JSON lines) — as each completes, and each
 //! record goes to its format's [`Sink`] at once, so memory holds the rows and the one record under
 //! way, never the file. The sink is the same code the whole-file reader runs over
-//! `common::map_records`, so both readings give the same report.
+//! `common::map_records`, so both readings give the same report. A record that starts and ends
+//! inside the chunk at hand is offered to the sink where it stands first ([`Sink::record_at`]:
+//! serde's stream reader says where it ends), so that braces are counted only for a record that
+//! runs past its chunk or that the typed reading leaves to the JSON value.
 //!
 //! Anything this cutter does not take — a scalar where a record belongs, a record serde_json
 //! rejects, text after the array, an empty file — makes it give up: the caller then reads the file
