@@ -569,3 +569,34 @@ fn what_the_genai_perf_cutter_does_not_take_gives_way_to_the_whole_reader() {
         }
     }
 }
+
+mod genai_perf_mutations {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A hard export with a few bytes changed to JSON's structural characters (or cut short),
+        /// read in any chunks: the same answer as the whole-file reader, or way given to it —
+        /// never a third answer, never a panic.
+        #[test]
+        fn a_mangled_export_reads_as_the_whole_reader_or_gives_way(
+            edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}[]\",:\\ 1an".to_vec())), 1..4),
+            cut in any::<prop::sample::Index>(),
+            shorten in any::<bool>(),
+            sizes in prop::collection::vec(1usize..200, 1..4),
+        ) {
+            let mut bytes = HARD_EXPORT.as_bytes().to_vec();
+            for (at, b) in &edits {
+                let i = at.index(bytes.len());
+                bytes[i] = *b;
+            }
+            if shorten {
+                bytes.truncate(cut.index(bytes.len()));
+            }
+            let whole = format!("{:?}", parse(Format::GenaiPerfExport, "e.json", &bytes));
+            if let Some(streamed) = read_in_chunks(Format::GenaiPerfExport, "e.json", &bytes, &sizes) {
+                prop_assert_eq!(streamed, whole, "{}", String::from_utf8_lossy(&bytes));
+            }
+        }
+    }
+}
