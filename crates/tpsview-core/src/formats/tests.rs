@@ -600,3 +600,32 @@ mod genai_perf_mutations {
         }
     }
 }
+
+#[test]
+fn the_genai_perf_fixtures_read_in_any_chunks_as_whole() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/genai-perf");
+    let mut streamed_files = 0;
+    for name in ["profile_export.json", "bad-records_profile_export.json"] {
+        let bytes = std::fs::read(dir.join(name)).expect("fixture");
+        let whole = format!("{:?}", parse(Format::GenaiPerfExport, name, &bytes));
+        assert!(whole.starts_with("Ok("), "{name}: {whole}");
+        for sizes in TEST_CHUNKINGS {
+            match read_in_chunks(Format::GenaiPerfExport, name, &bytes, sizes) {
+                Some(s) => assert_eq!(s, whole, "{name} in chunks of {sizes:?}"),
+                None => panic!("{name} in chunks of {sizes:?}: gave way"),
+            }
+        }
+        streamed_files += 1;
+    }
+    assert_eq!(streamed_files, 2);
+    // A cut file gives way to the whole reader, which says where it ends.
+    let cut = std::fs::read(dir.join("truncated_profile_export.json")).expect("fixture");
+    for sizes in TEST_CHUNKINGS {
+        assert_eq!(
+            read_in_chunks(Format::GenaiPerfExport, "t.json", &cut, sizes),
+            None,
+            "chunks of {sizes:?}"
+        );
+    }
+}
