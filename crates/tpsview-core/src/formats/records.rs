@@ -82,6 +82,59 @@ enum Mode {
     Failed,
 }
 
+/// Where a record's braces and strings stand as it is cut: inside a record only quotes,
+/// backslashes (in strings) and braces matter — brackets balance inside a valid record, and
+/// serde_json checks each record when it is read.
+#[derive(Debug, Default)]
+pub(crate) struct Braces {
+    /// Depth of braces (1 = inside the record's own); 0 between records.
+    pub(crate) depth: u32,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Braces {
+    /// Just after a record's `{`.
+    pub(crate) fn open() -> Braces {
+        Braces {
+            depth: 1,
+            ..Braces::default()
+        }
+    }
+
+    /// Moves through `chunk[i..]`: the index of the record's closing brace, or `None` when the
+    /// chunk ends first.
+    pub(crate) fn end(&mut self, chunk: &[u8], mut i: usize) -> Option<usize> {
+        while i < chunk.len() {
+            if self.escaped {
+                self.escaped = false;
+                i += 1;
+                continue;
+            }
+            let rest = &chunk[i..];
+            let k = if self.in_string {
+                memchr::memchr2(b'"', b'\\', rest)
+            } else {
+                memchr::memchr3(b'"', b'{', b'}', rest)
+            }?;
+            i += k;
+            match chunk[i] {
+                b'\\' => self.escaped = true,
+                b'"' => self.in_string = !self.in_string,
+                b'{' => self.depth += 1,
+                _ => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        return Some(i);
+                    }
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
 /// What the cutter hands each record to.
 pub(crate) trait Take {
     /// A record that starts at `bytes[0]` and may run on past its end: `Some(its length)` when
@@ -124,10 +177,8 @@ pub(crate) struct Cutter {
     mode: Mode,
     /// Bytes of the record under way that came in earlier chunks.
     pending: Vec<u8>,
-    /// Inside a record: its depth of braces (1 = inside the record's own).
-    depth: u32,
-    in_string: bool,
-    escaped: bool,
+    /// Inside a record: where its braces and strings stand.
+    braces: Braces,
     /// Bytes of the file seen so far.
     seen: u64,
     /// Bytes of a byte-order mark skipped at the start.
@@ -141,9 +192,7 @@ impl Cutter {
         Cutter {
             mode: Mode::Start,
             pending: Vec::new(),
-            depth: 0,
-            in_string: false,
-            escaped: false,
+            braces: Braces::default(),
             seen: 0,
             bom: 0,
             count: 0,
@@ -161,53 +210,31 @@ impl Cutter {
         let offset = self.seen;
         self.seen += chunk.len() as u64;
         // Where the record under way starts in this chunk (0 when it began in an earlier one).
-        let mut start = if self.depth > 0 { Some(0) } else { None };
+        let mut start = if self.braces.depth > 0 { Some(0) } else { None };
         let mut i = 0;
         while i < chunk.len() {
             if self.mode == Mode::Failed {
                 return false;
             }
-            if self.depth > 0 {
-                // Inside a record only quotes, backslashes (in strings) and braces matter:
-                // brackets balance inside a valid record, and serde_json checks each record.
-                let rest = &chunk[i..];
-                let found = if self.escaped {
-                    self.escaped = false;
-                    i += 1;
-                    continue;
-                } else if self.in_string {
-                    memchr::memchr2(b'"', b'\\', rest)
-                } else {
-                    memchr::memchr3(b'"', b'{', b'}', rest)
-                };
-                let Some(k) = found else {
+            if self.braces.depth > 0 {
+                let Some(end) = self.braces.end(chunk, i) else {
                     break;
                 };
-                i += k;
-                match chunk[i] {
-                    b'\\' => self.escaped = true,
-                    b'"' => self.in_string = !self.in_string,
-                    b'{' => self.depth += 1,
-                    _ => {
-                        self.depth -= 1;
-                        if self.depth == 0 {
-                            let s = start.take().unwrap_or(0);
-                            let ok = if self.pending.is_empty() {
-                                take.whole(&chunk[s..=i])
-                            } else {
-                                self.pending.extend_from_slice(&chunk[s..=i]);
-                                let ok = take.whole(&self.pending);
-                                self.pending.clear();
-                                ok
-                            };
-                            self.count += 1;
-                            if !ok {
-                                self.mode = Mode::Failed;
-                            } else if self.mode == Mode::Array {
-                                self.mode = Mode::ArrayAfter;
-                            }
-                        }
-                    }
+                i = end;
+                let s = start.take().unwrap_or(0);
+                let ok = if self.pending.is_empty() {
+                    take.whole(&chunk[s..=i])
+                } else {
+                    self.pending.extend_from_slice(&chunk[s..=i]);
+                    let ok = take.whole(&self.pending);
+                    self.pending.clear();
+                    ok
+                };
+                self.count += 1;
+                if !ok {
+                    self.mode = Mode::Failed;
+                } else if self.mode == Mode::Array {
+                    self.mode = Mode::ArrayAfter;
                 }
                 i += 1;
                 continue;
@@ -231,31 +258,22 @@ impl Cutter {
             if !b.is_ascii_whitespace() {
                 self.mode = match (self.mode, b) {
                     (Mode::Start, b'[') => Mode::Array,
-                    (Mode::Start | Mode::Lines, b'{') => match take.at(&chunk[i..]) {
-                        Some(n) => {
+                    // A record: read where it stands if the taker can, else cut from here.
+                    (Mode::Start | Mode::Lines | Mode::Array, b'{') => {
+                        let (within, after) = match self.mode {
+                            Mode::Array => (Mode::Array, Mode::ArrayAfter),
+                            _ => (Mode::Lines, Mode::Lines),
+                        };
+                        if let Some(n) = take.at(&chunk[i..]) {
                             self.count += 1;
                             i += n;
-                            self.mode = Mode::Lines;
+                            self.mode = after;
                             continue;
                         }
-                        None => {
-                            self.open(&mut start, i);
-                            Mode::Lines
-                        }
-                    },
+                        self.open(&mut start, i);
+                        within
+                    }
                     (Mode::ArrayAfter, b',') => Mode::Array,
-                    (Mode::Array, b'{') => match take.at(&chunk[i..]) {
-                        Some(n) => {
-                            self.count += 1;
-                            i += n;
-                            self.mode = Mode::ArrayAfter;
-                            continue;
-                        }
-                        None => {
-                            self.open(&mut start, i);
-                            Mode::Array
-                        }
-                    },
                     // `[]` ends with no record (the whole-file reader says so); `[{…},]` is not
                     // JSON.
                     (Mode::ArrayAfter, b']') => Mode::Ended,
@@ -274,13 +292,13 @@ impl Cutter {
     }
 
     fn open(&mut self, start: &mut Option<usize>, at: usize) {
-        self.depth = 1;
+        self.braces = Braces::open();
         *start = Some(at);
     }
 
     /// The end of the file: whether it held whole records and nothing else (at least one).
     pub(crate) fn complete(&self) -> bool {
-        self.count > 0 && self.depth == 0 && matches!(self.mode, Mode::Lines | Mode::Ended)
+        self.count > 0 && self.braces.depth == 0 && matches!(self.mode, Mode::Lines | Mode::Ended)
     }
 }
 

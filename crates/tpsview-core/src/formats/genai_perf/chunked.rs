@@ -17,6 +17,7 @@ use serde::de::DeserializeSeed;
 use super::stream::{Export, Record, Request};
 use super::{build_export, inputs_model, row_of, ReadRequest, RequestParts};
 use crate::error::{Diagnostic, ParseError};
+use crate::formats::records::Braces;
 use crate::model::Report;
 use crate::progress::Progress;
 
@@ -78,49 +79,6 @@ impl Frame {
     }
 }
 
-/// Inside a request being cut: only quotes, backslashes (in strings) and braces matter; serde
-/// checks the rest when the request is read.
-#[derive(Debug, Default)]
-struct Cut {
-    depth: u32,
-    in_string: bool,
-    escaped: bool,
-}
-
-impl Cut {
-    /// Moves through `chunk[from..]`: the index of the request's closing brace, or `None` when the
-    /// chunk ends first.
-    fn end(&mut self, chunk: &[u8], mut i: usize) -> Option<usize> {
-        while i < chunk.len() {
-            if self.escaped {
-                self.escaped = false;
-                i += 1;
-                continue;
-            }
-            let rest = &chunk[i..];
-            let k = if self.in_string {
-                memchr::memchr2(b'"', b'\\', rest)
-            } else {
-                memchr::memchr3(b'"', b'{', b'}', rest)
-            }?;
-            i += k;
-            match chunk[i] {
-                b'\\' => self.escaped = true,
-                b'"' => self.in_string = !self.in_string,
-                b'{' => self.depth += 1,
-                _ => {
-                    self.depth -= 1;
-                    if self.depth == 0 {
-                        return Some(i);
-                    }
-                }
-            }
-            i += 1;
-        }
-        None
-    }
-}
-
 /// One experiment's requests, as cut.
 struct Experiment {
     path: String,
@@ -141,7 +99,7 @@ pub(crate) struct Chunked {
     /// After an object's `:`: the key whose value comes next.
     value_of: Option<Key>,
     /// The request under way, and its bytes from earlier chunks.
-    cut: Option<Cut>,
+    cut: Option<Braces>,
     pending: Vec<u8>,
     skeleton: Vec<u8>,
     experiments: Vec<Experiment>,
@@ -326,10 +284,7 @@ impl Chunked {
                         match self.request_at(&chunk[i - 1..]) {
                             Read::Ended(len) => i += len - 1,
                             Read::Runs => {
-                                self.cut = Some(Cut {
-                                    depth: 1,
-                                    ..Cut::default()
-                                });
+                                self.cut = Some(Braces::open());
                                 from = Some(i - 1);
                             }
                             Read::Broken => return false,
