@@ -145,7 +145,7 @@ mod genai_perf_requests {
             prop_oneof![8 => (0i64..1_000_000).prop_map(|t| json!(1_764_000_000_000_000_000i64 + t)), 1 => odd()],
             prop::collection::vec(prop_oneof![9 => (1i64..50_000_000).prop_map(|t| json!(t)), 1 => odd()], 0..6),
             prop::collection::vec(output(), 0..6),
-            0u8..10,
+            0u8..12,
         )
             .prop_map(|(sent, gaps, outputs, shape)| {
                 let mut t = 1_764_000_000_100_000_000i64;
@@ -169,6 +169,11 @@ mod genai_perf_requests {
                     0 => r["response_outputs"] = json!("none"),
                     1 => r["response_timestamps"] = json!(7),
                     2 => r = json!([1, 2]),
+                    // The model is the first that a request names.
+                    3 => r["request_inputs"] = json!({"payload": "{\"model\": \"other\"}"}),
+                    4 => {
+                        r.as_object_mut().map(|o| o.remove("request_inputs"));
+                    }
                     _ => {}
                 }
                 r
