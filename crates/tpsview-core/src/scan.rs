@@ -153,6 +153,23 @@ impl<'a> Scanner<'a> {
     /// like `NaN` make it give up.
     pub fn number(&mut self) -> Option<f64> {
         self.ws();
+        // fast-float2 reads the number in one pass (Clinger's exact path for short ones inside
+        // it); its grammar is wider than JSON's, so the token it read is checked after.
+        let rest = &self.b[self.i..];
+        let (v, n) = fast_float2::parse_partial::<f64, _>(rest).ok()?;
+        if !json_number(&rest[..n], rest.get(n).copied()) {
+            return None;
+        }
+        self.i += n;
+        Some(v)
+    }
+
+    /// The tests' second reading of a number, by other means than [`Scanner::number`] (which
+    /// it was until 2026-12-01): JSON's grammar checked digit by digit here, the value by
+    /// Clinger's exact division when short, else by the standard library's parser.
+    #[cfg(test)]
+    pub(crate) fn number_by_parts(&mut self) -> Option<f64> {
+        self.ws();
         let b = self.b;
         let start = self.i;
         let mut i = start;
@@ -388,12 +405,34 @@ pub fn offset_of(b: &[u8], line: usize, column: usize) -> usize {
     (start + column).min(b.len())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn parse_long(token: &[u8]) -> Option<f64> {
-    fast_float2::parse::<f64, _>(token).ok()
+/// Whether `token`, which fast-float2 read as a number, is one by JSON's grammar
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`). fast-float2 also takes a leading `+`,
+/// leading zeros, `5.`, `.5`, `inf` and `nan`, and leaves an exponent without digits unread
+/// (`1e`, `1e+`: then `next`, the byte after the token, is its `e`), which JSON refuses.
+fn json_number(token: &[u8], next: Option<u8>) -> bool {
+    let exponent = |c: &u8| matches!(c, b'e' | b'E');
+    if next.is_some_and(|c| c.is_ascii_digit() || (exponent(&c) && !token.iter().any(exponent))) {
+        return false;
+    }
+    let mut p = usize::from(token.first() == Some(&b'-'));
+    match token.get(p) {
+        Some(b'0') => p += 1,
+        Some(b'1'..=b'9') => {
+            p += 1;
+            while token.get(p).is_some_and(u8::is_ascii_digit) {
+                p += 1;
+            }
+        }
+        _ => return false,
+    }
+    match token.get(p) {
+        None | Some(b'e' | b'E') => true,
+        Some(b'.') => token.get(p + 1).is_some_and(u8::is_ascii_digit),
+        _ => false,
+    }
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(test)]
 fn parse_long(token: &[u8]) -> Option<f64> {
     std::str::from_utf8(token).ok()?.parse().ok()
 }
@@ -401,6 +440,7 @@ fn parse_long(token: &[u8]) -> Option<f64> {
 /// Reads ASCII digits from `b[*i..]` into `mant` (wrapping past 19 digits: the caller checks the
 /// count), advancing `*i`; returns how many it read. Eight bytes at a time while eight remain
 /// (SWAR: which lead with digits, and their value, in a few integer operations), then byte by byte.
+#[cfg(test)]
 fn accumulate_digits(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
     let mut n = 0;
     while let Some(&word) = b.get(*i..).and_then(|r| r.first_chunk::<8>()) {
@@ -422,6 +462,7 @@ fn accumulate_digits(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
 }
 
 /// [`accumulate_digits`] one byte at a time (integer parts: mostly one digit).
+#[cfg(test)]
 fn accumulate_digits_bytewise(b: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
     let mut n = 0;
     while let Some(&c) = b.get(*i) {

@@ -288,3 +288,43 @@ proptest! {
         prop_assert_eq!(end, want_end);
     }
 }
+
+/// Text that is or nearly is a JSON number: digits (leading zeros too), points, exponents, signs,
+/// the words fast-float2 reads but JSON does not, and what may follow a number.
+fn numberish() -> impl Strategy<Value = String> {
+    let part = prop_oneof![
+        4 => "[0-9]{1,20}",
+        2 => Just(".".to_owned()),
+        2 => prop_oneof![Just("e"), Just("E"), Just("e-"), Just("e+"), Just("E+0")].prop_map(str::to_owned),
+        1 => prop_oneof![Just("-"), Just("+"), Just("0"), Just("00")].prop_map(str::to_owned),
+        1 => prop_oneof![Just("NaN"), Just("nan"), Just("inf"), Just("Infinity"), Just("-inf")].prop_map(str::to_owned),
+        1 => prop_oneof![Just(","), Just("]"), Just(" "), Just("}"), Just("x"), Just("\"")].prop_map(str::to_owned),
+    ];
+    prop::collection::vec(part, 1..6).prop_map(|p| p.concat())
+}
+
+proptest! {
+    /// The scanner's one-pass number reader (fast-float2, then JSON's grammar checked on what it
+    /// read) accepts and refuses what the digit-by-digit reader does, stops at the same byte,
+    /// and reads the same double.
+    #[test]
+    fn numbers_read_in_one_pass_as_digit_by_digit(text in numberish()) {
+        let b = text.as_bytes();
+        let mut one = Scanner::new(b);
+        let mut two = Scanner::new(b);
+        let (x, y) = (one.number(), two.number_by_parts());
+        prop_assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits), "{:?}", text);
+        if x.is_some() {
+            prop_assert_eq!(one.pos(), two.pos(), "{:?}", text);
+        }
+    }
+
+    /// Python's repr of any double (17 significant digits at most, as vLLM's files hold them),
+    /// with an exponent or without, reads back as that double.
+    #[test]
+    fn reprs_of_any_double_read_back_exactly(x in any::<f64>().prop_filter("finite", |x| x.is_finite()), sci in any::<bool>()) {
+        let text = if sci { format!("{x:e}") } else { format!("{x}") };
+        let mut s = Scanner::new(text.as_bytes());
+        prop_assert_eq!(s.number().map(f64::to_bits), Some(x.to_bits()), "{}", text);
+    }
+}
