@@ -304,9 +304,16 @@ impl<'a> Scanner<'a> {
         if self.eat(b']') {
             return Some(());
         }
+        // Values the one-step path did not take in a row: past a few, the row is taken to be
+        // of another shape (Python's 17-digit repr) and read by `number` alone.
+        let mut missed = 0u32;
         loop {
-            if self.short_decimals(out) {
-                return Some(());
+            if missed < 4 {
+                let before = out.len();
+                if self.short_decimals(out) {
+                    return Some(());
+                }
+                missed = if out.len() > before { 0 } else { missed + 1 };
             }
             out.push(self.number()?);
             // The separator right after the number (the common case), else after whitespace.
