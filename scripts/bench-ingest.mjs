@@ -6,9 +6,11 @@
 //   baseline on the same page (file.text() + JSON.parse + the same figures in a plain loop:
 //   TTFT/TPOT/ITL/E2E mean and numpy-linear p50/p90/p99 over sorted Float64Arrays, system T/s);
 //   natively: `tpsview summarize --json` against python3 (json + numpy), wall clock per process.
-// Median of 3 runs each, alternating. Then a ~525 MB file through tpsview's path (time, peak
-// worker memory per MB); then the other big shapes (a 1,000,000-response LLMPerf file, ~100 MB
-// GenAI-Perf and AIPerf exports), each with the page's longest task.
+// Median of 3 runs each, alternating; natively also the same requests with times as vLLM really
+// writes them (Python's repr, up to 17 digits, ~220 MB). Then a ~525 MB file through tpsview's
+// path (time, peak worker memory per MB); then the other big shapes (a 1,000,000-response LLMPerf
+// file, ~100 MB GenAI-Perf and AIPerf exports, the 17-digit vLLM file), each with the page's
+// longest task.
 // Usage: node scripts/bench-ingest.mjs [--no-500] [--no-others]  (scripts/bench-ingest.sh builds
 // what it needs first).
 import path from 'node:path';
@@ -184,6 +186,16 @@ console.log(`  python3 json + numpy:     ${python.toFixed(2)} s = ${(mb / python
 console.log(`  python3 json.load alone:  ${loadOnly.toFixed(2)} s = ${(mb / loadOnly).toFixed(0)} MB/s`);
 console.log(`  ratio: tpsview is ${(python / cli).toFixed(1)}x the Python reader with the same figures, ${(loadOnly / cli).toFixed(1)}x json.load alone (goal 10x); ${(mb / cli).toFixed(0)} MB/s against the goal of 600 (${os.cpus().length} cores)`);
 
+// The same requests with every time as vLLM really writes it (Python's repr of perf_counter
+// differences, up to 17 digits), which the issue's file rounds to microseconds.
+const reprFile = path.join(dir, 'vllm-bench-10000-repr.json');
+if (!existsSync(reprFile)) writeBigVllm(reprFile, 10_000, 1_000, 42, { repr: true });
+const reprMb = statSync(reprFile).size / 1e6;
+const cliRepr = timed(path.join(root, 'target', 'release', 'tpsview'), ['summarize', '--json', reprFile]);
+const loadRepr = timed('python3', ['-c', 'import json, sys; json.load(open(sys.argv[1]))', reprFile]);
+console.log(`The same requests with times as vLLM writes them (up to 17 digits, ${reprMb.toFixed(0)} MB), median of 3:`);
+console.log(`  tpsview summarize --json ${cliRepr.toFixed(2)} s = ${(reprMb / cliRepr).toFixed(0)} MB/s; python3 json.load alone ${loadRepr.toFixed(2)} s: ${(loadRepr / cliRepr).toFixed(1)}x`);
+
 if (!process.argv.includes('--no-500')) {
   const big = path.join(dir, 'vllm-bench-50000.json');
   if (!existsSync(big)) writeBigVllm(big, 50_000, 1_000);
@@ -197,6 +209,7 @@ if (!process.argv.includes('--no-others')) {
     ['llmperf-1m_individual_responses.json', (f) => writeBigLlmperf(f, 1_000_000), 'LLMPerf responses, 1,000,000 responses'],
     ['genai-big_profile_export.json', (f) => writeBigGenaiPerf(f, 10_000, 100), 'GenAI-Perf profile_export.json, 10,000 requests'],
     ['aiperf-big_profile_export.jsonl', (f) => writeBigAiperf(f, 10_000, 1_000), 'AIPerf profile_export.jsonl, 10,000 records'],
+    ['vllm-bench-10000-repr.json', (f) => writeBigVllm(f, 10_000, 1_000, 42, { repr: true }), 'vLLM detailed, 10,000 requests, times as vLLM writes them (17 digits)'],
   ];
   for (const [name, write, what] of others) {
     const f = path.join(dir, name);

@@ -17,11 +17,14 @@ function rng(seed) {
   };
 }
 
-const r6 = (x) => Math.round(x * 1e6) / 1e6;
+const round6 = (x) => Math.round(x * 1e6) / 1e6;
 
 /** Writes the file; returns {bytes, requests, outputTokens, systemTps, ttftMeanMs, itlMeanMs}. */
-export function writeBigVllm(out, requests = 10_000, gaps = 1_000, seed = 42) {
+export function writeBigVllm(out, requests = 10_000, gaps = 1_000, seed = 42, { repr = false } = {}) {
   const rand = rng(seed);
+  // Rounded to microseconds (~10 bytes a gap), or as vLLM really writes them: Python's repr of
+  // `perf_counter` differences, up to 17 digits (~21 bytes a gap).
+  const r6 = repr ? (x) => x : round6;
   const outLens = [], ttfts = [], starts = [], lats = [];
   const fd = openSync(out, 'w');
   let t = 0;
