@@ -453,12 +453,13 @@ async fn assemble(skeleton: &[u8], columns: &JsValue) -> Result<tpsview_core::Pa
     a.finish()
 }
 
-/// Resolves in a later task (a zero-delay timer): what runs after it is a task of its own.
+/// Resolves in a later task (`tpsview_components::in_next_task`): what runs after it is a task
+/// of its own.
 pub async fn next_task() {
     let p = Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback(&resolve);
-        }
+        tpsview_components::in_next_task(move || {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
     });
     let _ = JsFuture::from(p).await;
 }

@@ -9,12 +9,72 @@
 //! This count is the one piece of page-wide state the components keep: it describes the page, it
 //! holds no data of the app's.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
 
 use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 thread_local! {
     static PENDING: Cell<u32> = const { Cell::new(0) };
+    static LATER: RefCell<Option<Later>> = const { RefCell::new(None) };
+}
+
+/// Work waiting for its task, first come first run.
+type Queue = Rc<RefCell<VecDeque<Box<dyn FnOnce()>>>>;
+
+/// The page's "later" tasks: messages on a channel of its own. A zero-delay timer would do the
+/// same, but browsers hold a timer back at least 4 ms once timers nest five deep (a load's
+/// dozen steps, each scheduling the next, waited ~30 ms for nothing), and a message runs as soon
+/// as the thread is free.
+struct Later {
+    port: web_sys::MessagePort,
+    queue: Queue,
+    /// Kept alive with the channel's receiving end.
+    _receiver: web_sys::MessagePort,
+    _on_message: Closure<dyn FnMut()>,
+}
+
+/// Runs `f` in a task of its own, after the tasks already waiting (see [`Later`]); where no
+/// message channel can be made, after the current task's work (a microtask).
+pub fn in_next_task(f: impl FnOnce() + 'static) {
+    // One body for every caller's closure.
+    in_next_task_boxed(Box::new(f));
+}
+
+fn in_next_task_boxed(f: Box<dyn FnOnce()>) {
+    let posted = LATER.with_borrow_mut(|later| {
+        if later.is_none() {
+            let channel = web_sys::MessageChannel::new().ok()?;
+            let queue: Queue = Rc::default();
+            let q = queue.clone();
+            let on_message = Closure::<dyn FnMut()>::new(move || {
+                // Taken out before it runs: it may ask for later tasks itself.
+                let next = q.borrow_mut().pop_front();
+                if let Some(f) = next {
+                    f();
+                }
+            });
+            let receiver = channel.port1();
+            receiver.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            *later = Some(Later {
+                port: channel.port2(),
+                queue,
+                _receiver: receiver,
+                _on_message: on_message,
+            });
+        }
+        let later = later.as_ref()?;
+        later.port.post_message(&JsValue::UNDEFINED).ok()?;
+        Some(later.queue.clone())
+    });
+    match posted {
+        Some(queue) => queue.borrow_mut().push_back(f),
+        // Never in the browsers the app supports; still run, after the current work.
+        None => leptos::task::spawn_local(async move { f() }),
+    }
 }
 
 /// How many pieces of deferred work are waiting or running now.
@@ -61,22 +121,19 @@ impl Latest {
         Latest(StoredValue::new(0))
     }
 
-    /// Runs `f` in a task of its own (a zero-delay timer), unless `run_later` is called on this
+    /// Runs `f` in a task of its own ([`in_next_task`]), unless `run_later` is called on this
     /// stream again before then, or its owner is gone. The page counts as busy until then.
     pub fn run_later(self, f: impl FnOnce() + 'static) {
         let g = self.0.get_value() + 1;
         self.0.set_value(g);
         let pending = Pending::hold();
-        set_timeout(
-            move || {
-                if self.0.try_get_value() == Some(g) {
-                    f();
-                }
-                // Released after `f`: work that `f` asks for is counted before this is.
-                drop(pending);
-            },
-            std::time::Duration::ZERO,
-        );
+        in_next_task(move || {
+            if self.0.try_get_value() == Some(g) {
+                f();
+            }
+            // Released after `f`: work that `f` asks for is counted before this is.
+            drop(pending);
+        });
     }
 }
 

@@ -32,7 +32,7 @@ pub use format::{fmt_num, fmt_value};
 pub use gap_notes::GapNotes;
 pub use glossary::{Glossary, TERMS};
 pub use health_panel::HealthPanel;
-pub use later::{pending, Latest, Pending};
+pub use later::{in_next_task, pending, Latest, Pending};
 pub use learn_panel::LearnPanel;
 pub use run_answer::RunAnswer;
 pub use run_legend::RunLegend;
