@@ -390,8 +390,8 @@ mod stream {
     /// One request read as [`RequestParts::of`] reads its JSON value — the same keys, a
     /// repeated key's last value, anything that is not what a key should hold read as absent —
     /// without building that value.
-    pub(super) struct Request {
-        pub(super) want_inputs: bool,
+    struct Request {
+        want_inputs: bool,
     }
 
     /// [`Request`] as a type, for `serde_json`'s stream reader (which says where a value ends):

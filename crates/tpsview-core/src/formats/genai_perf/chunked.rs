@@ -14,7 +14,7 @@
 
 use serde::de::DeserializeSeed;
 
-use super::stream::{Export, Record, Request};
+use super::stream::{Export, Record};
 use super::{build_export, inputs_model, row_of, ReadRequest, RequestParts};
 use crate::error::{Diagnostic, ParseError};
 use crate::formats::records::Braces;
@@ -430,18 +430,10 @@ impl Chunked {
         }
     }
 
-    /// One request's whole bytes (cut over chunks): read as the whole reader reads it.
+    /// One request's whole bytes (cut over chunks), read as [`Chunked::request_at`] reads one
+    /// where it stands; `false` unless they are exactly one request.
     fn request(&mut self, bytes: &[u8]) -> bool {
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        let read = Request {
-            want_inputs: self.model.is_none(),
-        }
-        .deserialize(&mut de)
-        .and_then(|v| de.end().map(|()| v));
-        match read {
-            Ok((parts, inputs)) => self.add(parts, inputs),
-            Err(_) => false,
-        }
+        matches!(self.request_at(bytes), Read::Ended(n) if n == bytes.len())
     }
 
     /// A request read: its row added to its experiment's.
