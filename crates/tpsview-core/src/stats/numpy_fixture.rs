@@ -21,6 +21,14 @@ pub fn numpy_family(name: &str, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// A fixture case's array family and size.
+fn family_and_size(c: &serde_json::Value) -> (String, usize) {
+    (
+        c["family"].as_str().expect("family").to_owned(),
+        c["n"].as_u64().expect("n") as usize,
+    )
+}
+
 /// The fixture's cases: family, size, numpy's sum, numpy's mean (none for no values).
 pub fn numpy_cases() -> Vec<(String, usize, f64, Option<f64>)> {
     let text = include_str!("../../../../tests/fixtures/numpy-sums.json");
@@ -30,9 +38,10 @@ pub fn numpy_cases() -> Vec<(String, usize, f64, Option<f64>)> {
         .expect("cases")
         .iter()
         .map(|c| {
+            let (family, n) = family_and_size(c);
             (
-                c["family"].as_str().expect("family").to_owned(),
-                c["n"].as_u64().expect("n") as usize,
+                family,
+                n,
                 hex_float(c["sum"].as_str().expect("sum")),
                 c["mean"].as_str().map(hex_float),
             )
@@ -59,9 +68,10 @@ pub fn numpy_percentile_cases() -> (Vec<f64>, Vec<PercentileCase>) {
         .expect("cases")
         .iter()
         .map(|c| {
+            let (family, n) = family_and_size(c);
             (
-                c["family"].as_str().expect("family").to_owned(),
-                c["n"].as_u64().expect("n") as usize,
+                family,
+                n,
                 c["p"]
                     .as_array()
                     .expect("p")

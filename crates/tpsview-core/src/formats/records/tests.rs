@@ -10,6 +10,21 @@ fn fixture(path: &str) -> Vec<u8> {
     std::fs::read(format!("{p}{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// `text` read whole, and fed to a [`Stream`] whole, in chunks of 7 and 64 bytes, and of 4 KB:
+/// the same answer each way.
+fn streamed_as_whole(
+    format: Format,
+    text: &str,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let bytes = text.as_bytes();
+    let expect = whole(format, bytes);
+    for sizes in [&[bytes.len()][..], &[7, 64], &[4096]] {
+        let got = streamed(format, bytes, sizes);
+        proptest::prop_assert_eq!(got.as_deref(), Some(expect.as_str()), "{}", text);
+    }
+    Ok(())
+}
+
 /// `bytes` fed to a [`Stream`] in the given chunk sizes (cycled); `None` when it gave way.
 fn streamed(format: Format, bytes: &[u8], sizes: &[usize]) -> Option<String> {
     crate::formats::read_in_chunks(format, "r.json", bytes, sizes)
@@ -319,12 +334,7 @@ mod aiperf_records_of_any_shape {
                     text.insert_str(at, value);
                 }
             }
-            let bytes = text.as_bytes();
-            let expect = whole(Format::AiperfRecords, bytes);
-            for sizes in [&[bytes.len()][..], &[7, 64], &[4096]] {
-                let got = streamed(Format::AiperfRecords, bytes, sizes);
-                prop_assert_eq!(got.as_deref(), Some(expect.as_str()), "{}", text);
-            }
+            streamed_as_whole(Format::AiperfRecords, &text)?;
         }
     }
 }
@@ -387,12 +397,7 @@ mod llmperf_responses_of_any_shape {
                     text.insert_str(at, value);
                 }
             }
-            let bytes = text.as_bytes();
-            let expect = whole(Format::LlmperfResponses, bytes);
-            for sizes in [&[bytes.len()][..], &[7, 64], &[4096]] {
-                let got = streamed(Format::LlmperfResponses, bytes, sizes);
-                prop_assert_eq!(got.as_deref(), Some(expect.as_str()), "{}", text);
-            }
+            streamed_as_whole(Format::LlmperfResponses, &text)?;
         }
     }
 }
