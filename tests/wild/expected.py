@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""Expected figures of every file of the corpus, computed from the file itself without tpsview.
+
+Python's standard library plus PyYAML (for YAML files). For each case (a folder of the corpus,
+read together as a user would drop it; a console report alone) this writes, per point, the
+figures the file itself states (under `reported.<the tool's key>` and, where the tool defines a
+figure as tpsview does, under tpsview's name) and, where the file holds per-request data, the
+figures docs/metrics.md defines: requests completed, output tokens, mean TTFT and TPOT, and
+system T/s = sum of output tokens / duration. `crates/tpsview-cli/tests/wild.rs` runs
+`tpsview summarize --json` on each case and compares within 0.5 %.
+
+Usage: python3 tests/wild/expected.py > expected.json   (paths relative to tests/wild/)
+"""
+
+import glob
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def mean(xs):
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else None
+
+
+def num(v):
+    """A number as a tool writes it (a number, or a numeric string)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return float(v.replace(",", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def finite(v):
+    return v is not None and math.isfinite(v)
+
+
+def json_objects(path):
+    """The JSON values of a file: one document, or one per line (JSON lines, appended results)."""
+    text = open(path, encoding="utf-8").read()
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def source(name, k, n):
+    return name if n == 1 else f"{name}#{k + 1}"
+
+
+def stated(obj, keys):
+    out = {}
+    for k in keys:
+        v = num(obj.get(k))
+        if finite(v):
+            out["reported." + k] = v
+    return out
+
+
+# --- vLLM bench serve and SGLang bench_serving ------------------------------------------------
+
+SERVE_KEYS = ["output_throughput", "request_throughput", "mean_ttft_ms", "mean_tpot_ms",
+              "median_ttft_ms", "p99_ttft_ms", "completed"]
+
+
+def per_request_serve(o, sglang):
+    """tpsview's definitions over a result's per-request lists (vLLM --save-detailed, SGLang
+    --output-details): requests with no error and at least one output token count."""
+    ttfts, outs = o.get("ttfts"), o.get("output_lens")
+    if not isinstance(ttfts, list) or not isinstance(outs, list) or not ttfts:
+        return None
+    errors = o.get("errors") or [""] * len(ttfts)
+    itls = o.get("itls") or [[] for _ in ttfts]
+    lats = o.get("latencies")
+    starts = o.get("start_times")
+    ok = []
+    for i, t in enumerate(ttfts):
+        out = outs[i] if i < len(outs) else 0
+        if (errors[i] if i < len(errors) else "") or not out or t is None or not finite(num(t)):
+            continue
+        e2e = lats[i] if isinstance(lats, list) and i < len(lats) else t + sum(itls[i] or [])
+        ok.append((i, float(t), float(e2e), int(out)))
+    if not ok:
+        return {"requests_ok": 0}
+    figs = {
+        "requests_ok": len(ok),
+        "output_tokens": sum(r[3] for r in ok),
+        "ttft_ms.mean": mean(r[1] for r in ok) * 1000,
+    }
+    tpots = [(r[2] - r[1]) / (r[3] - 1) for r in ok if r[3] >= 2]
+    if tpots:
+        figs["tpot_ms.mean"] = mean(tpots) * 1000
+    if isinstance(starts, list) and len(starts) == len(ttfts) and not sglang:
+        first = min(starts[r[0]] for r in ok)
+        last = max(starts[r[0]] + r[2] for r in ok)
+        duration = last - first
+    else:
+        duration = num(o.get("duration"))
+    if finite(duration) and duration > 0:
+        figs["system_tps"] = figs["output_tokens"] / duration
+    return figs
+
+
+def serve(path, name, sglang=False):
+    objs = json_objects(path)
+    if len(objs) == 1 and isinstance(objs[0], list):
+        objs = objs[0]
+    points = []
+    for k, o in enumerate(objs):
+        figs = stated(o, SERVE_KEYS)
+        raw = per_request_serve(o, sglang)
+        if raw is not None:
+            figs.update(raw)
+        else:
+            # As reported: the figures the tool defines as tpsview does.
+            for ours, theirs in [("system_tps", "output_throughput"), ("ttft_ms.mean", "mean_ttft_ms"),
+                                 ("tpot_ms.mean", "mean_tpot_ms")]:
+                v = num(o.get(theirs))
+                if finite(v) and v > 0:
+                    figs[ours] = v
+        points.append({"source": source(name, k, len(objs)), "figures": figs})
+    return points
+
+
+# --- vLLM bench latency / throughput ----------------------------------------------------------
+
+def vllm_latency(path, name):
+    o = json_objects(path)[0]
+    return [{"source": name, "figures": stated(o, ["avg_latency"])}]
+
+
+def vllm_throughput(path, name):
+    o = json_objects(path)[0]
+    return [{"source": name, "figures": stated(o, ["elapsed_time", "requests_per_second", "tokens_per_second"])}]
+
+
+# --- SGLang bench_one_batch --------------------------------------------------------------------
+
+def one_batch(path, name):
+    objs = json_objects(path)
+    points = []
+    for k, o in enumerate(objs):
+        figs = stated(o, ["prefill_latency", "median_decode_latency", "overall_throughput",
+                          "median_decode_throughput", "latency", "output_throughput",
+                          "last_gen_throughput"])
+        step = num(o.get("median_decode_latency"))
+        batch = num(o.get("batch_size"))
+        figs["concurrency"] = batch
+        if finite(step) and step > 0:
+            figs["per_stream_tps"] = 1 / step
+            figs["system_tps"] = batch / step
+        # Always the line's number: the reader numbers every line.
+        points.append({"source": f"{name}#{k + 1}", "figures": figs})
+    return points
+
+
+# --- llama-bench ------------------------------------------------------------------------------
+
+def llama_bench(path, name):
+    objs = json_objects(path)
+    if len(objs) == 1 and isinstance(objs[0], list):
+        objs = objs[0]
+    points = []
+    for k, o in enumerate(objs):
+        np_, ng = num(o.get("n_prompt")), num(o.get("n_gen"))
+        key = "avg_ts" if not np_ and ng else ("prefill_avg_ts" if np_ and not ng else "mixed_avg_ts")
+        figs = {"reported." + key: num(o["avg_ts"])}
+        if key == "avg_ts":
+            figs["system_tps"] = num(o["avg_ts"])
+            figs["per_stream_tps"] = num(o["avg_ts"])
+        # Always the index in the file: llama-bench's reader numbers every test.
+        points.append({"source": f"{name}#{k + 1}", "figures": figs,
+                       "label": o.get("model_type") or o.get("model_filename")})
+    return points
+
+
+# --- LLMPerf ----------------------------------------------------------------------------------
+
+LLMPERF_KEYS = ["results_ttft_s_mean", "results_mean_output_throughput_token_per_s",
+                "results_num_completed_requests", "results_end_to_end_latency_s_mean"]
+
+
+def llmperf_summary_figs(o):
+    figs = stated(o, LLMPERF_KEYS)
+    v = num(o.get("results_mean_output_throughput_token_per_s"))
+    if finite(v):
+        figs["system_tps"] = v
+    c = num(o.get("num_concurrent_requests"))
+    if finite(c):
+        figs["concurrency"] = c
+    return figs
+
+
+def llmperf(folder, files):
+    """A summary (and its individual_responses, when beside it: one point of the responses)."""
+    points = []
+    summaries = [f for f in files if f.endswith("_summary.json")]
+    responses = [f for f in files if f.endswith("_individual_responses.json")]
+    for f in files:
+        if f in summaries or f in responses:
+            continue
+        # A wrapper's file of summaries keyed by concurrency (philschmid/llmperf-bench).
+        o = json_objects(os.path.join(HERE, f))[0]
+        keys = sorted(o, key=lambda k: float(k)) if all(k.isdigit() for k in o) else []
+        for i, k in enumerate(keys):
+            points.append({"source": f"{os.path.basename(f)}#{i + 1}", "file": f,
+                           "figures": llmperf_summary_figs(o[k]), "label": o[k].get("model")})
+    for s in summaries:
+        o = json_objects(os.path.join(HERE, s))[0]
+        figs = llmperf_summary_figs(o)
+        pair = [r for r in responses if r[: -len("_individual_responses.json")] == s[: -len("_summary.json")]]
+        src = s
+        if len(pair) == 1:
+            src = pair[0]
+            rs = json_objects(os.path.join(HERE, src))[0]
+            ok = [r for r in rs if not r.get("error_code") and (r.get("number_output_tokens") or 0) > 0]
+            figs["requests_ok"] = len(ok)
+            figs["output_tokens"] = sum(r["number_output_tokens"] for r in ok)
+            figs["ttft_ms.mean"] = mean(r["ttft_s"] for r in ok) * 1000
+            tp = [(r["end_to_end_latency_s"] - r["ttft_s"]) / (r["number_output_tokens"] - 1)
+                  for r in ok if r["number_output_tokens"] >= 2]
+            if tp:
+                figs["tpot_ms.mean"] = mean(tp) * 1000
+        points.append({"source": os.path.basename(src), "file": src, "figures": figs,
+                       "label": o.get("model")})
+    return points
+
+
+# --- GenAI-Perf and AIPerf summaries ----------------------------------------------------------
+
+def metric_stat(o, metric, stat):
+    m = o.get(metric)
+    if not isinstance(m, dict):
+        return None
+    v = num(m.get(stat))
+    if v is None:
+        return None
+    unit = (m.get("unit") or "").lower()
+    return v / 1e6 if unit == "ns" else v
+
+
+def summary_json(path, name, aiperf):
+    o = json_objects(path)[0]
+    figs = {}
+    for metric in ["time_to_first_token", "request_throughput", "output_token_throughput",
+                   "request_latency"]:
+        v = metric_stat(o, metric, "avg")
+        if finite(v):
+            figs[f"reported.{metric}.avg"] = v
+    v = metric_stat(o, "time_to_first_token", "avg")
+    if finite(v):
+        figs["ttft_ms.mean"] = v
+    v = metric_stat(o, "output_token_throughput", "avg")
+    if finite(v):
+        figs["system_tps"] = v
+    cfg = o.get("input_config") or {}
+    c = (cfg.get("loadgen") or {}).get("concurrency") if aiperf else None
+    if c is None:
+        c = (((cfg.get("perf_analyzer") or {}).get("stimulus") or {}).get("concurrency")
+             or cfg.get("concurrency"))
+    if num(c) is not None:
+        figs["concurrency"] = num(c)
+    endpoint = cfg.get("endpoint") if isinstance(cfg.get("endpoint"), dict) else {}
+    model = (endpoint.get("model_names") or cfg.get("model_names")
+             or cfg.get("model") or [None])
+    model = model[0] if isinstance(model, list) else model
+    return [{"source": name, "figures": figs, "label": model}]
+
+
+def genai_export(path, name):
+    """GenAI-Perf's raw profile export: per request, the first and last response after the
+    request's timestamp (ns); output tokens are counted by the reader, so only TTFT, E2E and the
+    request count are checked here."""
+    o = json_objects(path)[0]
+    points = []
+    exps = o.get("experiments") or []
+    for e, exp in enumerate(exps):
+        reqs = exp.get("requests") or []
+        ttft = []
+        for r in reqs:
+            ts = r.get("response_timestamps") or []
+            if ts:
+                ttft.append((ts[0] - r["timestamp"]) / 1e6)
+        figs = {}
+        if ttft:
+            figs["requests_ok"] = len(ttft)
+            figs["ttft_ms.mean"] = mean(ttft)
+        points.append({"source": source(name, e, len(exps)), "figures": figs})
+    return points
+
+
+# --- GuideLLM ----------------------------------------------------------------------------------
+
+def guidellm(path, name):
+    o = json_objects(path)[0]
+    points = []
+    for b, bench in enumerate(o.get("benchmarks") or []):
+        metrics = bench.get("metrics") or {}
+        figs = {}
+        for key in ["output_tokens_per_second", "time_to_first_token_ms", "requests_per_second"]:
+            succ = (metrics.get(key) or {}).get("successful") or {}
+            v = num(succ.get("mean"))
+            if finite(v):
+                figs[f"reported.{key}.mean"] = v
+        points.append({"source": f"{name}#{b + 1}", "figures": figs})
+    return points
+
+
+# --- MLPerf LoadGen ---------------------------------------------------------------------------
+
+def mlperf_summary(path, name):
+    figs = {}
+    for line in open(path, encoding="utf-8", errors="replace"):
+        if ":" not in line:
+            continue
+        k, v = line.split(":", 1)
+        k = k.strip()
+        if k in ("Completed samples per second", "Samples per second", "Completed tokens per second",
+                 "Tokens per second"):
+            n = num(v.strip())
+            if finite(n):
+                figs["reported." + k] = n
+    return [{"source": name, "figures": figs}]
+
+
+# --- dispatch ---------------------------------------------------------------------------------
+
+def kind(path):
+    """Which tool wrote a file, from what the file itself holds."""
+    base = os.path.basename(path)
+    if base.startswith("mlperf_log_summary"):
+        return "mlperf-summary"
+    if base.startswith("mlperf_log_detail"):
+        return "mlperf-detail"
+    if base.endswith((".md", ".log", ".txt", ".csv", ".yaml", ".yml")):
+        return "text"
+    try:
+        objs = json_objects(path)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return "text"
+    o = objs[0][0] if isinstance(objs[0], list) and objs[0] else objs[0]
+    if not isinstance(o, dict):
+        return "unknown"
+    if "experiments" in o:
+        return "genai-export"
+    if "aiperf_version" in o or "schema_version" in o:
+        return "aiperf"
+    if "time_to_first_token" in o and "input_config" in o:
+        return "genai"
+    if "benchmarks" in o:
+        return "guidellm"
+    if "avg_ts" in o and "n_gen" in o:
+        return "llama-bench"
+    if "batch_size" in o and ("prefill_latency" in o or "last_gen_throughput" in o):
+        return "one-batch"
+    if "avg_latency" in o and "latencies" in o:
+        return "vllm-latency"
+    if "elapsed_time" in o and "tokens_per_second" in o:
+        return "vllm-throughput"
+    if "total_output_tokens_retokenized" in o or ("mean_e2e_latency_ms" in o and "concurrency" in o):
+        return "sglang"
+    if "mean_ttft_ms" in o or "output_throughput" in o:
+        return "vllm"
+    if "results_ttft_s_mean" in o or all(k.isdigit() for k in o):
+        return "llmperf"
+    return "unknown"
+
+
+SELECTED = (".json", ".jsonl", ".csv", ".yaml", ".yml")
+
+
+def selected(files):
+    """What tpsview reads of a dropped folder (`vllm::sweep::select`): benchmark files by
+    extension and MLPerf's logs, less a CSV whose JSON twin is beside it (the same figures)."""
+    out = []
+    for f in files:
+        base = os.path.basename(f)
+        if base.startswith("mlperf_log_") and base.endswith(".txt"):
+            out.append(f)
+        elif base.endswith(SELECTED) and not (base.endswith(".csv") and f[:-4] + ".json" in files):
+            if base in ("summary.json", "warmup.json") and any(
+                    os.path.basename(g).startswith("run=") and os.path.dirname(g) == os.path.dirname(f)
+                    for g in files):
+                continue  # a sweep's summary repeats its run=N.json files
+            out.append(f)
+    return out
+
+
+def file_points(f, folder_files):
+    path = os.path.join(HERE, f)
+    name = os.path.basename(f)
+    k = kind(path)
+    if k == "mlperf-summary" and os.path.join(os.path.dirname(f), "mlperf_log_detail.txt") in folder_files:
+        # Paired with its detail log: one point, the detail's.
+        return [dict(p, source="mlperf_log_detail.txt") for p in mlperf_summary(path, name)]
+    if k in ("genai", "aiperf"):
+        # A summary pairs with the one raw export beside it: one point, the export's.
+        exports = [g for g in folder_files if g != f and kind(os.path.join(HERE, g)) == "genai-export"]
+        if len(exports) == 1 and k == "genai":
+            # tpsview's own figures then come from the raw data (checked there); the tool's stay.
+            return [dict(p, source=os.path.basename(exports[0]),
+                         figures={k2: v for k2, v in p["figures"].items()
+                                  if k2.startswith("reported.") or k2 == "concurrency"})
+                    for p in summary_json(path, name, False)]
+    if k == "genai-export" and any(kind(os.path.join(HERE, g)) == "genai" for g in folder_files if g != f):
+        # Its figures are checked under the summary's expectations (the same point): only the count.
+        return [{"source": name, "figures": genai_export(path, name)[0]["figures"]}]
+    if k == "mlperf-detail" and os.path.join(os.path.dirname(f), "mlperf_log_summary.txt") in folder_files:
+        return []
+    fn = {
+        "vllm": lambda: serve(path, name),
+        "sglang": lambda: serve(path, name, sglang=True),
+        "vllm-latency": lambda: vllm_latency(path, name),
+        "vllm-throughput": lambda: vllm_throughput(path, name),
+        "one-batch": lambda: one_batch(path, name),
+        "llama-bench": lambda: llama_bench(path, name),
+        "aiperf": lambda: summary_json(path, name, True),
+        "genai": lambda: summary_json(path, name, False),
+        "genai-export": lambda: genai_export(path, name),
+        "guidellm": lambda: guidellm(path, name),
+        "mlperf-summary": lambda: mlperf_summary(path, name),
+    }.get(k)
+    # A file without a reader here (console reports, detail logs alone): it must give a point.
+    return fn() if fn else [{"source": name, "figures": {}}]
+
+
+def cases_of(folder):
+    """The folder read as a user drops it, and each file it leaves out (console reports) alone."""
+    files = sorted(os.path.relpath(f, HERE) for f in glob.glob(os.path.join(HERE, folder, "*")))
+    read = selected(files)
+    alone = [f for f in files if f not in read and not (f.endswith(".csv") and f[:-4] + ".json" in files)]
+    out = []
+    if read:
+        points = llmperf(folder, read) if folder.startswith("llmperf/") else [
+            p for f in read for p in [dict(q, file=q.get("file", f)) for q in file_points(f, read)]]
+        out.append({"case": folder, "args": [folder], "files": read, "points": points})
+    for f in alone:
+        out.append({"case": f, "args": [f], "files": [f],
+                    "points": [dict(q, file=f) for q in file_points(f, [f])]})
+    for c in out:
+        for p in c["points"]:
+            if p.get("label") is None:
+                p.pop("label", None)
+    return out
+
+
+def main():
+    cases = []
+    for folder in sorted(glob.glob(os.path.join(HERE, "*", "*"))):
+        if os.path.isdir(folder):
+            cases.extend(cases_of(os.path.relpath(folder, HERE)))
+    json.dump({"cases": cases}, sys.stdout, indent=1, allow_nan=False, default=str)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
