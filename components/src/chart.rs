@@ -43,6 +43,11 @@ pub fn Chart(
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|m| m.matches());
 
+    // Past a dozen entries (many runs), the legend collapses behind a filter (`many`).
+    let legend_filter = RwSignal::new(String::new());
+    let legend_count =
+        Signal::derive(move || spec.with(|s| tpsview_plot::legend_entries(s, dark).len()));
+
     let overlay = NodeRef::<Canvas>::new();
     let now = || {
         web_sys::window()
@@ -271,8 +276,9 @@ pub fn Chart(
                 </div>
             })}
             // The legend, in HTML below the plot: it never covers data (exports draw it inside).
+            {crate::many::collapsible(legend_count, "series", "chart-legend-many", legend_filter, move || view! {
             <ul class="chart-legend" data-testid=move || format!("chart-{}-legend", id())>
-                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().map(|e| {
+                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().filter(|e| crate::many::kept(&e.label, &legend_filter.get())).map(|e| {
                     let c = format!("rgb({}, {}, {})", e.colour.0, e.colour.1, e.colour.2);
                     let kind = match e.mark {
                         tpsview_plot::LegendMark::Line => "line",
@@ -288,6 +294,7 @@ pub fn Chart(
                     }
                 }).collect_view()}
             </ul>
+            })}
         </figure>
     }
 }

@@ -16,6 +16,7 @@ mod glossary;
 mod health_panel;
 mod later;
 mod learn_panel;
+mod many;
 mod run_answer;
 mod run_legend;
 mod slo_table;

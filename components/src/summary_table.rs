@@ -27,6 +27,11 @@ pub fn SummaryTable(
     /// The summary to show.
     summary: Signal<Summary>,
 ) -> impl IntoView {
+    // Past `many::PAGE` rows the table pages: a sweep of hundreds of levels stays one screen.
+    let page = RwSignal::new(0usize);
+    let rows = Signal::derive(move || {
+        summary.with(|s| s.runs.iter().map(|r| r.points.len()).sum::<usize>())
+    });
     view! {
         <p class="summary-table-caption" id="summary-table-caption">"Every figure recomputed from the raw per-request data (or shown as reported where a file has none). ≠ marks a figure the tool printed differently (its value beneath), ✓ one it printed the same (hover for it); – is undefined (hover for why). The table scrolls sideways."</p>
         <div class="summary-table-wrap">
@@ -44,13 +49,17 @@ pub fn SummaryTable(
                     </tr>
                 </thead>
                 <tbody>
-                    {move || summary.with(|s| s.runs.iter().flat_map(|run| {
-                        let name = run.id.to_string();
-                        run.points.iter().map(move |p| row(&name, p)).collect::<Vec<_>>()
-                    }).collect_view())}
+                    {move || summary.with(|s| {
+                        let shown = crate::many::page_range(rows.get(), page.get());
+                        s.runs.iter().flat_map(|run| run.points.iter().map(move |p| (run, p)))
+                            .skip(shown.start).take(shown.len())
+                            .map(|(run, p)| row(&run.id.to_string(), p))
+                            .collect_view()
+                    })}
                 </tbody>
             </table>
         </div>
+        {crate::many::pager(rows, page, "summary-table-pager")}
     }
 }
 

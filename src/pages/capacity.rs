@@ -8,6 +8,7 @@ use tpsview_components::SloTable;
 use tpsview_core::compare::{self, CompareOptions};
 use tpsview_core::slo::{PRESETS, PRICE_EXAMPLES};
 use tpsview_core::summary::{apply_cost, apply_slo, Summary};
+use tpsview_core::vocabulary::RunId;
 
 use crate::state::{use_analysis, use_view};
 
@@ -63,9 +64,30 @@ pub fn gpu_count_inputs(
         per_gpu: v.per_gpu,
         gpu_counts: v.gpu_counts.clone(),
     });
-    summary
-        .with(|s| compare::runs_without_gpu_count(s, &opts))
-        .into_iter()
+    let runs = summary.with(|s| compare::runs_without_gpu_count(s, &opts));
+    // Past three runs, one field sets them all (the runs listed beneath): no field per run.
+    if runs.len() > 3 {
+        let ids: Vec<RunId> = runs.iter().map(|(id, _)| id.clone()).collect();
+        let names = runs
+            .iter()
+            .map(|(id, _)| id.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let n = runs.len();
+        return view! {
+            <label>
+                {format!("GPUs of each of the {n} runs without a count ({why}): ")}
+                <input type="number" min="1" step="1" data-testid=format!("{testid}-all")
+                    on:change=move |ev| {
+                        let n = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
+                        view.0.update(|v| ids.iter().for_each(|id| v.set_gpu_count(id, n)));
+                    }/>
+            </label>
+            <details class="many"><summary>{format!("the {n} runs")}</summary><p class="viewer-page-note">{names}</p></details>
+        }
+        .into_any();
+    }
+    runs.into_iter()
         .map(|(id, n)| {
             let label = id.to_string();
             view! {
@@ -81,6 +103,7 @@ pub fn gpu_count_inputs(
             }
         })
         .collect_view()
+        .into_any()
 }
 
 /// The panel.

@@ -113,6 +113,24 @@ fn empty_note(spec: Signal<ChartSpec>) -> impl IntoView {
         why.get().map(|e| {
             let id = spec.with_untracked(|s| s.id.id());
             let fix = match &e {
+                // Past three files, one field sets them all (the files listed beneath).
+                Empty::NoConcurrency { files: names } if names.len() > 3 => {
+                    let all = names.clone();
+                    let n = names.len();
+                    view! {
+                        <label class="chart-empty-fix">
+                            {format!("concurrency of all {n} files ")}
+                            <input type="number" min="1" step="1" data-testid="set-concurrency-all"
+                                on:change=move |ev| {
+                                    if let Ok(c) = event_target_value(&ev).trim().parse::<f64>() {
+                                        all.iter().for_each(|f| files.set_concurrency(f, c));
+                                    }
+                                }/>
+                        </label>
+                        <details class="many"><summary>{format!("the {n} files")}</summary><p>{names.join(", ")}</p></details>
+                    }
+                    .into_any()
+                }
                 Empty::NoConcurrency { files: names } => names
                     .iter()
                     .map(|name| {

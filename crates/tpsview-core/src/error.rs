@@ -51,10 +51,12 @@ pub enum ParseErrorKind {
         supported: &'static str,
     },
     /// No importer recognises the file.
-    #[error("unrecognised benchmark file ({looked_like}); supported formats: {supported}")]
+    #[error("unrecognised benchmark file ({looked_like}){}; supported formats: {supported} (what each needs: docs/formats.md)", nearest.as_deref().map(|n| format!("; {n}")).unwrap_or_default())]
     UnknownFormat {
         /// A short description of what the file looked like.
         looked_like: String,
+        /// The format it most resembles and what it lacks, when it resembles one.
+        nearest: Option<String>,
         /// The supported formats, comma-separated.
         supported: String,
     },

@@ -207,6 +207,9 @@ pub struct FormatSpec {
     /// Whether a file's sniffed ends carry the format's key signature: `has(needle)` tells
     /// whether either end holds `needle`; the second argument is the file's first bytes.
     pub detect: DetectFn,
+    /// Keys (or words) its files carry: an unread file is told which format it most resembles
+    /// and which of these it lacks.
+    pub keys: &'static [&'static str],
     /// The reader: the file's name (for messages), its bytes, where to report progress.
     pub parse: ParseFn,
     /// See [`Format::summary_partners`].
@@ -370,29 +373,40 @@ pub fn parse_with_progress(
     bytes: &[u8],
     progress: &mut dyn crate::progress::Progress,
 ) -> Result<Parsed, ParseError> {
-    check_not_empty(file, bytes)?;
-    let (report, diagnostics) = (format.spec().parse)(file, bytes, progress)?;
-    Ok(Parsed {
+    check_not_empty(file, bytes).map_err(crate::redact::error)?;
+    let (report, diagnostics) =
+        (format.spec().parse)(file, bytes, progress).map_err(crate::redact::error)?;
+    Ok(redacted(Parsed {
         file: file.to_owned(),
         format,
         report,
         diagnostics,
         run_label: None,
-    })
+    }))
+}
+
+/// A parsed file with its secrets masked (`crate::redact`): every importer's answer leaves
+/// through this, so no key a file carries reaches anything that shows or writes it.
+fn redacted(mut p: Parsed) -> Parsed {
+    crate::redact::in_place(&mut p.file);
+    crate::redact::opt(&mut p.run_label);
+    crate::redact::report(&mut p.report);
+    crate::redact::diagnostics(&mut p.diagnostics);
+    p
 }
 
 /// [`parse`] for `tpsview/1` alone: the browser page's own reads (its built-in samples, a shared
 /// link's bundle, runs kept in the browser) go through this, which links no other importer.
 pub fn parse_tpsview(file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
-    check_not_empty(file, bytes)?;
-    let (report, diagnostics) = tpsview::parse(file, bytes)?;
-    Ok(Parsed {
+    check_not_empty(file, bytes).map_err(crate::redact::error)?;
+    let (report, diagnostics) = tpsview::parse(file, bytes).map_err(crate::redact::error)?;
+    Ok(redacted(Parsed {
         file: file.to_owned(),
         format: Format::Tpsview,
         report,
         diagnostics,
         run_label: None,
-    })
+    }))
 }
 
 /// Detects the format and parses; an unknown file gets an error that lists the supported formats
@@ -407,24 +421,28 @@ pub fn parse_any_with_progress(
     bytes: &[u8],
     progress: &mut dyn crate::progress::Progress,
 ) -> Result<Parsed, ParseError> {
-    check_not_empty(file, bytes)?;
+    check_not_empty(file, bytes).map_err(crate::redact::error)?;
     // A sweep's record of a run that failed: said as what it is.
     if let Some(d) = vllm::sweep::failure(file, bytes) {
-        return Err(ParseError::new(file, ParseErrorKind::NoData(d.message)));
+        return Err(crate::redact::error(ParseError::new(
+            file,
+            ParseErrorKind::NoData(d.message),
+        )));
     }
     match detect(bytes) {
         Some(f) => parse_with_progress(f, file, bytes, progress),
-        None => Err(ParseError::new(
+        None => Err(crate::redact::error(ParseError::new(
             file,
             ParseErrorKind::UnknownFormat {
                 looked_like: describe(bytes),
+                nearest: nearest(bytes),
                 supported: Format::ALL
                     .iter()
                     .map(|f| f.name())
                     .collect::<Vec<_>>()
                     .join(", "),
             },
-        )),
+        ))),
     }
 }
 
@@ -507,13 +525,18 @@ impl Stream {
             Chunked::Records(c) => c.finish()?,
             Chunked::Genai(c) => c.finish()?,
         };
-        Some(read.map(|(report, diagnostics)| Parsed {
-            file,
-            format,
-            report,
-            diagnostics,
-            run_label: None,
-        }))
+        Some(
+            read.map(|(report, diagnostics)| {
+                redacted(Parsed {
+                    file,
+                    format,
+                    report,
+                    diagnostics,
+                    run_label: None,
+                })
+            })
+            .map_err(crate::redact::error),
+        )
     }
 }
 
@@ -559,6 +582,42 @@ fn describe(bytes: &[u8]) -> String {
         }
         None => "whitespace".into(),
     }
+}
+
+/// The format an unread file most resembles (the most of its [`FormatSpec::keys`] found near
+/// either end, at least two), in words: what it has and what it lacks.
+fn nearest(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(SNIFF)];
+    let tail = &bytes[bytes.len().saturating_sub(SNIFF)..];
+    let has = |k: &str| {
+        // A JSON or YAML key, or a word of a text report.
+        let quoted = format!("\"{k}\"");
+        let yaml = format!("{k}:");
+        [k, quoted.as_str(), yaml.as_str()]
+            .iter()
+            .skip(usize::from(
+                k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+            ))
+            .any(|n| contains(head, n.as_bytes()) || contains(tail, n.as_bytes()))
+    };
+    let (spec, found) = SPECS
+        .iter()
+        .map(|s| (s, s.keys.iter().filter(|k| has(k)).count()))
+        .filter(|(_, n)| *n >= 2)
+        .max_by_key(|(s, n)| (*n * 100 / s.keys.len().max(1), *n))?;
+    let (got, lacks): (Vec<&str>, Vec<&str>) = spec.keys.iter().partition(|k| has(k));
+    let _ = found;
+    Some(format!(
+        "it looks most like {} (id {}): it has {} but not {}",
+        spec.name,
+        spec.id,
+        got.join(", "),
+        if lacks.is_empty() {
+            "the layout that format's reader expects".to_owned()
+        } else {
+            lacks.join(", ")
+        }
+    ))
 }
 
 /// Drops a UTF-8 byte-order mark.

@@ -5,6 +5,7 @@
 
 pub mod answer;
 pub mod audit;
+pub mod bounds;
 pub mod chart_spec;
 pub mod claim;
 pub mod compare;
@@ -19,6 +20,7 @@ pub mod model;
 pub mod par;
 pub mod probe;
 pub mod progress;
+pub mod redact;
 pub mod requests;
 pub mod roofline;
 pub mod scan;

@@ -5,6 +5,7 @@
 
 use super::{Format, FormatSpec};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 use super::common::{self, at, num, read_values, summary_point, Row, Rows};
 use super::genai_perf::summary_figures;
@@ -24,6 +25,12 @@ pub const RECORDS_SPEC: FormatSpec = FormatSpec {
     id: RECORDS_ID,
     name: "AIPerf profile_export.jsonl",
     detect: |has, _| has("\"request_start_ns\"") && has("\"metrics\""),
+    keys: &[
+        "request_start_ns",
+        "metrics",
+        "metadata",
+        "inter_chunk_latency",
+    ],
     parse: |f, b, _| parse_records(f, b),
     summary_partners: &[Format::AiperfSummary],
 };
@@ -36,6 +43,13 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     detect: |has, _| {
         (has("\"aiperf_version\"") || has("\"schema_version\"")) && has("\"time_to_first_token\"")
     },
+    keys: &[
+        "time_to_first_token",
+        "benchmark_duration",
+        "request_count",
+        "input_config",
+        "output_token_throughput",
+    ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
 };
@@ -339,6 +353,31 @@ fn config_concurrency(root: &Value) -> Option<f64> {
         .reduce(f64::max)
 }
 
+/// A reasoning model's two first tokens: AIPerf's `time_to_first_token` is the first token of any
+/// kind (a reasoning token included), `time_to_first_output_token` the first visible (content)
+/// token, and its output throughput counts reasoning tokens. Said where the two differ.
+fn reasoning_note(file: &str, figures: &BTreeMap<String, f64>, diags: &mut Vec<Diagnostic>) {
+    let (Some(first), Some(visible)) = (
+        figures.get("time_to_first_token.avg"),
+        figures.get("time_to_first_output_token.avg"),
+    ) else {
+        return;
+    };
+    if (visible - first).abs() > 0.005 * first.abs() {
+        let reasoning = figures
+            .get("reasoning_token_count.avg")
+            .map(|r| format!(" ({r:.0} reasoning tokens per request on average)"))
+            .unwrap_or_default();
+        diags.push(Diagnostic::info(
+            file,
+            "time_to_first_output_token",
+            format!(
+                "a reasoning model: first token (TTFT, reasoning included) {first:.1} ms, first visible token {visible:.1} ms; AIPerf's output token throughput counts reasoning tokens{reasoning} — a definitional difference from a content-only count"
+            ),
+        ));
+    }
+}
+
 /// Parses `profile_export_aiperf.json`.
 pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
@@ -373,6 +412,28 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         ],
     );
     let version = common::text(root, "aiperf_version");
+    let mut labels: BTreeMap<String, String> = version
+        .map(|v| [("aiperf_version".to_owned(), v)].into())
+        .unwrap_or_default();
+    // How it was run, for "How this was run" (secrets are masked on import, `redact`).
+    if let Some(c) = common::text(root, "input_config.cli_command") {
+        labels.insert("command".into(), c);
+    }
+    let endpoint = [
+        common::first_text(
+            root,
+            &["input_config.endpoint.urls", "input_config.endpoint.url"],
+        ),
+        common::text(root, "input_config.endpoint.type"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
+    if !endpoint.is_empty() {
+        labels.insert("endpoint".into(), endpoint);
+    }
+    reasoning_note(file, &figures, &mut diags);
     let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
     Ok((
         common::one_run(
@@ -380,9 +441,7 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
             SUMMARY_ID,
             Metadata {
                 model,
-                labels: version
-                    .map(|v| [("aiperf_version".to_owned(), v)].into())
-                    .unwrap_or_default(),
+                labels,
                 ..Metadata::default()
             },
             vec![point],

@@ -29,6 +29,13 @@ pub const SPEC: FormatSpec = FormatSpec {
         has("\"per_combination_metrics\"")
             || (has("_avg_mean") && (has("Pareto Optimal Points") || has("Best Configurations")))
     },
+    keys: &[
+        "per_combination_metrics",
+        "_avg_mean",
+        "Pareto Optimal Points",
+        "concurrency",
+        "benchmark_duration_mean",
+    ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };

@@ -27,6 +27,12 @@ pub const EXPORT_SPEC: FormatSpec = FormatSpec {
     id: EXPORT_ID,
     name: "GenAI-Perf profile_export.json",
     detect: |has, _| has("\"experiments\"") && has("\"response_timestamps\""),
+    keys: &[
+        "experiments",
+        "response_timestamps",
+        "timestamp",
+        "requests",
+    ],
     parse: |f, b, _| parse_export(f, b),
     summary_partners: &[Format::GenaiPerfSummary, Format::GenaiPerfCsv],
 };
@@ -37,6 +43,13 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     id: SUMMARY_ID,
     name: "GenAI-Perf profile_export_genai_perf.json",
     detect: |has, _| has("\"time_to_first_token\"") && has("\"unit\"") && has("\"input_config\""),
+    keys: &[
+        "time_to_first_token",
+        "inter_token_latency",
+        "unit",
+        "input_config",
+        "output_token_throughput",
+    ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
 };
@@ -47,6 +60,12 @@ pub const CSV_SPEC: FormatSpec = FormatSpec {
     id: CSV_ID,
     name: "GenAI-Perf profile_export_genai_perf.csv",
     detect: |has, start| start.starts_with(b"Metric,") && has("Request Latency"),
+    keys: &[
+        "Metric,",
+        "Request Latency",
+        "Time To First Token",
+        "Output Token Throughput",
+    ],
     parse: |f, b, _| parse_csv(f, b),
     summary_partners: &[],
 };
@@ -888,13 +907,15 @@ pub fn parse_csv(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), 
         ));
     }
     let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
+    // AIPerf writes the same two tables (`profile_export_aiperf.csv`): named for the tool that
+    // wrote it, which only its name tells.
+    let tool = if file.to_ascii_lowercase().contains("aiperf") {
+        "AIPerf"
+    } else {
+        "GenAI-Perf"
+    };
     Ok((
-        common::one_run(
-            "GenAI-Perf".into(),
-            CSV_ID,
-            Metadata::default(),
-            vec![point],
-        ),
+        common::one_run(tool.into(), CSV_ID, Metadata::default(), vec![point]),
         diags,
     ))
 }

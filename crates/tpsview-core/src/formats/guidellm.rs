@@ -23,6 +23,13 @@ pub const SPEC: FormatSpec = FormatSpec {
     id: ID,
     name: "GuideLLM benchmarks JSON",
     detect: |has, _| has("\"generative_benchmark\"") && has("\"benchmarks\""),
+    keys: &[
+        "generative_benchmark",
+        "benchmarks",
+        "requests_per_second",
+        "time_to_first_token_ms",
+        "inter_token_latency_ms",
+    ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };

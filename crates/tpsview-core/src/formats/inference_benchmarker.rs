@@ -19,6 +19,12 @@ pub const SPEC: FormatSpec = FormatSpec {
     id: ID,
     name: "HF inference-benchmarker results",
     detect: |has, _| has("\"token_throughput_secs\""),
+    keys: &[
+        "token_throughput_secs",
+        "executor_type",
+        "successful_requests",
+        "time_to_first_token_ms",
+    ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };

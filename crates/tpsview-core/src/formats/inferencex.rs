@@ -34,6 +34,14 @@ pub const SPEC: FormatSpec = FormatSpec {
     detect: |has, _| {
         has("\"tput_per_gpu\"") && has("\"conc\"") && (has("\"hw\"") || has("\"hardware\""))
     },
+    keys: &[
+        "tput_per_gpu",
+        "conc",
+        "hw",
+        "hardware",
+        "output_tput_per_gpu",
+        "mean_intvty",
+    ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };

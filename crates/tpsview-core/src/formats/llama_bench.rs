@@ -24,6 +24,14 @@ pub const SPEC: FormatSpec = FormatSpec {
     id: ID,
     name: "llama.cpp llama-bench JSON/JSONL",
     detect: |has, _| has("\"avg_ts\"") && has("\"n_gen\"") && has("\"n_prompt\""),
+    keys: &[
+        "avg_ts",
+        "n_gen",
+        "n_prompt",
+        "build_commit",
+        "model_type",
+        "samples_ns",
+    ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };
@@ -64,33 +72,74 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     notes: NOTES,
 };
 
-/// Parameters a sweep may vary, in the order tried as the level axis.
-const SWEPT: &[&str] = &[
+/// Parameters that can be a run's level axis, in the order tried: the first that varies among a
+/// run's tests is its x axis. The test's own size (`n_prompt` of a prompt test, `n_gen` of a
+/// generation test) comes last: a sweep of sizes is a sweep only when nothing else is.
+const AXES: &[&str] = &[
+    "n_depth",
     "n_threads",
     "n_batch",
     "n_ubatch",
-    "n_depth",
     "n_gpu_layers",
     "n_cpu_moe",
-    "flash_attn",
-    "type_k",
-    "type_v",
+    "n_prompt",
+    "n_gen",
 ];
+
+/// Keys that are a test's result or time, not how it ran: never what tells runs apart.
+const RESULTS: &[&str] = &[
+    "test_time",
+    "avg_ns",
+    "stddev_ns",
+    "avg_ts",
+    "stddev_ts",
+    "samples_ns",
+    "samples_ts",
+];
+
+/// Keys that describe the model its run is named after (its file name stays a setting: two files
+/// of one model type are two runs).
+const MODEL_KEYS: &[&str] = &["model_type", "model_size", "model_n_params"];
 
 /// One test, read.
 struct Test {
     index: usize,
     model: String,
-    shape: String,
+    /// `pp`, `tg` or `pp+tg`.
+    kind: &'static str,
     figure: &'static str,
     rate: f64,
     recomputed: Option<f64>,
     stddev: Option<f64>,
-    params: BTreeMap<&'static str, String>,
+    /// Every setting the test states (its scalar keys less results and the model's name), as text.
+    params: BTreeMap<String, String>,
     meta: Metadata,
 }
 
-/// Parses a llama-bench JSON or JSONL file.
+impl Test {
+    fn param(&self, k: &str) -> Option<&str> {
+        self.params.get(k).map(String::as_str)
+    }
+
+    /// `pp512`, `tg128`, `pp512+tg128`, less the part that is the run's axis.
+    fn shape(&self, axis: Option<&str>) -> String {
+        let part = |p: &str, key: &str| match axis {
+            Some(a) if a == key => p.to_owned(),
+            _ => format!("{p}{}", self.param(key).unwrap_or("?")),
+        };
+        match self.kind {
+            "pp" => part("pp", "n_prompt"),
+            "tg" => part("tg", "n_gen"),
+            _ => format!("{}+{}", part("pp", "n_prompt"), part("tg", "n_gen")),
+        }
+    }
+}
+
+/// Parses a llama-bench JSON or JSONL file. Files often hold several invocations appended (other
+/// builds, backends, flags, models, sizes): tests of one model and kind (prompt, generation or
+/// both) are split into runs by every setting that differs among them but the one they sweep,
+/// and each run is named by those settings; tests that repeat a run's setting and level start a
+/// run of their own (`repeat 2`), so no two points of a run share a level.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
     let recs = records(read_values(file, bytes, &mut diags)?);
@@ -106,59 +155,57 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             "no test with n_prompt, n_gen and avg_ts",
         ));
     }
-    // Group by model and test shape, then by every parameter except the swept one.
-    let mut groups: BTreeMap<(String, String), Vec<Test>> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, &'static str), Vec<Test>> = BTreeMap::new();
     for t in tests {
-        groups
-            .entry((t.model.clone(), t.shape.clone()))
-            .or_default()
-            .push(t);
+        groups.entry((t.model.clone(), t.kind)).or_default().push(t);
     }
     let mut runs = Vec::new();
-    for ((model, shape), tests) in groups {
-        // Depth first: a depth sweep (`-d 0,512,…`) is what a reader compares a test kind across.
-        let axis = std::iter::once("n_depth")
-            .chain(SWEPT.iter().copied().filter(|p| *p != "n_depth"))
-            .find(|p| {
-                let first = tests[0].params.get(p);
-                tests.iter().any(|t| t.params.get(p) != first)
-            });
-        let mut split: BTreeMap<Vec<(&str, String)>, Vec<Test>> = BTreeMap::new();
+    for ((model, _), tests) in groups {
+        let varies = |k: &str| tests.iter().any(|t| t.param(k) != tests[0].param(k));
+        // A numeric setting only: a level is a number.
+        let axis = AXES.iter().copied().find(|k| {
+            varies(k)
+                && tests
+                    .iter()
+                    .all(|t| t.param(k).is_some_and(|v| v.parse::<f64>().is_ok()))
+        });
+        let split: Vec<String> = tests
+            .iter()
+            .flat_map(|t| t.params.keys())
+            .filter(|k| Some(k.as_str()) != axis && varies(k))
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        // (settings that tell runs apart, repeat) → tests, in file order within each.
+        let mut by_run: BTreeMap<(Vec<Option<String>>, usize), Vec<Test>> = BTreeMap::new();
+        let mut seen: BTreeMap<(Vec<Option<String>>, String), usize> = BTreeMap::new();
         for t in tests {
-            let key: Vec<(&str, String)> = t
-                .params
+            let key: Vec<Option<String>> = split
                 .iter()
-                .filter(|(k, _)| Some(**k) != axis)
-                .map(|(k, v)| (*k, v.clone()))
+                .map(|k| t.param(k).map(str::to_owned))
                 .collect();
-            split.entry(key).or_default().push(t);
+            let level = axis.and_then(|a| t.param(a)).unwrap_or("").to_owned();
+            let n = seen.entry((key.clone(), level)).or_insert(0);
+            *n += 1;
+            by_run.entry((key, *n)).or_default().push(t);
         }
-        let many = split.len() > 1;
-        for (key, tests) in split {
-            let mut label = format!("{model} · {shape}");
-            if many {
-                // Name what tells this run from its siblings.
-                for (k, v) in &key {
-                    if SWEPT.contains(k) {
-                        label.push_str(&format!(" · {k}={v}"));
-                    }
-                }
+        for ((key, repeat), tests) in by_run {
+            let mut label = format!("{model} · {}", tests[0].shape(axis));
+            for (k, v) in split.iter().zip(&key) {
+                label.push_str(&format!(" · {k}={}", v.as_deref().unwrap_or("–")));
+            }
+            if repeat > 1 {
+                label.push_str(&format!(" · repeat {repeat}"));
             }
             let meta = tests[0].meta.clone();
             let mut points = Vec::new();
             for t in tests {
+                // One sequence: without a swept setting the test is at concurrency 1.
                 let level = match axis {
-                    Some(a) => t.params.get(a).and_then(|v| v.parse::<f64>().ok()),
+                    Some(a) => t.param(a).and_then(|v| v.parse::<f64>().ok()),
                     None => Some(1.0),
                 };
-                if level.is_none() {
-                    diags.push(Diagnostic::warning(
-                        file,
-                        &format!("[{}].{}", t.index, axis.unwrap_or("")),
-                        Some(t.index),
-                        "the swept parameter is not a number: the test has no level",
-                    ));
-                }
                 let mut figures = BTreeMap::from([(t.figure.to_owned(), t.rate)]);
                 if let Some(s) = t.stddev {
                     figures.insert(format!("{}_stddev", t.figure), s);
@@ -207,10 +254,10 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
         ));
         return None;
     };
-    let (figure, shape) = match (np > 0.0, ng > 0.0) {
-        (false, true) => ("avg_ts", format!("tg{ng}")),
-        (true, false) => ("prefill_avg_ts", format!("pp{np}")),
-        _ => ("mixed_avg_ts", format!("pp{np}+tg{ng}")),
+    let (figure, kind) = match (np > 0.0, ng > 0.0) {
+        (false, true) => ("avg_ts", "tg"),
+        (true, false) => ("prefill_avg_ts", "pp"),
+        _ => ("mixed_avg_ts", "pp+tg"),
     };
     // The depth (tokens already in the context) is a swept parameter like the others: tests of one
     // kind at several depths are one run with depth on the x axis, not a run per depth.
@@ -224,13 +271,17 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
         crate::stats::mean(&rates)
     });
     let mut params = BTreeMap::new();
-    for p in SWEPT {
-        if let Some(v) = at(r, p) {
+    if let Some(o) = r.as_object() {
+        for (k, v) in o {
+            if RESULTS.contains(&k.as_str()) || MODEL_KEYS.contains(&k.as_str()) {
+                continue;
+            }
             let text = match v {
                 Value::String(s) => s.clone(),
-                other => other.to_string(),
+                Value::Number(_) | Value::Bool(_) => v.to_string(),
+                _ => continue,
             };
-            params.insert(*p, text);
+            params.insert(k.clone(), text);
         }
     }
     let model = common::first_text(r, &["model_type", "model_filename"])
@@ -238,7 +289,7 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
     Some(Test {
         index: i,
         model: model.clone(),
-        shape,
+        kind,
         figure,
         rate,
         recomputed,

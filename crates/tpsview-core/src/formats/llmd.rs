@@ -31,6 +31,13 @@ pub const SPEC: FormatSpec = FormatSpec {
         (has("request_performance:") || has("\"request_performance\""))
             && (has("scenario") || has("results"))
     },
+    keys: &[
+        "request_performance",
+        "scenario",
+        "results",
+        "units",
+        "aggregate",
+    ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };

@@ -5,6 +5,8 @@
 use super::{Format, FormatSpec};
 use std::collections::BTreeMap;
 
+use serde_json::Value;
+
 use super::common::{self, num, read_values, summary_point, Row, Rows};
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
@@ -22,6 +24,12 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     id: SUMMARY_ID,
     name: "LLMPerf summary JSON",
     detect: |has, _| has("\"results_ttft_s_mean\"") || has("\"results_num_completed_requests\""),
+    keys: &[
+        "results_ttft_s_mean",
+        "results_num_completed_requests",
+        "num_concurrent_requests",
+        "results_inter_token_latency_s_mean",
+    ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
 };
@@ -32,6 +40,12 @@ pub const RESPONSES_SPEC: FormatSpec = FormatSpec {
     id: RESPONSES_ID,
     name: "LLMPerf individual_responses JSON",
     detect: |has, _| has("\"ttft_s\"") && has("\"end_to_end_latency_s\""),
+    keys: &[
+        "ttft_s",
+        "end_to_end_latency_s",
+        "inter_token_latency_s",
+        "number_output_tokens",
+    ],
     parse: |f, b, _| parse_responses(f, b),
     summary_partners: &[Format::LlmperfSummary],
 };
@@ -117,35 +131,57 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
     let mut diags = Vec::new();
     let values = read_values(file, bytes, &mut diags)?;
     let root = &values[0];
-    let mut figures: BTreeMap<String, f64> = common::flatten_numbers(root, 1);
-    figures.retain(|k, _| k.starts_with("results_"));
-    if figures.is_empty() {
+    // A wrapper's file of summaries keyed by concurrency (`{"1": {…}, "8": {…}}`, as
+    // philschmid/llmperf-bench writes them): one point per summary, in the order of the keys.
+    let mut keyed: Vec<(f64, &Value)> = root
+        .as_object()
+        .filter(|o| !o.is_empty() && o.keys().all(|k| k.parse::<u32>().is_ok()))
+        .map(|o| {
+            o.iter()
+                .filter(|(_, v)| v.is_object())
+                .map(|(k, v)| (k.parse::<f64>().unwrap_or(f64::NAN), v))
+                .collect()
+        })
+        .unwrap_or_default();
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let summaries: Vec<(String, &Value)> = if keyed.is_empty() {
+        vec![(file.to_owned(), root)]
+    } else {
+        keyed
+            .iter()
+            .enumerate()
+            .map(|(i, (_, v))| (format!("{file}#{}", i + 1), *v))
+            .collect()
+    };
+    let mut points = Vec::new();
+    let mut meta = Metadata::default();
+    for (name, s) in summaries {
+        let mut figures: BTreeMap<String, f64> = common::flatten_numbers(s, 1);
+        figures.retain(|k, _| k.starts_with("results_"));
+        if figures.is_empty() {
+            continue;
+        }
+        let concurrency = common::level(
+            &name,
+            "num_concurrent_requests",
+            num(s, "num_concurrent_requests"),
+            &mut diags,
+        );
+        if meta.model.is_none() {
+            meta.model = common::text(s, "model").filter(|m| !m.is_empty());
+            // LLMPerf's own name for the run (`<model>_<in>_<out>_summary`) is kept, not shown
+            // as the run's name: the run is named after the model it ran.
+            if let Some(n) = common::text(s, "name").filter(|n| !n.is_empty()) {
+                meta.labels.insert("name".into(), n);
+            }
+        }
+        points.push(summary_point(&name, SUMMARY_ID, concurrency, None, figures));
+    }
+    if points.is_empty() {
         return Err(common::no_data(file, "no `results_*` figures"));
     }
-    let concurrency = common::level(
-        file,
-        "num_concurrent_requests",
-        num(root, "num_concurrent_requests"),
-        &mut diags,
-    );
-    let model = common::text(root, "model");
-    let label = common::text(root, "name")
-        .filter(|n| !n.is_empty())
-        .map(|n| common::label("LLMPerf", Some(&n)))
-        .unwrap_or_else(|| common::label("LLMPerf", model.as_deref()));
-    let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
-    Ok((
-        common::one_run(
-            label,
-            SUMMARY_ID,
-            Metadata {
-                model,
-                ..Metadata::default()
-            },
-            vec![point],
-        ),
-        diags,
-    ))
+    let label = common::label("LLMPerf", meta.model.as_deref());
+    Ok((common::one_run(label, SUMMARY_ID, meta, points), diags))
 }
 
 /// Parses `*_individual_responses.json`.

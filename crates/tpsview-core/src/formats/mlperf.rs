@@ -34,6 +34,12 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     id: SUMMARY_ID,
     name: "MLPerf LoadGen summary (mlperf_log_summary.txt)",
     detect: |has, _| has("MLPerf Results Summary"),
+    keys: &[
+        "MLPerf Results Summary",
+        "SUT name",
+        "Scenario",
+        "Result is",
+    ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
 };
@@ -44,6 +50,7 @@ pub const DETAIL_SPEC: FormatSpec = FormatSpec {
     id: DETAIL_ID,
     name: "MLPerf LoadGen detail log (mlperf_log_detail.txt)",
     detect: |has, head| head.starts_with(b":::MLLOG") || has(":::MLLOG {"),
+    keys: &[":::MLLOG", "result_", "loadgen_version"],
     parse: |f, b, _| parse_detail(f, b),
     summary_partners: &[Format::MlperfSummary],
 };
@@ -54,6 +61,11 @@ pub const SYSTEM_SPEC: FormatSpec = FormatSpec {
     id: SYSTEM_ID,
     name: "MLPerf submission system description (systems/<name>.json)",
     detect: |has, _| has("\"accelerator_model_name\"") && has("\"accelerators_per_node\""),
+    keys: &[
+        "accelerator_model_name",
+        "accelerators_per_node",
+        "system_name",
+    ],
     parse: |f, b, _| parse_system(f, b),
     summary_partners: &[],
 };

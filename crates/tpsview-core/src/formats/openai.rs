@@ -8,12 +8,15 @@ use serde_json::Value;
 
 use super::common::{at, first_text, num};
 
-/// Where a chunk may hold output text: completions, chat deltas, reasoning deltas, and Triton's
-/// `text_output`. A chunk is content when any of them holds text.
-pub const CONTENT_PATHS: [&str; 4] = [
+/// Where a chunk may hold output text: completions, chat deltas, reasoning deltas, a whole
+/// message (a request sent without streaming: its one response), and Triton's `text_output`. A
+/// chunk is content when any of them holds text.
+pub const CONTENT_PATHS: [&str; 6] = [
     "choices.0.text",
     "choices.0.delta.content",
     "choices.0.delta.reasoning_content",
+    "choices.0.message.content",
+    "choices.0.message.reasoning_content",
     "text_output",
 ];
 
@@ -59,12 +62,23 @@ pub fn read_chunk(v: &Value) -> StreamChunk {
 pub fn read_content_and_usage(chunk: &str) -> Option<(bool, Option<f64>)> {
     let fast::Obj(c) = serde_json::from_str::<fast::Obj<fast::Chunk>>(chunk).ok()?;
     let first = c.choices.and_then(|f| f.0);
-    let (text, delta) = first.map_or((None, None), |fast::Obj(f)| (f.text, f.delta));
-    let (content, reasoning) = delta.map_or((None, None), |fast::Obj(d)| {
-        (d.content, d.reasoning_content)
+    let (text, delta, message) = first.map_or((None, None, None), |fast::Obj(f)| {
+        (f.text, f.delta, f.message)
     });
+    let parts = |d: Option<fast::Obj<fast::Delta>>| {
+        d.map_or((None, None), |fast::Obj(d)| {
+            (d.content, d.reasoning_content)
+        })
+    };
+    let (content, reasoning) = parts(delta);
+    let (whole, whole_reasoning) = parts(message);
     let has = |t: Option<fast::HasText>| t.is_some_and(|t| t.0);
-    let content = has(text) || has(content) || has(reasoning) || has(c.text_output);
+    let content = has(text)
+        || has(content)
+        || has(reasoning)
+        || has(whole)
+        || has(whole_reasoning)
+        || has(c.text_output);
     let tokens = c
         .usage
         .and_then(|fast::Obj(u)| u.completion_tokens)
@@ -90,6 +104,7 @@ mod fast {
     pub(super) struct Choice {
         pub text: Option<HasText>,
         pub delta: Option<Obj<Delta>>,
+        pub message: Option<Obj<Delta>>,
     }
 
     #[derive(Deserialize)]

@@ -20,7 +20,19 @@ pub const ONE_BATCH_SPEC: FormatSpec = FormatSpec {
     format: Format::SglangOneBatch,
     id: ONE_BATCH_ID,
     name: "SGLang bench_one_batch JSONL",
-    detect: |has, _| has("\"prefill_latency\"") && has("\"median_decode_latency\""),
+    detect: |has, _| {
+        (has("\"prefill_latency\"") && has("\"median_decode_latency\""))
+            || (has("\"batch_size\"")
+                && ((has("\"prefill_latency\"") && has("\"prefill_throughput\""))
+                    || (has("\"run_name\"") && has("\"last_gen_throughput\""))))
+    },
+    keys: &[
+        "prefill_latency",
+        "median_decode_latency",
+        "run_name",
+        "batch_size",
+        "overall_throughput",
+    ],
     parse: |f, b, _| parse_one_batch(f, b),
     summary_partners: &[],
 };
@@ -34,6 +46,13 @@ pub const SPEC: FormatSpec = FormatSpec {
         has("\"total_output_tokens_retokenized\"")
             || (has("\"mean_e2e_latency_ms\"") && has("\"concurrency\""))
     },
+    keys: &[
+        "total_output_tokens_retokenized",
+        "mean_e2e_latency_ms",
+        "concurrency",
+        "accept_length",
+        "median_itl_ms",
+    ],
     parse: parse_with_progress,
     summary_partners: &[],
 };
@@ -145,11 +164,13 @@ pub(crate) const FLAVOR: super::vllm::Flavor = super::vllm::Flavor {
 };
 
 /// Parses a `bench_one_batch` file: each line one (batch size, input, output) configuration.
+/// `bench_one_batch_server` lines (`latency`, `output_throughput`, `last_gen_throughput`) and
+/// prefill-only ones (`--output-len 1`: no decode figures) are read the same way. Lines of several
+/// run names (one per variant, as people sweep quantizations) are one run per name.
 pub fn parse_one_batch(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
     let rows = records(read_values(file, bytes, &mut diags)?);
-    let mut points = Vec::new();
-    let mut name = None;
+    let mut runs: Vec<(Option<String>, Vec<crate::model::Point>)> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let field = format!("[{i}].batch_size");
         let Some(bs) = common::level(file, &field, num(row, "batch_size"), &mut diags) else {
@@ -161,36 +182,50 @@ pub fn parse_one_batch(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
             ));
             continue;
         };
-        name = name.or_else(|| common::text(row, "run_name"));
+        let name = common::text(row, "run_name");
         let mut figures = common::flatten_numbers(row, 1);
         figures.remove("batch_size");
-        points.push(summary_point(
+        let point = summary_point(
             &format!("{file}#{}", i + 1),
             ONE_BATCH_ID,
             Some(bs),
             None,
             figures,
-        ));
+        );
+        match runs.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, points)) => points.push(point),
+            None => runs.push((name, vec![point])),
+        }
     }
-    if points.is_empty() {
+    if runs.is_empty() {
         return Err(common::no_data(file, "no row with a batch_size"));
     }
     // The file names no model: its run name (SGLang's `run_name`, "default" unless given) is
     // shown with the tool's.
-    let label = match name {
-        Some(n) => format!("SGLang bench_one_batch · {n}"),
-        None => "SGLang bench_one_batch".to_owned(),
-    };
+    let runs = runs
+        .into_iter()
+        .map(|(name, points)| {
+            let label = match name {
+                Some(n) => format!("SGLang bench_one_batch · {n}"),
+                None => "SGLang bench_one_batch".to_owned(),
+            };
+            crate::model::Run {
+                label,
+                source_format: ONE_BATCH_ID.into(),
+                meta: Metadata {
+                    engine: Some("sglang".into()),
+                    ..Metadata::default()
+                },
+                points,
+                axis: None,
+            }
+        })
+        .collect();
     Ok((
-        common::one_run(
-            label,
-            ONE_BATCH_ID,
-            Metadata {
-                engine: Some("sglang".into()),
-                ..Metadata::default()
-            },
-            points,
-        ),
+        Report {
+            meta: Metadata::default(),
+            runs,
+        },
         diags,
     ))
 }

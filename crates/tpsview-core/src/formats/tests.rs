@@ -634,3 +634,48 @@ fn the_genai_perf_fixtures_read_in_any_chunks_as_whole() {
         );
     }
 }
+
+#[test]
+fn a_file_that_is_not_read_is_told_what_it_most_resembles_and_what_it_lacks() {
+    // An LLMPerf summary cut down to its settings: no `results_*` figure to detect it by.
+    let bytes = br#"{"version": "2023-08-31", "name": "x_550_150_summary", "model": "m",
+        "num_concurrent_requests": 4, "results_inter_token_latency_s_mean": 0.03}"#;
+    let e = parse_any("cut_summary.json", bytes).expect_err("not a benchmark file");
+    let text = e.to_string();
+    assert!(text.contains("cut_summary.json"), "{text}");
+    assert!(text.contains("it looks most like LLMPerf"), "{text}");
+    assert!(
+        text.contains("num_concurrent_requests"),
+        "what it has: {text}"
+    );
+    assert!(
+        text.contains("results_ttft_s_mean"),
+        "what it lacks: {text}"
+    );
+    assert!(text.contains("docs/formats.md"), "{text}");
+    // Nothing like any format: no guess.
+    let e = parse_any("n.json", br#"{"colour": "blue"}"#).expect_err("not a benchmark file");
+    assert!(!e.to_string().contains("looks most like"), "{e}");
+}
+
+#[test]
+fn a_key_in_a_file_reaches_no_parsed_field_nor_error() {
+    let key = "sk-proj-abcdefghijklmnop123456";
+    let bytes = format!(r#"{{"token": "{key}", "note": "Authorization: Bearer {key}"}}"#);
+    let e = parse_any("k.json", bytes.as_bytes()).expect_err("not a benchmark file");
+    assert!(!e.to_string().contains(key), "{e}");
+    let mut v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/vllm/detailed-small.json"
+        ))
+        .expect("fixture"),
+    )
+    .expect("JSON");
+    v["base_url"] = serde_json::json!(format!("http://h/v1?api_key={key}"));
+    v["errors"][0] = serde_json::json!(format!("Incorrect API key provided: {key}"));
+    let p = parse_any("v.json", v.to_string().as_bytes()).expect("read");
+    let all = format!("{p:?}");
+    assert!(!all.contains(key), "the key is in {all}");
+    assert!(all.contains("api_key=[redacted]"), "{all}");
+}

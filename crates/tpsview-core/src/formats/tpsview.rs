@@ -23,6 +23,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     id: ID,
     name: "tpsview report (tpsview/1)",
     detect: |has, _| has("\"tpsview/") && has("\"format\""),
+    keys: &["tpsview/1", "runs", "points", "requests"],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
 };

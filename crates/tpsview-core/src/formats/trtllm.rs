@@ -23,6 +23,14 @@ pub const REPORT_SPEC: FormatSpec = FormatSpec {
     id: REPORT_ID,
     name: "TensorRT-LLM trtllm-bench report JSON",
     detect: |has, _| has("\"performance\"") && has("\"request_info\"") && has("\"world_info\""),
+    keys: &[
+        "performance",
+        "request_info",
+        "world_info",
+        "streaming_metrics",
+        "engine",
+        "PERFORMANCE OVERVIEW",
+    ],
     parse: |f, b, _| parse_report(f, b),
     summary_partners: &[],
 };
@@ -33,6 +41,12 @@ pub const REQUESTS_SPEC: FormatSpec = FormatSpec {
     id: REQUESTS_ID,
     name: "TensorRT-LLM trtllm-bench request JSON",
     detect: |has, _| has("\"first_token_timestamp\"") && has("\"start_timestamp\""),
+    keys: &[
+        "first_token_timestamp",
+        "start_timestamp",
+        "end_timestamp",
+        "num_generated_tokens",
+    ],
     parse: |f, b, _| parse_requests(f, b),
     summary_partners: &[Format::TrtllmReport],
 };

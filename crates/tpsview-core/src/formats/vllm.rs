@@ -27,6 +27,16 @@ pub const SPEC: FormatSpec = FormatSpec {
     detect: |has, _| {
         has("\"mean_tpot_ms\"") || has("\"total_token_throughput\"") || has("\"output_throughput\"")
     },
+    keys: &[
+        "mean_tpot_ms",
+        "total_token_throughput",
+        "output_throughput",
+        "request_throughput",
+        "mean_ttft_ms",
+        "max_concurrency",
+        "ttfts",
+        "itls",
+    ],
     parse: |f, b, p| parse_with(f, b, true, VLLM, p),
     summary_partners: &[],
 };

@@ -23,6 +23,7 @@ pub const LATENCY_SPEC: FormatSpec = FormatSpec {
     id: LATENCY_ID,
     name: "vLLM bench latency JSON",
     detect: |has, _| has("\"avg_latency\"") && has("\"latencies\"") && has("\"percentiles\""),
+    keys: &["avg_latency", "latencies", "percentiles"],
     parse: |f, b, _| parse_latency(f, b),
     summary_partners: &[],
 };
@@ -33,6 +34,12 @@ pub const THROUGHPUT_SPEC: FormatSpec = FormatSpec {
     id: THROUGHPUT_ID,
     name: "vLLM bench throughput JSON",
     detect: |has, _| has("\"elapsed_time\"") && has("\"tokens_per_second\""),
+    keys: &[
+        "elapsed_time",
+        "tokens_per_second",
+        "requests_per_second",
+        "total_num_tokens",
+    ],
     parse: |f, b, _| parse_throughput(f, b),
     summary_partners: &[],
 };

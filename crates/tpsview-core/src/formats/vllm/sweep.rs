@@ -28,6 +28,12 @@ pub const CSV_SPEC: FormatSpec = FormatSpec {
             && has("run_number")
             && (has("output_throughput") || has("mean_tpot_ms"))
     },
+    keys: &[
+        "max_concurrency",
+        "run_number",
+        "output_throughput",
+        "mean_ttft_ms",
+    ],
     parse: |f, b, _| parse_csv(f, b),
     summary_partners: &[],
 };
@@ -218,7 +224,7 @@ pub struct Selection {
 /// Chooses the files of a folder (its files and its sub-directories' files, `paths` relative to
 /// anywhere above it): `.json`, `.jsonl`, `.csv` files and MLPerf's `mlperf_log_*.txt`, sorted as people read them
 /// ([`natural_cmp`]), less those a sweep's layout repeats (`summary.json` and `warmup.json` beside
-/// `run=N.json` files, `summary.csv` above them) and MLPerf's accuracy and trace logs. The CLI and the viewer (a dropped or
+/// `run=N.json` files, `summary.csv` above them, a summary CSV beside its JSON twin) and MLPerf's accuracy and trace logs. The CLI and the viewer (a dropped or
 /// picked folder) read folders through this.
 pub fn select(paths: &[&str]) -> Selection {
     let mut order: Vec<usize> = (0..paths.len())
@@ -245,6 +251,19 @@ pub fn select(paths: &[&str]) -> Selection {
     }
     let mut out = Selection::default();
     for i in order {
+        // A summary CSV beside its JSON twin (`profile_export_aiperf.csv` by
+        // `profile_export_aiperf.json`, GuideLLM's `benchmarks.csv` by `benchmarks.json`): the
+        // same figures, rounded; the JSON is read.
+        let twin = paths[i]
+            .strip_suffix(".csv")
+            .is_some_and(|stem| paths.contains(&format!("{stem}.json").as_str()));
+        if twin {
+            out.skipped.push((
+                i,
+                "the JSON file of the same name beside it holds the same figures, unrounded",
+            ));
+            continue;
+        }
         match skip_reason(paths[i], &run_dirs) {
             Some(why) => out.skipped.push((i, why)),
             None => out.read.push(i),

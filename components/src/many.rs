@@ -1,0 +1,57 @@
+//! The controls behind `tpsview_core::bounds`: a list collapsed past [`FEW`] entries with a
+//! filter, a table paged past [`PAGE`] rows.
+
+use leptos::prelude::*;
+pub use tpsview_core::bounds::{kept, page_range, FEW, PAGE};
+
+/// A list of `count` entries, collapsed past [`FEW`] behind a `<details>` whose summary says
+/// `noun` and the count, with a filter box writing to `filter`. `body` renders the list (it
+/// reads `filter` itself). Up to [`FEW`] entries, the list shows as it is.
+pub fn collapsible<V: IntoView + 'static>(
+    count: Signal<usize>,
+    noun: &'static str,
+    testid: &'static str,
+    filter: RwSignal<String>,
+    body: impl Fn() -> V + Send + Sync + Clone + 'static,
+) -> impl IntoView {
+    move || {
+        let n = count.get();
+        let body = body.clone();
+        if n <= FEW {
+            return body().into_any();
+        }
+        view! {
+            <details class="many" data-testid=testid data-count=n.to_string()>
+                <summary>{format!("{n} {noun}: show or filter")}</summary>
+                <input type="search" class="many-filter" data-testid=format!("{testid}-filter")
+                    aria-label=format!("filter the {noun}") placeholder="filter by name"
+                    prop:value=move || filter.get()
+                    on:input=move |ev| filter.set(event_target_value(&ev))/>
+                <div class="many-list">{body()}</div>
+            </details>
+        }
+        .into_any()
+    }
+}
+
+/// Which page of `rows` rows is shown, and the control that turns it (none up to [`PAGE`] rows).
+pub fn pager(rows: Signal<usize>, page: RwSignal<usize>, testid: &'static str) -> impl IntoView {
+    move || {
+        let n = rows.get();
+        (n > PAGE).then(|| {
+            let pages = n.div_ceil(PAGE);
+            let at = page.get().min(pages - 1);
+            let shown = page_range(n, at);
+            let (from, to) = (shown.start + 1, shown.end);
+            view! {
+                <p class="many-pager" data-testid=testid data-page=at.to_string() data-pages=pages.to_string()>
+                    <button type="button" data-testid=format!("{testid}-prev") disabled=at == 0
+                        on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"← previous"</button>
+                    {format!(" rows {from}–{to} of {n} ")}
+                    <button type="button" data-testid=format!("{testid}-next") disabled=at + 1 >= pages
+                        on:click=move |_| page.update(|p| *p = (*p + 1).min(pages - 1))>"next →"</button>
+                </p>
+            }
+        })
+    }
+}

@@ -1,0 +1,189 @@
+//! The corpus of real files (`tests/wild/`, see its README and PROVENANCE.md): every file, read by
+//! `tpsview summarize --json`, against the figures `tests/wild/expected.py` computes from the file
+//! itself without tpsview (Python's standard library and PyYAML). A case is one folder of the
+//! corpus, read together as a user would drop it (so a tool's pairs pair). A figure off by more
+//! than 0.5 % fails, unless `tests/wild/README.md` lists the file as a known gap — and a listed
+//! gap that now reads right fails too, so the list stays true.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The known gaps: `- \`<path under tests/wild>\`: reason` lines of the README's "Known gaps".
+fn gaps() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(root().join("tests/wild/README.md")).expect("README");
+    let mut out = BTreeMap::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            inside = line.trim() == "## Known gaps";
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("- `") {
+            if let Some((path, why)) = rest.split_once('`') {
+                out.insert(
+                    path.to_owned(),
+                    why.trim_start_matches(':').trim().to_owned(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn expected() -> Value {
+    let out = Command::new("python3")
+        .arg(root().join("tests/wild/expected.py"))
+        .output()
+        .expect("python3 runs (scripts/install-tools.sh installs PyYAML)");
+    assert!(
+        out.status.success(),
+        "expected.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("expected.py writes JSON")
+}
+
+/// The value at a dotted path of a point (`ttft_ms.mean`, `reported.output_throughput`): the last
+/// part of a `reported` path may itself hold dots (the tool's nested keys joined with `.`).
+fn at<'a>(point: &'a Value, path: &str) -> Option<&'a Value> {
+    if let Some(key) = path.strip_prefix("reported.") {
+        return point.get("reported")?.get(key);
+    }
+    path.split('.').try_fold(point, |v, k| v.get(k))
+}
+
+fn close(got: &Value, want: &Value) -> bool {
+    match (got.as_f64(), want.as_f64()) {
+        (Some(g), Some(w)) => {
+            if w == 0.0 {
+                g.abs() < 1e-9
+            } else {
+                ((g - w) / w).abs() <= 0.005
+            }
+        }
+        _ => got == want,
+    }
+}
+
+#[test]
+fn every_real_file_reads_as_its_own_figures_say() {
+    let expected = expected();
+    let gaps = gaps();
+    let cases = expected["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 20, "the corpus has {} cases", cases.len());
+    let mut failures: Vec<String> = Vec::new();
+    let mut gapped: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut checked = 0usize;
+    let mut read_files = std::collections::BTreeSet::new();
+    let mut wrong_files = std::collections::BTreeSet::new();
+    for case in cases {
+        let args: Vec<String> = case["args"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .map(|f| f.as_str().expect("a path").to_owned())
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+            .current_dir(root().join("tests/wild"))
+            .arg("summarize")
+            .arg("--json")
+            .args(&args)
+            .output()
+            .expect("tpsview runs");
+        let got: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let points: Vec<&Value> = got["runs"]
+            .as_array()
+            .map(|runs| {
+                runs.iter()
+                    .flat_map(|r| r["points"].as_array().into_iter().flatten())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for want in case["points"].as_array().expect("points") {
+            let source = want["source"].as_str().expect("source");
+            let file = want["file"].as_str().expect("file").to_owned();
+            let mut problems = Vec::new();
+            let found = points.iter().find(|p| {
+                p["source_file"].as_str() == Some(source)
+                    || p["source_file"]
+                        .as_str()
+                        .is_some_and(|s| s.ends_with(&format!("/{source}")))
+            });
+            match found {
+                None => problems.push(format!(
+                    "no point from {source} (exit {:?}; stderr: {})",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .take(3)
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                )),
+                Some(p) => {
+                    for (path, w) in want["figures"].as_object().expect("figures") {
+                        checked += 1;
+                        match at(p, path) {
+                            Some(g) if close(g, w) => {}
+                            g => problems
+                                .push(format!("{source}: {path} = {g:?}, the file says {w}")),
+                        }
+                    }
+                    if let Some(label) = want.get("label").and_then(Value::as_str) {
+                        let run = got["runs"].as_array().and_then(|runs| {
+                            runs.iter().find(|r| {
+                                r["points"]
+                                    .as_array()
+                                    .is_some_and(|ps| ps.iter().any(|q| std::ptr::eq(q, *p)))
+                            })
+                        });
+                        let l = run.and_then(|r| r["label"].as_str()).unwrap_or("");
+                        if !l.contains(label) {
+                            problems
+                                .push(format!("{source}: run named {l:?}, not after {label:?}"));
+                        }
+                    }
+                }
+            }
+            read_files.insert(file.clone());
+            if problems.is_empty() {
+                continue;
+            }
+            wrong_files.insert(file.clone());
+            if gaps.contains_key(&file) {
+                gapped.entry(file).or_default().extend(problems);
+            } else {
+                failures.extend(problems.into_iter().map(|p| format!("{file}: {p}")));
+            }
+        }
+    }
+    let exact: Vec<&String> = read_files.difference(&wrong_files).collect();
+    // A gap listed for a file that now reads right is stale; one for no file of the corpus, too.
+    for path in gaps.keys() {
+        if !read_files.contains(path) {
+            failures.push(format!(
+                "{path} is listed as a known gap but is no file of the corpus"
+            ));
+        } else if !wrong_files.contains(path) {
+            failures.push(format!(
+                "{path} is listed as a known gap in tests/wild/README.md but now reads right: take it off the list"
+            ));
+        }
+    }
+    eprintln!(
+        "tests/wild: {} of {} files read exactly ({checked} figures checked); {} known gaps",
+        exact.len(),
+        read_files.len(),
+        gapped.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,106 @@
+// The page holds up under many (issue 29): a llama-bench JSONL of 300 tests in 40 runs — five
+// builds × four backends × flash-attn off and on, each a depth sweep, as people append
+// invocations to one file — at 390×844 and 1280×800. The runs are told apart by what varies and
+// each is a sweep (checked against the file written here); no control is repeated per run or per
+// point without bound (the legends collapse behind a filter, the table pages, no "set the
+// concurrency" box per point); the answer cards and the first chart come before the table, the
+// page above the table is under three screens, and no page task takes 50 ms of CPU.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { serve, launch, open, cliSummary, shots, settled, upload, axe, traceMainThread } from './harness.mjs';
+
+let server, context, file;
+const builds = ['a1b2c3d', 'b2c3d4e', 'c3d4e5f', 'd4e5f60', 'e5f6071'];
+const backends = ['CUDA', 'Vulkan', 'ROCm', 'CPU'];
+const depths = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768];
+let expectedRuns = 0;
+let expectedPoints = 0;
+
+before(async () => {
+  server = await serve();
+  context = await launch();
+  const dir = await mkdtemp(path.join(tmpdir(), 'tpsview-many-'));
+  const lines = [];
+  let r = 0;
+  for (const build of builds) for (const backend of backends) for (const fa of [false, true]) {
+    // Half the runs sweep eight depths, half seven: 20 × 8 + 20 × 7 = 300 tests.
+    const ds = r++ % 2 === 0 ? depths : depths.slice(0, 7);
+    expectedRuns += 1;
+    for (const d of ds) {
+      const ts = 40 + (r % 13) - d / 4096;
+      lines.push(JSON.stringify({
+        build_commit: build, build_number: 6000 + r, cpu_info: 'AMD EPYC', gpu_info: 'GPU', backends: backend,
+        model_filename: 'models/llama-8b-q4_k_m.gguf', model_type: 'llama 8B Q4_K - Medium', model_size: 4920000000,
+        model_n_params: 8030000000, n_batch: 2048, n_ubatch: 512, n_threads: 16, type_k: 'f16', type_v: 'f16',
+        n_gpu_layers: 99, flash_attn: fa, n_prompt: 0, n_gen: 128, n_depth: d, test_time: `2026-11-30T10:${String(r).padStart(2, '0')}:00Z`,
+        avg_ns: Math.round(128e9 / ts), stddev_ns: 1000, avg_ts: ts, stddev_ts: 0.1,
+      }));
+      expectedPoints += 1;
+    }
+  }
+  file = path.join(dir, 'llama-bench-many.jsonl');
+  await writeFile(file, lines.join('\n') + '\n');
+});
+after(async () => { await context?.close(); await server?.close(); });
+
+test('the file reads as 40 runs, each a depth sweep with no two points at one level', () => {
+  const s = cliSummary(file);
+  assert.equal(expectedPoints, 300);
+  assert.equal(s.runs.length, expectedRuns);
+  assert.equal(s.runs.reduce((n, r) => n + r.points.length, 0), 300);
+  for (const run of s.runs) {
+    assert.equal(run.axis, 'n_depth', run.label);
+    const xs = run.points.map((p) => p.concurrency);
+    assert.equal(new Set(xs).size, xs.length, `${run.label}: ${xs}`);
+    assert.match(run.label, /^llama 8B Q4_K - Medium · tg128 · backends=\w+ · build_commit=\w+ · build_number=\d+ · flash_attn=(true|false)$/);
+  }
+  assert.equal(new Set(s.runs.map((r) => r.label)).size, expectedRuns);
+});
+
+for (const [w, h, name] of [[390, 844, 'phone'], [1280, 800, 'desktop']]) {
+  test(`at ${w}×${h} the answer and the first chart come first and nothing repeats without bound`, async () => {
+    const { page, log } = await open(context, server.origin + '/');
+    await page.setViewportSize({ width: w, height: h });
+    await settled(page);
+    const stopTrace = await traceMainThread(page);
+    await upload(page, [file]);
+    await page.waitForFunction(() => document.querySelector('[data-testid=viewer]')?.dataset.ready === 'true');
+    await settled(page);
+    const tasks = await stopTrace();
+    // Bounded: one collapsed legend of runs (with its filter), each chart's legend collapsed, a
+    // pager on the table, and no per-point concurrency box.
+    const legend = page.locator('[data-testid=run-legend-many]');
+    assert.equal(await legend.count(), 1);
+    assert.equal(Number(await legend.getAttribute('data-count')), 40);
+    assert.equal(await legend.evaluate((d) => d.open), false);
+    assert.ok(await page.locator('[data-testid=chart-legend-many]').count() >= 2);
+    assert.equal(await page.locator('[data-testid=set-concurrency]').count(), 0);
+    assert.equal(await page.locator('[data-testid=summary-row]').count(), 200);
+    const pager = page.locator('[data-testid=summary-table-pager]');
+    assert.equal(await pager.getAttribute('data-pages'), '2');
+    await page.click('[data-testid=summary-table-pager-next]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 100);
+    // The filter narrows the run legend to the runs it names.
+    await legend.locator('summary').click();
+    await page.fill('[data-testid=run-legend-many-filter]', 'vulkan flash_attn=true');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=run-legend] [data-testid=legend-run]').length === 5);
+    await legend.locator('summary').click();
+    // The answer first: the cards and the first chart above the table, the table's top within
+    // three screens.
+    const top = async (sel) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().top + scrollY);
+    const [cards, chart, table] = [await top('[data-testid=kpi-peak-system]'), await top('[data-testid=chart-throughput]'), await top('[data-testid=summary-table]')];
+    assert.ok(cards < chart && chart < table, `cards ${cards}, chart ${chart}, table ${table}`);
+    assert.ok(table < 3 * h, `the table starts at ${table} px, over three screens of ${h}`);
+    const cpu = tasks.map((t) => t.cpu).filter((c) => c !== undefined);
+    const longest = Math.max(...cpu);
+    console.log(`# many runs at ${w}×${h}: table at ${table.toFixed(0)} px (${(table / h).toFixed(2)} screens); longest main-thread task ${longest.toFixed(1)} ms of CPU of ${tasks.length}`);
+    assert.ok(longest < 50, `longest main-thread task ${longest} ms of CPU`);
+    await page.screenshot({ path: path.join(shots, `many-runs-${name}.png`), fullPage: false });
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(log.errors, []);
+    await page.close();
+  });
+}
