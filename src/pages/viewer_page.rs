@@ -123,7 +123,9 @@ fn empty_note(spec: Signal<ChartSpec>) -> impl IntoView {
                             <input type="number" min="1" step="1" data-testid="set-concurrency-all"
                                 on:change=move |ev| {
                                     if let Ok(c) = event_target_value(&ev).trim().parse::<f64>() {
-                                        all.iter().for_each(|f| files.set_concurrency(f, c));
+                                        for f in &all {
+                                            files.set_concurrency(f, c);
+                                        }
                                     }
                                 }/>
                         </label>

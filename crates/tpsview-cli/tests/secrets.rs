@@ -107,7 +107,11 @@ fn a_planted_key_reaches_no_output() {
     let mut read_some = false;
     for args in runs {
         // A conversion stops at a file it cannot read: the three benchmark files alone.
-        let inputs = if args[0] == "convert" { &files[..3] } else { &files[..] };
+        let inputs = if args[0] == "convert" {
+            &files[..3]
+        } else {
+            &files[..]
+        };
         let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
             .args(&args)
             .args(inputs)
