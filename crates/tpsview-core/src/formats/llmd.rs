@@ -154,9 +154,30 @@ fn document(file: &str, bytes: &[u8]) -> Result<Value, ParseError> {
         .ok_or_else(|| common::no_data(file, "an empty YAML document"))
 }
 
+/// Units as people spell them, in one spelling: `tokens/s`, `tok/s`, `tokens/sec`, `Token/S`
+/// → `token/s`; `sec`, `seconds` → `s`; `msec`, `milliseconds` → `ms`; `req/s`, `requests/s` →
+/// `qps`. llm-d's own guides write `tokens/s`.
+fn spelling(units: &str) -> String {
+    let u = units.trim().to_ascii_lowercase().replace(' ', "");
+    let part = |p: &str| -> String {
+        match p {
+            "tokens" | "tok" | "toks" | "token" => "token".into(),
+            "sec" | "secs" | "second" | "seconds" => "s".into(),
+            "msec" | "msecs" | "millisecond" | "milliseconds" => "ms".into(),
+            "req" | "reqs" | "request" | "requests" => "req".into(),
+            other => other.into(),
+        }
+    };
+    let joined = u.split('/').map(part).collect::<Vec<_>>().join("/");
+    match joined.as_str() {
+        "req/s" => "qps".into(),
+        _ => joined,
+    }
+}
+
 /// What a statistic's units must be, and the factor to tpsview's unit.
 fn scale(kind: Kind, units: &str) -> Option<f64> {
-    match (kind, units) {
+    match (kind, spelling(units).as_str()) {
         (Kind::Time, "ms") | (Kind::PerToken, "ms/token") => Some(1.0),
         (Kind::Time, "s") | (Kind::PerToken, "s/token") => Some(1e3),
         (Kind::TokenRate, "token/s") | (Kind::RequestRate, "qps") => Some(1.0),
@@ -318,4 +339,30 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     );
     let point = common::summary_point(file, ID, level, rate, figures);
     Ok((common::one_run(label, ID, meta, vec![point]), diags))
+}
+
+#[cfg(test)]
+mod spelling_tests {
+    use super::*;
+
+    #[test]
+    fn units_as_people_spell_them_fit_their_quantity() {
+        for u in [
+            "token/s",
+            "tokens/s",
+            "tok/s",
+            "tokens/sec",
+            "Tokens / Second",
+        ] {
+            assert_eq!(scale(Kind::TokenRate, u), Some(1.0), "{u}");
+        }
+        for u in ["s", "sec", "seconds"] {
+            assert_eq!(scale(Kind::Time, u), Some(1e3), "{u}");
+        }
+        assert_eq!(scale(Kind::PerToken, "ms/tokens"), Some(1.0));
+        assert_eq!(scale(Kind::RequestRate, "req/s"), Some(1.0));
+        // Units of another quantity still do not fit.
+        assert_eq!(scale(Kind::TokenRate, "ms"), None);
+        assert_eq!(scale(Kind::Time, "tokens/s"), None);
+    }
 }
