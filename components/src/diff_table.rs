@@ -13,11 +13,19 @@ pub fn DiffTable(
     /// The comparison, or none (fewer than two runs).
     comparison: Signal<Option<Comparison>>,
 ) -> impl IntoView {
-    move || {
+    // Past `many::PAGE` rows the table pages (dozens of runs × their levels).
+    let page = RwSignal::new(0usize);
+    let rows = Signal::derive(move || {
+        comparison.with(|c| {
+            c.as_ref()
+                .map_or(0, |c| c.runs.iter().map(|r| r.rows.len()).sum())
+        })
+    });
+    let table = move || {
         comparison.with(|c| {
             c.as_ref().map(|c| {
                 view! {
-                    <div class="summary-table-wrap">
+                    <div class="summary-table-wrap" tabindex="0" role="region" aria-label="the baseline diff (scrolls sideways)">
                         <table class="diff-table" data-testid="diff-table">
                             <caption>{format!(
                                 "% change against “{}”{} — ~ marks a baseline value interpolated between two of its levels (log₂ concurrency)",
@@ -32,7 +40,10 @@ pub fn DiffTable(
                                 </tr>
                             </thead>
                             <tbody>
-                                {c.runs.iter().flat_map(|r| r.rows.iter().map(move |row| {
+                                {c.runs.iter().flat_map(|r| r.rows.iter().map(move |row| (r, row)))
+                                    .skip(crate::many::page_range(rows.get(), page.get()).start)
+                                    .take(crate::many::PAGE)
+                                    .map(|(r, row)| {
                                     let label = r.label.to_string();
                                     view! {
                                         <tr data-run=label.clone() data-concurrency=fmt_value(Some(row.concurrency))>
@@ -63,12 +74,16 @@ pub fn DiffTable(
                                             }).collect_view()}
                                         </tr>
                                     }
-                                }).collect::<Vec<_>>()).collect_view()}
+                                }).collect_view()}
                             </tbody>
                         </table>
                     </div>
                 }
             })
         })
+    };
+    view! {
+        {table}
+        {crate::many::pager(rows, page, "diff-table-pager")}
     }
 }

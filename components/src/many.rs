@@ -14,6 +14,8 @@ pub fn collapsible<V: IntoView + 'static>(
     filter: RwSignal<String>,
     body: impl Fn() -> V + Send + Sync + Clone + 'static,
 ) -> impl IntoView {
+    // The list is built only while open: a closed one costs the page nothing.
+    let open = RwSignal::new(false);
     move || {
         let n = count.get();
         let body = body.clone();
@@ -21,13 +23,14 @@ pub fn collapsible<V: IntoView + 'static>(
             return body().into_any();
         }
         view! {
-            <details class="many" data-testid=testid data-count=n.to_string()>
+            <details class="many" data-testid=testid data-count=n.to_string()
+                on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                 <summary>{format!("{n} {noun}: show or filter")}</summary>
                 <input type="search" class="many-filter" data-testid=format!("{testid}-filter")
                     aria-label=format!("filter the {noun}") placeholder="filter by name"
                     prop:value=move || filter.get()
                     on:input=move |ev| filter.set(event_target_value(&ev))/>
-                <div class="many-list">{body()}</div>
+                <div class="many-list">{move || open.get().then(&body)}</div>
             </details>
         }
         .into_any()
@@ -45,10 +48,10 @@ pub fn pager(rows: Signal<usize>, page: RwSignal<usize>, testid: &'static str) -
             let (from, to) = (shown.start + 1, shown.end);
             view! {
                 <p class="many-pager" data-testid=testid data-page=at.to_string() data-pages=pages.to_string()>
-                    <button type="button" data-testid=format!("{testid}-prev") disabled=at == 0
+                    <button type="button" data-testid=format!("{testid}-prev") disabled={at == 0}
                         on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"← previous"</button>
                     {format!(" rows {from}–{to} of {n} ")}
-                    <button type="button" data-testid=format!("{testid}-next") disabled=at + 1 >= pages
+                    <button type="button" data-testid=format!("{testid}-next") disabled={at + 1 >= pages}
                         on:click=move |_| page.update(|p| *p = (*p + 1).min(pages - 1))>"next →"</button>
                 </p>
             }

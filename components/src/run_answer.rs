@@ -14,9 +14,10 @@ fn tps(v: f64) -> String {
     fmt_num(Some(v), if v.abs() >= 100.0 { 0 } else { 1 })
 }
 
-fn level(at: &AtLevel) -> String {
+fn level(at: &AtLevel, axis: Option<&str>) -> String {
     match (at.concurrency, at.request_rate) {
-        (Some(c), _) => format!("concurrency {c}"),
+        // A sweep over another setting (llama-bench's `n_depth`…) is read on that setting.
+        (Some(c), _) => format!("{} {c}", axis.unwrap_or("concurrency")),
         (None, Some(r)) if r.is_infinite() => "every request at once".to_owned(),
         (None, Some(r)) => format!("{} req/s", fmt_value(Some(r))),
         (None, None) => "an unknown level".to_owned(),
@@ -112,7 +113,7 @@ pub fn RunAnswer(
     let peak = answers.peak_system.map(|p| {
         let sub = format!(
             "at {} · {} T/s per user · TTFT {} ms there",
-            level(&p),
+            level(&p, run.axis.as_deref()),
             p.per_stream_tps.map_or_else(|| "–".into(), tps),
             fmt_num(p.ttft_mean_ms, 0)
         );
@@ -121,7 +122,7 @@ pub fn RunAnswer(
     let best = answers.best_per_stream.map(|b| {
         let sub = format!(
             "at {} · {} T/s system there",
-            level(&b),
+            level(&b, run.axis.as_deref()),
             b.system_tps.map_or_else(|| "–".into(), tps)
         );
         (b, sub)
@@ -151,7 +152,10 @@ pub fn RunAnswer(
         Knee::Unknown => (
             None,
             "–".to_owned(),
-            "needs two or more concurrency levels with a system T/s".to_owned(),
+            match run.axis.as_deref() {
+                Some(a) => format!("a sweep of {a}, not of concurrency: no batch to saturate"),
+                None => "needs two or more concurrency levels with a system T/s".to_owned(),
+            },
         ),
     };
     let capacity = answers.capacity.map(|c| match c {

@@ -34,7 +34,7 @@ pub fn SummaryTable(
     });
     view! {
         <p class="summary-table-caption" id="summary-table-caption">"Every figure recomputed from the raw per-request data (or shown as reported where a file has none). ≠ marks a figure the tool printed differently (its value beneath), ✓ one it printed the same (hover for it); – is undefined (hover for why). The table scrolls sideways."</p>
-        <div class="summary-table-wrap">
+        <div class="summary-table-wrap" tabindex="0" role="region" aria-label="every figure (scrolls sideways)">
             <table class="summary-table" data-testid="summary-table" aria-describedby="summary-table-caption">
                 <thead>
                     <tr>

@@ -15,10 +15,14 @@ pub fn ToolDefinitions(
     /// The summary to explain.
     summary: Signal<Summary>,
 ) -> impl IntoView {
-    move || {
+    // One block per run and tool: past a dozen runs, behind one control with a filter (`many`).
+    let filter = RwSignal::new(String::new());
+    let count = Signal::derive(move || summary.with(|s| s.runs.len()));
+    let blocks = move || {
         summary.with(|s| {
             s.runs
                 .iter()
+                .filter(|run| crate::many::kept(&run.id.to_string(), &filter.get()))
                 .flat_map(|run| {
                     let mut tools: Vec<&str> = Vec::new();
                     for p in &run.points {
@@ -34,7 +38,14 @@ pub fn ToolDefinitions(
                 })
                 .collect_view()
         })
-    }
+    };
+    crate::many::collapsible(
+        count,
+        "runs' definitions",
+        "tool-definitions-many",
+        filter,
+        blocks,
+    )
 }
 
 fn digits(v: f64) -> usize {

@@ -267,15 +267,16 @@ pub fn ViewerPage() -> impl IntoView {
     });
     // The answer first: each run's header and answer cards, and the data's health — derived once
     // the summary is the current files' (until then the last answer stays, so nothing flickers).
-    const ANSWERED_RUNS: usize = 6;
+    // Past three runs, the cards of the run with the highest peak system T/s and a line saying how
+    // many more (`answer::leading`): with dozens of runs the charts and the table come next.
     let answers = Memo::new(move |prev: Option<&Vec<Answered>>| {
         if !ready.get() {
             return prev.cloned().unwrap_or_default();
         }
         summary.with(|s| {
-            s.runs
-                .iter()
-                .take(ANSWERED_RUNS)
+            answer::leading(&s.runs)
+                .into_iter()
+                .map(|i| &s.runs[i])
                 .map(|r| (r.clone(), answer::header(r), answer::answers(r)))
                 .collect::<Vec<_>>()
         })
@@ -287,8 +288,9 @@ pub fn ViewerPage() -> impl IntoView {
         let opts = compare_opts.get();
         report.with(|g| summary.with(|s| health::health(&g.report, s, &opts)))
     });
-    let more_runs =
-        Signal::derive(move || summary.with(|s| s.runs.len().saturating_sub(ANSWERED_RUNS)));
+    let more_runs = Signal::derive(move || {
+        summary.with(|s| s.runs.len()) - answers.with(Vec::len).min(summary.with(|s| s.runs.len()))
+    });
 
     let download_csv = move |name: &str, text: String| {
         if let Err(e) = share::download(name, "text/csv", text.as_bytes()) {
@@ -378,6 +380,18 @@ pub fn ViewerPage() -> impl IntoView {
         }
     };
     let has_data = move || summary.with(|s| !s.runs.is_empty());
+    // The tables (every figure, the baseline diff, each tool's definitions) are built a task after
+    // the answer and the charts' specs, so that a load of dozens of runs never builds the whole
+    // page in one task; the page counts as busy until they are.
+    let (below, set_below) = signal(false);
+    let below_task = tpsview_components::Latest::new();
+    Effect::new(move |_| {
+        if ready.get() {
+            below_task.run_later(move || set_below.set(true));
+        } else {
+            set_below.set(false);
+        }
+    });
 
     view! {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
@@ -391,7 +405,7 @@ pub fn ViewerPage() -> impl IntoView {
                     }).collect_view()
                 }}
                 {move || (more_runs.get() > 0).then(|| view! {
-                    <p class="viewer-page-note">{format!("…and {} more runs: see the table and the charts.", more_runs.get())}</p>
+                    <p class="viewer-page-note" data-testid="more-runs">{format!("The run with the highest system T/s of {}; {} more runs are in the legend, the charts and the table.", more_runs.get() + 1, more_runs.get())}</p>
                 })}
             </div>
             {move || has_data().then(|| view! { <HealthPanel items=Signal::from(health_items)/> })}
@@ -419,6 +433,14 @@ pub fn ViewerPage() -> impl IntoView {
                 {move || summary.with(|s| s.runs.iter().any(|r| !tpsview_core::learn::walkthrough(r).is_empty())).then(|| view! {
                     <p><a href="#learn/1" data-testid="explain-link">"Explain this run step by step →"</a></p>
                 })}
+            </section>
+            <section aria-labelledby="h-table">
+                <h2 id="h-table">"Every figure"</h2>
+                {move || below.get().then(|| view! { <SummaryTable summary=Signal::from(summary)/> })}
+                <p class="viewer-page-exports">
+                    <button type="button" data-testid="export-csv-summary"
+                        on:click=move |_| download_csv("tpsview-summary.csv", summary.with(compare::summary_csv))>"Download the table (CSV)"</button>
+                </p>
             </section>
             <section aria-labelledby="h-latency">
                 <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
@@ -476,14 +498,6 @@ pub fn ViewerPage() -> impl IntoView {
                     (None, _) => view! { <p class="viewer-page-note">"No level with send times: the timeline needs each request's send time (vLLM's start_times)."</p> }.into_any(),
                 }}
             </section>
-            <section aria-labelledby="h-table">
-                <h2 id="h-table">"Every figure"</h2>
-                <SummaryTable summary=Signal::from(summary)/>
-                <p class="viewer-page-exports">
-                    <button type="button" data-testid="export-csv-summary"
-                        on:click=move |_| download_csv("tpsview-summary.csv", summary.with(compare::summary_csv))>"Download the table (CSV)"</button>
-                </p>
-            </section>
             <section aria-labelledby="h-compare">
                 <h2 id="h-compare">"Compare runs"</h2>
                 {move || (run_ids.with(Vec::len) < 2).then(|| view! {
@@ -507,7 +521,7 @@ pub fn ViewerPage() -> impl IntoView {
                         {move || super::capacity::gpu_count_inputs(Signal::from(summary), "gpu-count", "not in its metadata")}
                     </div>
                 })}
-                <DiffTable comparison=comparison/>
+                {move || below.get().then(|| view! { <DiffTable comparison=comparison/> })}
                 {move || comparison.with(Option::is_some).then(|| view! {
                     <p class="viewer-page-exports">
                         <button type="button" data-testid="export-csv-diff"
@@ -554,7 +568,7 @@ pub fn ViewerPage() -> impl IntoView {
             <section aria-labelledby="h-definitions">
                 <h2 id="h-definitions">"How each tool defines its numbers"</h2>
                 <p class="viewer-page-note">"Tools name the same quantity differently (GenAI-Perf's \"ITL\" is tpsview's TPOT; LLMPerf's includes the first token). Each file's figures are mapped below; where the file has raw data, tpsview recomputes every figure the tool's way and checks it. Reference: docs/formats.md."</p>
-                <ToolDefinitions summary=Signal::from(summary)/>
+                {move || below.get().then(|| view! { <ToolDefinitions summary=Signal::from(summary)/> })}
             </section>
         </main>
     }

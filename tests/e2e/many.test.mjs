@@ -78,16 +78,29 @@ for (const [w, h, name] of [[390, 844, 'phone'], [1280, 800, 'desktop']]) {
     assert.equal(await legend.evaluate((d) => d.open), false);
     assert.ok(await page.locator('[data-testid=chart-legend-many]').count() >= 2);
     assert.equal(await page.locator('[data-testid=set-concurrency]').count(), 0);
-    assert.equal(await page.locator('[data-testid=summary-row]').count(), 200);
+    // 300 rows in pages of 50 (tpsview_core::bounds::PAGE): the last page holds the last 50.
+    assert.equal(await page.locator('[data-testid=summary-row]').count(), 50);
     const pager = page.locator('[data-testid=summary-table-pager]');
-    assert.equal(await pager.getAttribute('data-pages'), '2');
-    await page.click('[data-testid=summary-table-pager-next]');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 100);
+    assert.equal(await pager.getAttribute('data-pages'), '6');
+    const firstRow = await page.locator('[data-testid=summary-row]').first().getAttribute('data-run');
+    for (let i = 0; i < 5; i++) await page.click('[data-testid=summary-table-pager-next]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=summary-table-pager]')?.dataset.page === '5');
+    assert.equal(await page.locator('[data-testid=summary-row]').count(), 50);
+    assert.match(await pager.textContent(), /rows 251–300 of 300/);
+    assert.ok(await page.locator('[data-testid=summary-table-pager-next]').isDisabled());
+    assert.notEqual(await page.locator('[data-testid=summary-row]').first().getAttribute('data-run'), firstRow);
     // The filter narrows the run legend to the runs it names.
     await legend.locator('summary').click();
     await page.fill('[data-testid=run-legend-many-filter]', 'vulkan flash_attn=true');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=run-legend] [data-testid=legend-run]').length === 5);
     await legend.locator('summary').click();
+    // One run's answer cards (the highest peak system T/s), and a line for the other 39.
+    assert.equal(await page.locator('[data-testid=run-header]').count(), 1);
+    // Which of the 40 it is: its settings in its header; its cards read on the depth it sweeps.
+    assert.match(await page.textContent('[data-testid=run-header] h2'), /backends=\w+ · build_commit=\w+ · build_number=\d+ · flash_attn=(true|false)/);
+    assert.match(await page.textContent('[data-testid=kpi-peak-system]'), /at n_depth \d+ /);
+    assert.match(await page.textContent('[data-testid=kpi-knee]'), /a sweep of n_depth, not of concurrency/);
+    assert.match(await page.textContent('[data-testid=more-runs]'), /of 40; 39 more runs/);
     // The answer first: the cards and the first chart above the table, the table's top within
     // three screens.
     const top = async (sel) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().top + scrollY);

@@ -23,6 +23,8 @@ pub enum HeaderPart {
     Hardware,
     /// The serving engine and its version.
     Engine,
+    /// What tells the run from others of its model: the `setting=value` parts of its name.
+    Setting,
     /// The benchmark tool that wrote the file.
     Tool,
     /// Mean input and output lengths of the completed requests.
@@ -38,6 +40,7 @@ impl HeaderPart {
             HeaderPart::Model => "model",
             HeaderPart::Hardware => "hardware",
             HeaderPart::Engine => "engine",
+            HeaderPart::Setting => "setting",
             HeaderPart::Tool => "tool",
             HeaderPart::Lengths => "lengths",
             HeaderPart::Date => "date",
@@ -77,6 +80,13 @@ pub fn header(run: &RunSummary) -> Vec<(HeaderPart, String)> {
             None => engine.to_owned(),
         };
         out.push((HeaderPart::Engine, text));
+    }
+    // What tells this run from others of the same model: the settings its name carries
+    // (`backends=CUDA · flash_attn=true` of a llama-bench file, `max_num_seqs=32` of a sweep).
+    let label = run.id.to_string();
+    let settings: Vec<&str> = label.split(" · ").filter(|p| p.contains('=')).collect();
+    if !settings.is_empty() {
+        out.push((HeaderPart::Setting, settings.join(" · ")));
     }
     out.push((HeaderPart::Tool, tool_name(&run.source_format)));
     {
@@ -284,6 +294,29 @@ fn best(run: &RunSummary, f: impl Fn(&PointSummary) -> Option<f64>) -> Option<At
     top
 }
 
+/// The most runs whose answer cards all lead the page.
+pub const ANSWERED_RUNS: usize = 3;
+
+/// Which runs' answer cards lead the page (indices into `runs`): every run up to
+/// [`ANSWERED_RUNS`]; past that, only the run with the highest peak system T/s (the first on a
+/// tie, the first run when none has one), so that dozens of runs do not stack a wall of cards
+/// above the charts. The others are in the legend, the charts and the table.
+pub fn leading(runs: &[RunSummary]) -> Vec<usize> {
+    if runs.len() <= ANSWERED_RUNS {
+        return (0..runs.len()).collect();
+    }
+    let peak = |r: &RunSummary| best(r, |p| p.metrics.system_tps).map(|a| a.value);
+    let mut top: Option<(usize, f64)> = None;
+    for (i, r) in runs.iter().enumerate() {
+        if let Some(v) = peak(r) {
+            if top.is_none_or(|(_, t)| v > t) {
+                top = Some((i, v));
+            }
+        }
+    }
+    vec![top.map_or(0, |(i, _)| i)]
+}
+
 /// The answers for one run.
 pub fn answers(run: &RunSummary) -> Answers {
     let peak_system = best(run, |p| p.metrics.system_tps);
@@ -307,6 +340,10 @@ pub fn answers(run: &RunSummary) -> Answers {
 
 /// The knee by [`KNEE_RULE`].
 pub fn knee(run: &RunSummary) -> Knee {
+    // A sweep over another setting (llama-bench's depth, threads…) has no concurrency to saturate.
+    if run.axis.is_some() {
+        return Knee::Unknown;
+    }
     let mut pts: Vec<(f64, f64)> = run
         .points
         .iter()

@@ -6,7 +6,7 @@
 pub const FEW: usize = 12;
 
 /// The most rows a table shows at once.
-pub const PAGE: usize = 200;
+pub const PAGE: usize = 50;
 
 /// True when `label` is kept by the filter text `filter` (every word of it, any case).
 pub fn kept(label: &str, filter: &str) -> bool {

@@ -91,6 +91,8 @@ pub enum Format {
     TrtllmReport,
     /// TensorRT-LLM `trtllm-bench --request_json`.
     TrtllmRequests,
+    /// trtllm-bench's console report, pasted into a log or a page.
+    TrtllmConsole,
     /// llama.cpp `llama-bench -o json|jsonl`.
     LlamaBench,
     /// LLMPerf `*_summary.json`.
@@ -218,7 +220,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 25] = [
+pub const SPECS: [&FormatSpec; 26] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -236,6 +238,7 @@ pub const SPECS: [&FormatSpec; 25] = [
     &inference_benchmarker::SPEC,
     &trtllm::REPORT_SPEC,
     &trtllm::REQUESTS_SPEC,
+    &trtllm::CONSOLE_SPEC,
     &llama_bench::SPEC,
     &llmperf::SUMMARY_SPEC,
     &llmperf::RESPONSES_SPEC,

@@ -153,3 +153,29 @@ fn an_export_says_what_it_shows_of_which_runs_and_files() {
         )
     );
 }
+
+#[test]
+fn past_three_runs_the_run_with_the_highest_peak_leads_alone() {
+    let mut all = Vec::new();
+    for (i, peak) in [120.0, 300.0, 250.0, 300.0, 90.0].into_iter().enumerate() {
+        let mut s = run(
+            &[(1.0, peak / 2.0, 50.0, 20.0), (4.0, peak, 40.0, 30.0)],
+            "{}",
+        );
+        let mut r = s.runs.remove(0);
+        r.id = crate::vocabulary::RunId::new(format!("run {i}"));
+        all.push(r);
+    }
+    // Up to three runs: each leads, in order.
+    assert_eq!(leading(&all[..3]), [0, 1, 2]);
+    // Five: the highest peak (300, first of the two that tie) alone.
+    assert_eq!(leading(&all), [1]);
+    // None with a system T/s: the first.
+    let mut none = all.clone();
+    for r in &mut none {
+        for p in &mut r.points {
+            p.metrics.system_tps = None;
+        }
+    }
+    assert_eq!(leading(&none), [0]);
+}

@@ -35,6 +35,22 @@ pub const REPORT_SPEC: FormatSpec = FormatSpec {
     summary_partners: &[],
 };
 
+/// trtllm-bench's console report (`= PERFORMANCE OVERVIEW`…), pasted into a log or a page.
+pub const CONSOLE_SPEC: FormatSpec = FormatSpec {
+    format: Format::TrtllmConsole,
+    id: "trtllm-bench-console",
+    name: "TensorRT-LLM trtllm-bench console report",
+    detect: |has, _| console::detect(has),
+    keys: &[
+        "PERFORMANCE OVERVIEW",
+        "Request Throughput (req/sec)",
+        "Total Output Throughput (tokens/sec)",
+        "Number of concurrent requests",
+    ],
+    parse: |f, b, _| console::parse(f, b),
+    summary_partners: &[],
+};
+
 /// TensorRT-LLM `trtllm-bench --request_json`.
 pub const REQUESTS_SPEC: FormatSpec = FormatSpec {
     format: Format::TrtllmRequests,
@@ -50,6 +66,8 @@ pub const REQUESTS_SPEC: FormatSpec = FormatSpec {
     parse: |f, b, _| parse_requests(f, b),
     summary_partners: &[Format::TrtllmReport],
 };
+
+pub mod console;
 
 const WINDOW: &str = "duration window: last end − first start, as tpsview";
 const NEAREST: &str = "percentile method: trtllm-bench takes sorted[int(n·p)] without interpolation (newer versions weight)";
@@ -202,6 +220,45 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     notes: NOTES,
 };
 
+/// Issue rates from this many requests per second up are trtllm-bench's "unthrottled" (its default
+/// rate is ~1e17 req/s: every request is sent as soon as a slot allows), not a rate it was run at.
+const UNTHROTTLED: f64 = 1e6;
+
+/// A report's level: the concurrency its file's name states (`…concurrency8…`, as its artifact
+/// directories are named), else the average concurrency the report measured (trtllm-bench does
+/// not write `--concurrency`), said in a note; and its issue rate, ∞ when unthrottled.
+fn level(
+    file: &str,
+    avg_concurrency: Option<f64>,
+    issue_rate: Option<f64>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<f64>, Option<f64>) {
+    let named = common::concurrency_from_name(file);
+    let measured = avg_concurrency.filter(|c| c.is_finite() && *c > 0.0);
+    let concurrency = named.or(measured);
+    match (named, measured) {
+        (Some(_), _) => {}
+        (None, Some(c)) => diags.push(Diagnostic::info(
+            file,
+            "request_info.avg_num_concurrent_requests",
+            format!("trtllm-bench does not record --concurrency: the level is the average concurrency the report measured, {c:.3} (name the file …concurrency<N>… to give the one asked)"),
+        )),
+        (None, None) => diags.push(Diagnostic::info(
+            file,
+            "world_info",
+            "trtllm-bench does not record --concurrency: the point has no level (name the file …concurrency<N>… to place it)",
+        )),
+    }
+    let rate = issue_rate.filter(|r| *r > 0.0 && !r.is_nan()).map(|r| {
+        if r >= UNTHROTTLED {
+            f64::INFINITY
+        } else {
+            r
+        }
+    });
+    (concurrency, rate)
+}
+
 /// Parses `--report_json`.
 pub fn parse_report(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
@@ -216,14 +273,14 @@ pub fn parse_report(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
     if figures.is_empty() {
         return Err(common::no_data(file, "no `performance` figures"));
     }
-    let concurrency = common::concurrency_from_name(file);
-    if concurrency.is_none() {
-        diags.push(Diagnostic::info(
-            file,
-            "world_info",
-            "trtllm-bench does not record --concurrency: the point has no level (name the file …concurrency<N>… to place it)",
-        ));
-    }
+    let (concurrency, rate) = level(
+        file,
+        figures
+            .get("request_info.avg_num_concurrent_requests")
+            .copied(),
+        num(root, "world_info.issue_rate"),
+        &mut diags,
+    );
     let model = common::first_text(root, &["engine.model", "dataset.model"]);
     let meta = Metadata {
         engine: Some("TensorRT-LLM".into()),
@@ -235,7 +292,6 @@ pub fn parse_report(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
         gpu_count: num(root, "world_info.world_size").map(|t| t as u32),
         ..Metadata::default()
     };
-    let rate = num(root, "world_info.issue_rate").filter(|r| *r > 0.0 && r.is_finite());
     let point = summary_point(file, REPORT_ID, concurrency, rate, figures);
     Ok((
         common::one_run(
