@@ -332,6 +332,69 @@ def mlperf_summary(path, name):
     return [{"source": name, "figures": figs}]
 
 
+# --- trtllm-bench's console report -----------------------------------------------------------
+
+def trtllm_console(path, name):
+    """Each `= PERFORMANCE OVERVIEW` section (its concurrency from the REQUEST DETAILS before it);
+    without section headers, each group of `label: value` lines that starts at `Request
+    Throughput (req/sec)`."""
+    lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+
+    def value(line):
+        label, _, v = line.rpartition(":")
+        try:
+            return label.strip(), float(v.strip())
+        except ValueError:
+            return None
+
+    reports = []
+    if any(l.strip() == "= PERFORMANCE OVERVIEW" for l in lines):
+        section, concurrency, current = None, None, None
+        for l in lines:
+            t = l.strip()
+            if t.startswith("= "):
+                if current is not None:
+                    reports.append(current)
+                    current = None
+                section = t[2:]
+                if section == "PERFORMANCE OVERVIEW":
+                    current = {"concurrency": concurrency}
+                continue
+            kv = value(t)
+            if kv and section == "REQUEST DETAILS" and kv[0] == "Number of concurrent requests":
+                concurrency = kv[1]
+            if kv and current is not None:
+                current[kv[0]] = kv[1]
+        if current is not None:
+            reports.append(current)
+    else:
+        i = 0
+        while i < len(lines):
+            kv = value(lines[i].strip())
+            if kv and kv[0] == "Request Throughput (req/sec)":
+                rep = {"concurrency": None}
+                while i < len(lines) and value(lines[i].strip()):
+                    k, v = value(lines[i].strip())
+                    rep[k] = v
+                    i += 1
+                reports.append(rep)
+            i += 1
+    points = []
+    for k, r in enumerate(reports):
+        figs = {}
+        if "Total Output Throughput (tokens/sec)" in r:
+            figs["system_tps"] = r["Total Output Throughput (tokens/sec)"]
+            figs["reported.performance.system_output_throughput_tok_s"] = r["Total Output Throughput (tokens/sec)"]
+        if "Request Throughput (req/sec)" in r:
+            figs["reported.performance.request_throughput_req_s"] = r["Request Throughput (req/sec)"]
+        if "Average request latency (ms)" in r:
+            figs["e2e_ms.mean"] = r["Average request latency (ms)"]
+        if r["concurrency"] is not None:
+            figs["concurrency"] = r["concurrency"]
+        points.append({"source": source(name, k, len(reports)), "figures": figs})
+    return points
+
+
 # --- dispatch ---------------------------------------------------------------------------------
 
 def kind(path):
@@ -342,6 +405,9 @@ def kind(path):
     if base.startswith("mlperf_log_detail"):
         return "mlperf-detail"
     if base.endswith((".md", ".log", ".txt", ".csv", ".yaml", ".yml")):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        if "Total Output Throughput (tokens/sec):" in text and "Request Throughput (req/sec):" in text:
+            return "trtllm-console"
         return "text"
     try:
         objs = json_objects(path)
@@ -428,6 +494,7 @@ def file_points(f, folder_files):
         "genai-export": lambda: genai_export(path, name),
         "guidellm": lambda: guidellm(path, name),
         "mlperf-summary": lambda: mlperf_summary(path, name),
+        "trtllm-console": lambda: trtllm_console(path, name),
     }.get(k)
     # A file without a reader here (console reports, detail logs alone): it must give a point.
     return fn() if fn else [{"source": name, "figures": {}}]
