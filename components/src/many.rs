@@ -12,16 +12,29 @@ pub fn collapsible<V: IntoView + 'static>(
     noun: &'static str,
     testid: &'static str,
     filter: RwSignal<String>,
-    body: impl Fn() -> V + Send + Sync + Clone + 'static,
+    body: impl Fn() -> V + Send + Sync + 'static,
 ) -> impl IntoView {
+    // One body type for every caller: the control below is compiled once, not once per list.
+    let body: std::sync::Arc<dyn Fn() -> AnyView + Send + Sync> =
+        std::sync::Arc::new(move || body().into_any());
+    bounded(count, noun, testid, filter, body)
+}
+
+fn bounded(
+    count: Signal<usize>,
+    noun: &'static str,
+    testid: &'static str,
+    filter: RwSignal<String>,
+    body: std::sync::Arc<dyn Fn() -> AnyView + Send + Sync>,
+) -> AnyView {
     // The list is built only while open: a closed one costs the page nothing.
     let open = RwSignal::new(false);
-    move || {
+    (move || {
         let n = count.get();
-        let body = body.clone();
         if n <= FEW {
-            return body().into_any();
+            return body();
         }
+        let body = body.clone();
         view! {
             <details class="many" data-testid=testid data-count=n.to_string()
                 on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
@@ -30,11 +43,12 @@ pub fn collapsible<V: IntoView + 'static>(
                     aria-label=format!("filter the {noun}") placeholder="filter by name"
                     prop:value=move || filter.get()
                     on:input=move |ev| filter.set(event_target_value(&ev))/>
-                <div class="many-list">{move || open.get().then(&body)}</div>
+                <div class="many-list">{move || open.get().then(|| body())}</div>
             </details>
         }
         .into_any()
-    }
+    })
+    .into_any()
 }
 
 /// Which page of `rows` rows is shown, and the control that turns it (none up to [`PAGE`] rows).

@@ -395,6 +395,71 @@ def trtllm_console(path, name):
     return points
 
 
+# --- vLLM's and SGLang's console block --------------------------------------------------------
+
+def serving_console(path, name):
+    """Each `Serving Benchmark Result` block: its printed throughput, TTFT and TPOT."""
+    blocks, current = [], None
+    for line in open(path, encoding="utf-8", errors="replace"):
+        t = line.strip()
+        if "Serving Benchmark Result" in t:
+            current = {}
+            continue
+        if current is None:
+            continue
+        if t.startswith("=========="):
+            blocks.append(current)
+            current = None
+            continue
+        label, _, v = t.partition(":")
+        try:
+            current[label.strip()] = float(v.strip())
+        except ValueError:
+            pass
+    blocks = [b for b in blocks if "Output token throughput (tok/s)" in b]
+    points = []
+    for k, b in enumerate(blocks):
+        figs = {"system_tps": b["Output token throughput (tok/s)"],
+                "reported.output_throughput": b["Output token throughput (tok/s)"]}
+        for ours, label in [("ttft_ms.mean", "Mean TTFT (ms)"), ("tpot_ms.mean", "Mean TPOT (ms)")]:
+            if b.get(label, 0) > 0:
+                figs[ours] = b[label]
+        for key, label in [("completed", "Successful requests"), ("request_throughput", "Request throughput (req/s)")]:
+            if label in b:
+                figs["reported." + key] = b[label]
+        points.append({"source": source(name, k, len(blocks)), "figures": figs})
+    return points
+
+
+# --- llama-bench's Markdown table ---------------------------------------------------------------
+
+def llama_table(path, name):
+    """Each row of a `| model | … | test | t/s |` table: its rate, as printed."""
+    points, header, k = [], None, 0
+    for line in open(path, encoding="utf-8", errors="replace"):
+        t = line.strip()
+        if not (t.startswith("|") and t.endswith("|")):
+            if not t.startswith("|"):
+                header = header if t == "" else None
+            continue
+        cells = [c.strip() for c in t.strip("|").split("|")]
+        if cells[0] == "model" and "test" in cells:
+            header = cells
+            continue
+        if header is None or set("".join(cells)) <= set("-:"):
+            continue
+        row = dict(zip(header, cells))
+        mean = float(row["t/s"].split("±")[0])
+        test = row["test"].split("@")[0].strip()
+        key = "avg_ts" if test.startswith("tg") else ("prefill_avg_ts" if "+" not in test else "mixed_avg_ts")
+        figs = {"reported." + key: mean}
+        if key == "avg_ts":
+            figs["system_tps"] = mean
+        k += 1
+        points.append({"source": f"{name}#{k}", "figures": figs, "label": row["model"]})
+    return points
+
+
 # --- dispatch ---------------------------------------------------------------------------------
 
 def kind(path):
@@ -408,6 +473,10 @@ def kind(path):
         text = open(path, encoding="utf-8", errors="replace").read()
         if "Total Output Throughput (tokens/sec):" in text and "Request Throughput (req/sec):" in text:
             return "trtllm-console"
+        if "Serving Benchmark Result" in text and "Output token throughput (tok/s):" in text:
+            return "serving-console"
+        if "| model" in text and " test |" in text and "t/s |" in text:
+            return "llama-table"
         return "text"
     try:
         objs = json_objects(path)
@@ -495,6 +564,8 @@ def file_points(f, folder_files):
         "guidellm": lambda: guidellm(path, name),
         "mlperf-summary": lambda: mlperf_summary(path, name),
         "trtllm-console": lambda: trtllm_console(path, name),
+        "serving-console": lambda: serving_console(path, name),
+        "llama-table": lambda: llama_table(path, name),
     }.get(k)
     # A file without a reader here (console reports, detail logs alone): it must give a point.
     return fn() if fn else [{"source": name, "figures": {}}]

@@ -95,6 +95,8 @@ pub enum Format {
     TrtllmConsole,
     /// llama.cpp `llama-bench -o json|jsonl`.
     LlamaBench,
+    /// llama.cpp `llama-bench`'s Markdown table (its default console output).
+    LlamaBenchTable,
     /// LLMPerf `*_summary.json`.
     LlmperfSummary,
     /// LLMPerf `*_individual_responses.json`.
@@ -117,6 +119,8 @@ pub enum Format {
     LlmdReport,
     /// `vllm bench sweep serve`'s top-level `summary.csv`.
     VllmSweepCsv,
+    /// The `Serving Benchmark Result` block of vLLM's or SGLang's console.
+    ServingConsole,
 }
 
 impl Format {
@@ -220,7 +224,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 26] = [
+pub const SPECS: [&FormatSpec; 28] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -239,7 +243,9 @@ pub const SPECS: [&FormatSpec; 26] = [
     &trtllm::REPORT_SPEC,
     &trtllm::REQUESTS_SPEC,
     &trtllm::CONSOLE_SPEC,
+    &vllm::CONSOLE_SPEC,
     &llama_bench::SPEC,
+    &llama_bench::TABLE_SPEC,
     &llmperf::SUMMARY_SPEC,
     &llmperf::RESPONSES_SPEC,
     &sglang::ONE_BATCH_SPEC,
@@ -401,15 +407,19 @@ fn redacted(mut p: Parsed) -> Parsed {
 /// [`parse`] for `tpsview/1` alone: the browser page's own reads (its built-in samples, a shared
 /// link's bundle, runs kept in the browser) go through this, which links no other importer.
 pub fn parse_tpsview(file: &str, bytes: &[u8]) -> Result<Parsed, ParseError> {
-    check_not_empty(file, bytes).map_err(crate::redact::error)?;
-    let (report, diagnostics) = tpsview::parse(file, bytes).map_err(crate::redact::error)?;
-    Ok(redacted(Parsed {
+    // Not masked again here: the page reads only what tpsview itself wrote from files it had
+    // already read, and so masked (its samples, a link's bundle, runs it kept); every file a user
+    // opens is read by the loading worker through `parse_with_progress`. The scanner stays out of
+    // the page's module (3.6 KB gzip).
+    check_not_empty(file, bytes)?;
+    let (report, diagnostics) = tpsview::parse(file, bytes)?;
+    Ok(Parsed {
         file: file.to_owned(),
         format: Format::Tpsview,
         report,
         diagnostics,
         run_label: None,
-    }))
+    })
 }
 
 /// Detects the format and parses; an unknown file gets an error that lists the supported formats

@@ -3,10 +3,11 @@
 //! and the endpoint they ran with (AIPerf's `cli_command`, GuideLLM's `target`, a failed request's
 //! error text), and those can hold the key the run used. Every importer's answer passes through
 //! [`report`] and [`diagnostics`] (and every error through [`error`]; `formats` does both) before anything else sees it, so a secret
-//! reaches no page, link, bundle, export, report or Parquet file.
+//! reaches no page, link, bundle, export, report or Parquet file. (The page's own reading of
+//! tpsview/1, `formats::parse_tpsview`, reads only what tpsview wrote after this.)
 //!
-//! A small scanner rather than a regex engine: it runs in the loading worker and the page (which
-//! reads tpsview/1 bundles), where a regex crate would add its compiler to both modules.
+//! A small scanner rather than a regex engine: it runs in the loading worker, where a regex crate
+//! would add its compiler to the module.
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::model::{Metadata, Outcome, Report};

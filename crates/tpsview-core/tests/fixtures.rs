@@ -114,6 +114,19 @@ fn every_format_is_detected_from_its_fixture() {
         ),
         ("llm-d/pd-c16_benchmark_report.yaml", Format::LlmdReport),
         ("vllm-sweep/exp-20261130/summary.csv", Format::VllmSweepCsv),
+        // Console reports: real files of the corpus (tests/wild/PROVENANCE.md).
+        (
+            "../wild/trtllm/ericgong2005-NVFP4_Quantized_LLM/StepByStep.md",
+            Format::TrtllmConsole,
+        ),
+        (
+            "../wild/llama-bench/1337hero-rx7900xtx-llama-bench-vulcan/vulkan_benchmark_20251211_143639.txt",
+            Format::LlamaBenchTable,
+        ),
+        (
+            "../wild/vllm/tsho-vllm-benchmark-scripts/bench-medium-rate4.log",
+            Format::ServingConsole,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {

@@ -36,6 +36,19 @@ pub const SPEC: FormatSpec = FormatSpec {
     summary_partners: &[],
 };
 
+/// llama-bench's default output (`-o md`): Markdown tables in a console log.
+pub const TABLE_SPEC: FormatSpec = FormatSpec {
+    format: Format::LlamaBenchTable,
+    id: "llama-bench-md",
+    name: "llama.cpp llama-bench Markdown table (console)",
+    detect: |has, _| table::detect(has),
+    keys: &["| model", " test |", "t/s |", "build:"],
+    parse: |f, b, _| table::parse(f, b),
+    summary_partners: &[],
+};
+
+mod table;
+
 const SAMPLES: &str = "avg_ts is the mean of per-repetition rates (n/t each), not n / avg_ns; a difference means the samples and the mean disagree";
 
 const FIGURES: &[Figure] = &[
@@ -127,10 +140,18 @@ impl Test {
             Some(a) if a == key => p.to_owned(),
             _ => format!("{p}{}", self.param(key).unwrap_or("?")),
         };
-        match self.kind {
+        let shape = match self.kind {
             "pp" => part("pp", "n_prompt"),
             "tg" => part("tg", "n_gen"),
             _ => format!("{}+{}", part("pp", "n_prompt"), part("tg", "n_gen")),
+        };
+        // `@ d4096`, as llama-bench names a test run after a pre-filled context.
+        match self
+            .param("n_depth")
+            .filter(|d| *d != "0" && axis != Some("n_depth"))
+        {
+            Some(d) => format!("{shape} @ d{d}"),
+            None => shape,
         }
     }
 }
@@ -143,6 +164,15 @@ impl Test {
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
     let recs = records(read_values(file, bytes, &mut diags)?);
+    parse_tests(file, &recs, diags)
+}
+
+/// The tests of a file (JSON objects as `-o json` writes them), grouped into runs.
+fn parse_tests(
+    file: &str,
+    recs: &[Value],
+    mut diags: Vec<Diagnostic>,
+) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut tests = Vec::new();
     for (i, r) in recs.iter().enumerate() {
         if let Some(t) = read_test(file, i, r, &mut diags) {

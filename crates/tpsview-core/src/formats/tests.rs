@@ -33,7 +33,9 @@ fn every_format_has_one_spec() {
         | Format::AiperfSummary
         | Format::TrtllmReport
         | Format::TrtllmRequests
+        | Format::TrtllmConsole
         | Format::LlamaBench
+        | Format::LlamaBenchTable
         | Format::LlmperfSummary
         | Format::LlmperfResponses
         | Format::Guidellm
@@ -44,13 +46,14 @@ fn every_format_has_one_spec() {
         | Format::Inferencex
         | Format::AiperfSweep
         | Format::LlmdReport
-        | Format::VllmSweepCsv => f,
+        | Format::VllmSweepCsv
+        | Format::ServingConsole => f,
     };
     for f in Format::ALL {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 25);
+    assert_eq!(Format::ALL.len(), 28);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.id).collect();
     assert_eq!(ids.len(), SPECS.len());
 }

@@ -41,6 +41,33 @@ pub const SPEC: FormatSpec = FormatSpec {
     summary_partners: &[],
 };
 
+/// The `Serving Benchmark Result` block `vllm bench serve` and SGLang's `bench_serving` print,
+/// kept in a log or a page: read as the result object it stands for ([`console`]).
+pub const CONSOLE_SPEC: FormatSpec = FormatSpec {
+    format: Format::ServingConsole,
+    id: "serving-console",
+    name: "vLLM / SGLang serving benchmark console report",
+    detect: |has, _| console::detect(has),
+    keys: &[
+        "Serving Benchmark Result",
+        "Output token throughput (tok/s)",
+        "Mean TTFT (ms)",
+        "Successful requests",
+    ],
+    parse: |f, b, p| {
+        let text = String::from_utf8_lossy(super::strip_bom(b));
+        match console::to_json_lines(&text) {
+            Some((jsonl, true)) => super::sglang::parse_with_progress(f, jsonl.as_bytes(), p),
+            Some((jsonl, false)) => parse_with(f, jsonl.as_bytes(), true, VLLM, p),
+            None => Err(super::common::no_data(
+                f,
+                "no complete `Serving Benchmark Result` block (with its output token throughput)",
+            )),
+        }
+    },
+    summary_partners: &[],
+};
+
 const WINDOW: &str = "duration window: vLLM times from the benchmark's start (before the first send) to after the last response; tpsview from the first send to the last token";
 const TOKENS: &str = "token counts: output lengths re-tokenized from text, or requests with fewer than 2 tokens treated differently";
 const FAILED: &str = "failed requests counted differently";
@@ -654,6 +681,7 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
     Some(req)
 }
 
+pub(crate) mod console;
 mod steps;
 pub mod sweep;
 
