@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
-# Fuzzes every importer with cargo-fuzz (libFuzzer), seeded with that format's fixtures.
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+# Fuzzes every importer with cargo-fuzz (libFuzzer), seeded with that format's fixtures and its
+# real files from tests/wild/, into fuzz/corpus/<target>/, then minimizes each corpus
+# (`cargo fuzz cmin`), which is committed and replayed by CI (scripts/fuzz-replay.sh).
+#   scripts/fuzz.sh [RUNS_PER_TARGET] [TARGET...]     (default 100000 executions a target)
+#   FUZZ_MAX_SECONDS=N caps each target's run at N seconds (a slow target then needs more runs:
+#   its corpus carries over, and the executions of its runs add up).
 # Needs a nightly toolchain and cargo-fuzz:
 #   rustup toolchain install nightly --profile minimal && cargo install cargo-fuzz --locked
-# Prints, per target, the executions run and whether a crash was found (fuzz/artifacts/<target>/).
+# Prints, per target, the executions run, libFuzzer's coverage (cov: edges, ft: features) and
+# whether a crash was found (fuzz/artifacts/<target>/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs="${1:-60}"
+runs="${1:-100000}"
 shift || true
 declare -A seeds=(
   [tpsview]="public/samples docs/examples"
-  [vllm_serve]="tests/fixtures/vllm" [vllm_latency]="tests/fixtures/vllm-latency"
-  [vllm_throughput]="tests/fixtures/vllm-throughput" [sglang_serve]="tests/fixtures/sglang"
-  [sglang_one_batch]="tests/fixtures/sglang" [genai_perf_export]="tests/fixtures/genai-perf"
-  [genai_perf_summary]="tests/fixtures/genai-perf" [genai_perf_csv]="tests/fixtures/genai-perf"
-  [aiperf_records]="tests/fixtures/aiperf" [aiperf_summary]="tests/fixtures/aiperf"
+  [vllm_serve]="tests/fixtures/vllm tests/wild/vllm" [vllm_latency]="tests/fixtures/vllm-latency tests/wild/vllm-latency"
+  [vllm_throughput]="tests/fixtures/vllm-throughput tests/wild/vllm-throughput"
+  [vllm_sweep_csv]="tests/fixtures/vllm-sweep tests/wild/vllm-sweep"
+  [sglang_serve]="tests/fixtures/sglang tests/wild/sglang"
+  [sglang_one_batch]="tests/fixtures/sglang tests/wild/sglang" [genai_perf_export]="tests/fixtures/genai-perf tests/wild/genai-perf"
+  [genai_perf_summary]="tests/fixtures/genai-perf tests/wild/genai-perf" [genai_perf_csv]="tests/fixtures/genai-perf tests/wild/genai-perf"
+  [aiperf_records]="tests/fixtures/aiperf tests/wild/aiperf" [aiperf_summary]="tests/fixtures/aiperf tests/wild/aiperf"
+  [aiperf_sweep]="tests/fixtures/aiperf"
   [trtllm_report]="tests/fixtures/trtllm" [trtllm_requests]="tests/fixtures/trtllm"
-  [llama_bench]="tests/fixtures/llama-bench" [llmperf_summary]="tests/fixtures/llmperf"
-  [llmperf_responses]="tests/fixtures/llmperf" [guidellm]="tests/fixtures/guidellm"
+  [trtllm_console]="tests/wild/trtllm"
+  [llama_bench]="tests/fixtures/llama-bench tests/wild/llama-bench" [llama_bench_table]="tests/wild/llama-bench"
+  [llmperf_summary]="tests/fixtures/llmperf tests/wild/llmperf"
+  [llmperf_responses]="tests/fixtures/llmperf tests/wild/llmperf" [guidellm]="tests/fixtures/guidellm tests/wild/guidellm"
   [inference_benchmarker]="tests/fixtures/inference-benchmarker"
+  [inferencex]="tests/fixtures/inferencex" [llmd_report]="tests/fixtures/llm-d"
+  [mlperf_summary]="tests/fixtures/mlperf tests/wild/mlperf" [mlperf_detail]="tests/fixtures/mlperf tests/wild/mlperf"
+  [mlperf_system]="tests/fixtures/mlperf"
+  [serving_console]="tests/wild/vllm tests/wild/sglang"
+  [parse_any]="tests/fixtures tests/wild" [redact]="tests/wild/aiperf tests/fixtures/vllm"
 )
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -28,18 +43,22 @@ cargo +nightly fuzz build -O >/dev/null
 for t in "${targets[@]}"; do
   corpus="fuzz/corpus/$t"
   mkdir -p "$corpus"
-  for d in ${seeds[$t]}; do
-    # libFuzzer keeps inputs up to -max_len; big fixtures are seeds too.
-    find "$d" -maxdepth 1 -type f -size -2M -exec cp -n {} "$corpus/" \; 2>/dev/null || true
+  for d in ${seeds[$t]:-}; do
+    # Seeds up to libFuzzer's -max_len; each copied under its content's hash, as libFuzzer names
+    # what it keeps, so a seed is never taken twice.
+    find "$d" -type f -size -256k 2>/dev/null | while read -r f; do
+      cp -n "$f" "$corpus/$(sha1sum "$f" | cut -c1-40)"
+    done
   done
   log="fuzz/$t.log"
-  if cargo +nightly fuzz run -O "$t" "$corpus" -- -max_total_time="$secs" -max_len=262144 \
-      -timeout=10 -rss_limit_mb=2048 >"$log" 2>&1; then
+  if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$runs" -max_total_time="${FUZZ_MAX_SECONDS:-0}" -max_len=262144 \
+      -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
     result="no crash"
   else
     result="CRASH (see $log, fuzz/artifacts/$t/)"
   fi
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  [ "$execs" = "?" ] && execs=$(grep -oE '#[0-9]+' "$log" | tail -1 | tr -d '#')
-  printf '%-24s %10s execs  %s\n' "$t" "$execs" "$result"
+  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
+  cargo +nightly fuzz cmin -O "$t" "$corpus" -- -max_len=262144 >"fuzz/$t.cmin.log" 2>&1 || true
+  printf '%-24s %10s execs  %-22s %5s inputs kept  %s\n' "$t" "$execs" "$cov" "$(ls "$corpus" | wc -l)" "$result"
 done

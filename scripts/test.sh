@@ -48,6 +48,9 @@ scripts/parquet-duckdb.sh target/debug/tpsview
 step "tpsview bench against a real llama.cpp server (xllamacpp, CPU, 127.0.0.1)"
 scripts/engine-e2e.sh target/debug/tpsview
 
+step "fuzz corpora replayed (each committed input once through its target)"
+scripts/fuzz-replay.sh
+
 step "bundle size"
 scripts/size.sh
 step "done"

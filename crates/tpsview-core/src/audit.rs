@@ -178,7 +178,10 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
                 sum_a += n + f64::from(req.input_tokens.as_ref()?[i]);
             }
             ToolDef::AllRequestsThroughput => {}
-            ToolDef::PrefillRate | ToolDef::MixedRate | ToolDef::NearestIndex(..) => return None,
+            ToolDef::PrefillRate
+            | ToolDef::MixedRate
+            | ToolDef::NearestIndex(..)
+            | ToolDef::FirstVisibleToken => return None,
             ToolDef::E2ePerChunk => {
                 let chunks = req.chunk_gaps.as_ref()?.row_len(i) + 1;
                 sum += r.e2e / chunks as f64;
@@ -195,6 +198,9 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
         ToolDef::TokensPerLatencySecond => (sum_b > 0.0).then(|| sum_a / sum_b),
         ToolDef::TotalTokenThroughput => duration.map(|d| sum_a / d),
         ToolDef::AllRequestsThroughput => duration.map(|d| req.len() as f64 / d),
-        ToolDef::PrefillRate | ToolDef::MixedRate | ToolDef::NearestIndex(..) => None,
+        ToolDef::PrefillRate
+        | ToolDef::MixedRate
+        | ToolDef::NearestIndex(..)
+        | ToolDef::FirstVisibleToken => None,
     }
 }

@@ -571,6 +571,9 @@ pub enum ToolDef {
     /// Σ output tokens / Σ E2E, tokens/s: tokens per second of request time (MLPerf's
     /// `result_token_throughput`), first-token wait included — not the token rate.
     TokensPerLatencySecond,
+    /// Time to the first *visible* (content) token, ms: a reasoning model streams reasoning
+    /// tokens first, which the first-token time counts and this one does not.
+    FirstVisibleToken,
 }
 
 /// A per-request series, for [`ToolDef::NearestIndex`].
@@ -605,6 +608,9 @@ impl ToolDef {
             ToolDef::NearestIndex(..) => "percentile as sorted[int(n · p)], no interpolation",
             ToolDef::TokensPerLatencySecond => {
                 "Σ output tokens / Σ E2E (tokens per second of request time, not the token rate)"
+            }
+            ToolDef::FirstVisibleToken => {
+                "time to the first visible (content) token: a reasoning model's first token is a reasoning token, which TTFT counts"
             }
         }
     }

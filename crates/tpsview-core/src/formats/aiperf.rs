@@ -12,7 +12,7 @@ use super::genai_perf::summary_figures;
 use super::{Figure, ToolDef, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
-use crate::vocabulary::Metric;
+use crate::vocabulary::{Latency, Metric, Stat};
 
 /// Format id of `profile_export.jsonl`.
 pub const RECORDS_ID: &str = "aiperf-records";
@@ -94,10 +94,27 @@ const FIGURES: &[Figure] = &[
         TOKENS,
         ToolDef::DecodeRateMean,
     ),
+    Figure::tool(
+        "time_to_first_output_token.avg",
+        Metric::Latency(Latency::Ttft, Stat::Mean),
+        1.0,
+        VISIBLE,
+        ToolDef::FirstVisibleToken,
+    ),
+    Figure::tool(
+        "time_to_first_output_token.p99",
+        Metric::Latency(Latency::Ttft, Stat::P99),
+        1.0,
+        VISIBLE,
+        ToolDef::FirstVisibleToken,
+    ),
 ];
+
+const VISIBLE: &str = "reasoning tokens: a reasoning model's first token (TTFT) is a reasoning token; time_to_first_output_token waits for the first visible one";
 
 const NOTES: &[&str] = &[
     "AIPerf's \"inter token latency\" is tpsview's TPOT: (request latency − TTFT) / (OSL − 1) per request",
+    "time_to_first_token is the first token of any kind; time_to_first_output_token the first visible (content) token: a reasoning model gives both, and its output token throughput counts reasoning tokens",
     "OSL = output + reasoning tokens, counted by the client's tokenizer (--tokenizer; the model name by default), which may not be the model's",
     "output_token_throughput_per_user = mean over requests of 1 / ITL, not tpsview's 1 / mean TPOT",
     "benchmark_duration = last response of a successful request − first request start; request_throughput counts successful requests",

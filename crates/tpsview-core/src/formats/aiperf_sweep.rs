@@ -25,9 +25,10 @@ pub const SPEC: FormatSpec = FormatSpec {
     format: Format::AiperfSweep,
     id: ID,
     name: "AIPerf sweep aggregate (profile_export_aiperf_sweep.json or .csv)",
-    detect: |has, _| {
+    detect: |has, start| {
         has("\"per_combination_metrics\"")
             || (has("_avg_mean") && (has("Pareto Optimal Points") || has("Best Configurations")))
+            || sweep_csv_header(start)
     },
     keys: &[
         "per_combination_metrics",
@@ -225,6 +226,21 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     ))
 }
 
+/// A CSV whose header is an aggregate's: a swept parameter first (`concurrency`,
+/// `request_rate`…), then each metric's `_mean`, `_std`, `_min`, `_max` columns — as AIPerf writes
+/// it with or without the sections after the table (`concurrency,benchmark_duration_mean,
+/// benchmark_duration_std,…`).
+fn sweep_csv_header(start: &[u8]) -> bool {
+    let line = start.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    let first = line.split(',').next().unwrap_or_default();
+    !first.is_empty()
+        && !first.contains('"')
+        && ["_mean,", "_std,", "_min,", "_max"]
+            .iter()
+            .all(|k| line.contains(k))
+}
+
 /// The CSV twin (AIPerf's `AggregateSweepCsvExporter`) as the JSON's shape: its first section is
 /// a table — the swept parameters, then `<tag>_<stat>_{mean,std,min,max,cv}` columns, one row
 /// per combination, blank cells for undefined values — and the sections after the first blank
@@ -285,4 +301,33 @@ fn is_stat(s: &str) -> bool {
     matches!(s, "avg" | "std" | "min" | "max")
         || s.strip_prefix('p')
             .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod header_tests {
+    use super::*;
+
+    #[test]
+    fn an_aggregate_csv_without_its_later_sections_is_detected_and_read() {
+        // The header AIPerf writes (`concurrency,benchmark_duration_mean,benchmark_duration_std,…`),
+        // its table alone: two concurrencies, each metric's mean, std, min and max.
+        let csv = "concurrency,benchmark_duration_mean,benchmark_duration_std,benchmark_duration_min,benchmark_duration_max,output_token_throughput_mean,output_token_throughput_std,output_token_throughput_min,output_token_throughput_max\n1,60.5,0.5,60.0,61.0,29.1,0.6,28.4,29.5\n8,61.2,0.4,60.8,61.6,210.4,3.1,207.0,213.2\n";
+        assert_eq!(crate::detect(csv.as_bytes()), Some(Format::AiperfSweep));
+        let (r, _) = parse("aggregate.csv", csv.as_bytes()).expect("read");
+        let pts = &r.runs[0].points;
+        assert_eq!(pts.len(), 2);
+        assert_eq!(pts[1].concurrency, Some(8.0));
+        assert_eq!(
+            pts[1].reported.figures["output_token_throughput_avg"],
+            210.4
+        );
+        assert_eq!(pts[0].reported.figures["benchmark_duration_avg"], 60.5);
+        assert_eq!(
+            pts[0].reported.figures["output_token_throughput_avg.max"],
+            29.5
+        );
+        // A GenAI-Perf CSV and vLLM's sweep summary are not taken for one.
+        assert!(!sweep_csv_header(b"Metric,avg,min,max\n"));
+        assert!(!sweep_csv_header(b",mean_ttft_ms,median_ttft_ms\n"));
+    }
 }

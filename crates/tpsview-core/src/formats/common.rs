@@ -578,3 +578,59 @@ pub(crate) fn csv_fields(line: &str) -> Vec<String> {
     out.push(cur);
     out
 }
+
+/// A YAML value as JSON (mapping keys as text; numbers kept as numbers).
+fn json_of(y: &yaml_rust2::Yaml) -> Value {
+    use yaml_rust2::Yaml;
+    match y {
+        Yaml::Real(s) => s
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Value::String(s.clone()), Value::Number),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Array(a) => Value::Array(a.iter().map(json_of).collect()),
+        Yaml::Hash(h) => Value::Object(
+            h.iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Yaml::String(s) | Yaml::Real(s) => s.clone(),
+                        Yaml::Integer(i) => i.to_string(),
+                        Yaml::Boolean(b) => b.to_string(),
+                        _ => String::new(),
+                    };
+                    (key, json_of(v))
+                })
+                .collect(),
+        ),
+        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
+    }
+}
+
+/// A file's document: JSON when it parses as JSON, else YAML (its first document) — llm-d's
+/// reports and GuideLLM's `--output-path …yaml` are either.
+pub(crate) fn json_or_yaml(file: &str, bytes: &[u8]) -> Result<Value, ParseError> {
+    let bytes = crate::formats::strip_bom(bytes);
+    if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
+        return Ok(v);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        ParseError::new(file, ParseErrorKind::Syntax(format!("not UTF-8 text: {e}")))
+    })?;
+    let docs = yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| {
+        ParseError::new(
+            file,
+            ParseErrorKind::Shape(format!(
+                "not valid YAML (nor JSON): {} at line {}, column {}",
+                e.info(),
+                e.marker().line(),
+                e.marker().col() + 1
+            )),
+        )
+    })?;
+    docs.first()
+        .map(json_of)
+        .ok_or_else(|| no_data(file, "an empty YAML document"))
+}

@@ -22,7 +22,11 @@ pub const SPEC: FormatSpec = FormatSpec {
     format: Format::Guidellm,
     id: ID,
     name: "GuideLLM benchmarks JSON",
-    detect: |has, _| has("\"generative_benchmark\"") && has("\"benchmarks\""),
+    // JSON, or the YAML GuideLLM writes for a `.yaml` output path (keys unquoted).
+    detect: |has, _| {
+        (has("\"generative_benchmark\"") && has("\"benchmarks\""))
+            || (has("generative_benchmark") && has("benchmarks:"))
+    },
     keys: &[
         "generative_benchmark",
         "benchmarks",
@@ -177,7 +181,16 @@ pub const VOCABULARY_V05: Vocabulary = Vocabulary {
 /// Parses a GuideLLM benchmarks file.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    let values = read_values(file, bytes, &mut diags)?;
+    // `--output-path results.yaml` writes the same document as YAML.
+    let first = crate::formats::strip_bom(bytes)
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .copied();
+    let values = if matches!(first, Some(b'{') | Some(b'[')) {
+        read_values(file, bytes, &mut diags)?
+    } else {
+        vec![common::json_or_yaml(file, bytes)?]
+    };
     let root = &values[0];
     let Some(benchmarks) = at(root, "benchmarks").and_then(Value::as_array) else {
         return Err(common::no_data(file, "no `benchmarks` list"));
@@ -466,5 +479,63 @@ impl Window {
             }
         }
         (kept, warm, cool)
+    }
+}
+
+#[cfg(test)]
+mod yaml_tests {
+    use serde_json::Value;
+    use yaml_rust2::{Yaml, YamlEmitter};
+
+    /// A JSON value as the YAML a YAML writer makes of it (numbers as their shortest decimals).
+    fn yaml_of(v: &Value) -> Yaml {
+        match v {
+            Value::Null => Yaml::Null,
+            Value::Bool(b) => Yaml::Boolean(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Yaml::Integer(i),
+                None => Yaml::Real(format!("{:?}", n.as_f64().unwrap_or(f64::NAN))),
+            },
+            Value::String(s) => Yaml::String(s.clone()),
+            Value::Array(a) => Yaml::Array(a.iter().map(yaml_of).collect()),
+            Value::Object(o) => Yaml::Hash(
+                o.iter()
+                    .map(|(k, v)| (Yaml::String(k.clone()), yaml_of(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn a_real_results_file_written_as_yaml_reads_as_its_json() {
+        // The same document GuideLLM writes for `--output-path results.yaml`: a real file of the
+        // corpus (tests/wild/PROVENANCE.md), re-emitted as YAML.
+        for rel in [
+            "natoscott-benchmarks-1/benchmark-Qwen3-0.6B-default.json",
+            "thesteve0-local-llm-benchmark-1/benchmarks.json",
+        ] {
+            let path = format!(
+                "{}/../../tests/wild/guidellm/{rel}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let json = std::fs::read(&path).expect("corpus file");
+            let v: Value = serde_json::from_slice(&json).expect("JSON");
+            let mut yaml = String::new();
+            YamlEmitter::new(&mut yaml)
+                .dump(&yaml_of(&v))
+                .expect("YAML");
+            assert_eq!(
+                crate::detect(yaml.as_bytes()),
+                Some(crate::Format::Guidellm),
+                "{rel}"
+            );
+            let from_json = super::parse("r.json", &json).expect("JSON read");
+            let from_yaml = super::parse("r.json", yaml.as_bytes()).expect("YAML read");
+            assert_eq!(
+                format!("{:?}", from_yaml.0),
+                format!("{:?}", from_json.0),
+                "{rel}"
+            );
+        }
     }
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::common::{self, at, num, text};
 use super::{Figure, Format, FormatSpec, Vocabulary};
-use crate::error::{Diagnostic, ParseError, ParseErrorKind};
+use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
 use crate::vocabulary::{Latency, Metric};
 
@@ -99,61 +99,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     notes: NOTES,
 };
 
-/// A YAML value as JSON (mapping keys as text; numbers kept as numbers).
-fn json_of(y: &yaml_rust2::Yaml) -> Value {
-    use yaml_rust2::Yaml;
-    match y {
-        Yaml::Real(s) => s
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or_else(|| Value::String(s.clone()), Value::Number),
-        Yaml::Integer(i) => Value::from(*i),
-        Yaml::String(s) => Value::String(s.clone()),
-        Yaml::Boolean(b) => Value::Bool(*b),
-        Yaml::Array(a) => Value::Array(a.iter().map(json_of).collect()),
-        Yaml::Hash(h) => Value::Object(
-            h.iter()
-                .map(|(k, v)| {
-                    let key = match k {
-                        Yaml::String(s) | Yaml::Real(s) => s.clone(),
-                        Yaml::Integer(i) => i.to_string(),
-                        Yaml::Boolean(b) => b.to_string(),
-                        _ => String::new(),
-                    };
-                    (key, json_of(v))
-                })
-                .collect(),
-        ),
-        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
-    }
-}
-
-/// The report: JSON when it parses as JSON, else YAML (its first document).
-fn document(file: &str, bytes: &[u8]) -> Result<Value, ParseError> {
-    let bytes = super::strip_bom(bytes);
-    if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
-        return Ok(v);
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        ParseError::new(file, ParseErrorKind::Syntax(format!("not UTF-8 text: {e}")))
-    })?;
-    let docs = yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| {
-        ParseError::new(
-            file,
-            ParseErrorKind::Shape(format!(
-                "not valid YAML (nor JSON): {} at line {}, column {}",
-                e.info(),
-                e.marker().line(),
-                e.marker().col() + 1
-            )),
-        )
-    })?;
-    docs.first()
-        .map(json_of)
-        .ok_or_else(|| common::no_data(file, "an empty YAML document"))
-}
-
 /// Units as people spell them, in one spelling: `tokens/s`, `tok/s`, `tokens/sec`, `Token/S`
 /// → `token/s`; `sec`, `seconds` → `s`; `msec`, `milliseconds` → `ms`; `req/s`, `requests/s` →
 /// `qps`. llm-d's own guides write `tokens/s`.
@@ -207,7 +152,7 @@ impl Kind {
 /// Parses a benchmark report.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    let doc = document(file, bytes)?;
+    let doc = common::json_or_yaml(file, bytes)?;
     let version = text(&doc, "version").unwrap_or_default();
     if !version.is_empty() && !version.starts_with("0.2") {
         diags.push(Diagnostic::warning(
