@@ -16,6 +16,7 @@ fi
 cargo +nightly fuzz build -O
 failed=0
 for dir in fuzz/corpus/*/; do
+  [ -d "$dir" ] || continue
   t=$(basename "$dir")
   n=$(ls "$dir" | wc -l)
   log=$(mktemp)
