@@ -20,7 +20,6 @@ const NAMES: &[&str] = &[
     "api_key",
     "api-key",
     "apikey",
-    "token",
     "secret",
     "password",
     "passwd",
@@ -28,6 +27,32 @@ const NAMES: &[&str] = &[
     "auth",
     "credentials",
     "private_key",
+];
+
+/// What comes before `token` in the name of a setting that holds one (`hf_token`,
+/// `ACCESS_TOKEN`, `api-token`): a token by itself is as often a count or a model's marker
+/// (`time_to_first_token`, `eos_token`, `max_token`).
+const TOKEN_KINDS: &[&str] = &[
+    "access",
+    "auth",
+    "api",
+    "bearer",
+    "refresh",
+    "session",
+    "hf",
+    "huggingface",
+    "github",
+    "gh",
+    "gitlab",
+    "slack",
+    "bot",
+    "personal",
+    "secret",
+    "client",
+    "id",
+    "oauth",
+    "ngc",
+    "openai",
 ];
 
 /// Prefixes of well-known key formats, with the shortest body that makes one a key.
@@ -87,8 +112,17 @@ pub fn in_place(s: &mut String) {
 /// `x-api-key`, `Authorization`…).
 pub fn is_secret_name(name: &str) -> bool {
     let n = name.trim_start_matches('-').to_ascii_lowercase();
+    let token = n.strip_suffix("token").is_some_and(|rest| {
+        rest.is_empty()
+            || rest.strip_suffix(['_', '-']).is_some_and(|kind| {
+                TOKEN_KINDS
+                    .iter()
+                    .any(|k| kind == *k || kind.ends_with(&format!("_{k}")))
+            })
+    });
     // `?key=…` (a URL's key parameter) by itself; as an ending (`sort_key`) it names no secret.
     n == "key"
+        || token
         || NAMES.iter().any(|k| {
             n == *k
                 || (n.len() > k.len()
@@ -191,6 +225,10 @@ fn value_after(b: &[u8], mut at: usize, flag: bool) -> Option<(usize, usize)> {
         {
             at += scheme.len();
         }
+    }
+    // Masked already (a text read twice): nothing more to mask.
+    if b[at..].starts_with(MASK.as_bytes()) {
+        return None;
     }
     let mut end = at;
     while end < b.len() && !is_value_end(b[end]) {
