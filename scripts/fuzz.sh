@@ -50,6 +50,8 @@ for t in "${targets[@]}"; do
       cp -n "$f" "$corpus/$(sha1sum "$f" | cut -c1-40)"
     done
   done
+  # The long inputs a previous run kept aside (see below) seed this one too.
+  [ -d "fuzz/corpus-large/$t" ] && find "fuzz/corpus-large/$t" -type f -exec cp -n {} "$corpus/" \;
   log="fuzz/$t.log"
   if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$runs" -max_total_time="${FUZZ_MAX_SECONDS:-0}" -max_len=262144 \
       -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
@@ -60,5 +62,9 @@ for t in "${targets[@]}"; do
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
   cargo +nightly fuzz cmin -O "$t" "$corpus" -- -max_len=262144 >"fuzz/$t.cmin.log" 2>&1 || true
+  # What is committed stays small: inputs over 3 KB (seeds, long mutations) move to
+  # fuzz/corpus-large/<target>/ (not committed; the next run seeds from both).
+  mkdir -p "fuzz/corpus-large/$t"
+  find "$corpus" -type f -size +3k -exec mv {} "fuzz/corpus-large/$t/" \;
   printf '%-24s %10s execs  %-22s %5s inputs kept  %s\n' "$t" "$execs" "$cov" "$(ls "$corpus" | wc -l)" "$result"
 done
