@@ -66,7 +66,7 @@ pub fn gpu_count_inputs(
     });
     let runs = summary.with(|s| compare::runs_without_gpu_count(s, &opts));
     // Past three runs, one field sets them all (the runs listed beneath): no field per run.
-    if runs.len() > 3 {
+    if runs.len() > tpsview_core::bounds::EACH {
         let ids: Vec<RunId> = runs.iter().map(|(id, _)| id.clone()).collect();
         let names = runs
             .iter()

@@ -114,7 +114,7 @@ fn empty_note(spec: Signal<ChartSpec>) -> impl IntoView {
             let id = spec.with_untracked(|s| s.id.id());
             let fix = match &e {
                 // Past three files, one field sets them all (the files listed beneath).
-                Empty::NoConcurrency { files: names } if names.len() > 3 => {
+                Empty::NoConcurrency { files: names } if names.len() > tpsview_core::bounds::EACH => {
                     let all = names.clone();
                     let n = names.len();
                     view! {
@@ -289,7 +289,9 @@ pub fn ViewerPage() -> impl IntoView {
         report.with(|g| summary.with(|s| health::health(&g.report, s, &opts)))
     });
     let more_runs = Signal::derive(move || {
-        summary.with(|s| s.runs.len()) - answers.with(Vec::len).min(summary.with(|s| s.runs.len()))
+        summary
+            .with(|s| s.runs.len())
+            .saturating_sub(answers.with(Vec::len))
     });
 
     let download_csv = move |name: &str, text: String| {

@@ -295,7 +295,7 @@ fn best(run: &RunSummary, f: impl Fn(&PointSummary) -> Option<f64>) -> Option<At
 }
 
 /// The most runs whose answer cards all lead the page.
-pub const ANSWERED_RUNS: usize = 3;
+pub const ANSWERED_RUNS: usize = crate::bounds::EACH;
 
 /// Which runs' answer cards lead the page (indices into `runs`): every run up to
 /// [`ANSWERED_RUNS`]; past that, only the run with the highest peak system T/s (the first on a

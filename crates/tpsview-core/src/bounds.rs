@@ -5,6 +5,10 @@
 /// The most entries a list shows without collapsing.
 pub const FEW: usize = 12;
 
+/// The most items that each get a control (a field, a card) of their own; past it, one control
+/// stands for all of them, with the items listed.
+pub const EACH: usize = 3;
+
 /// The most rows a table shows at once.
 pub const PAGE: usize = 50;
 
@@ -16,11 +20,16 @@ pub fn kept(label: &str, filter: &str) -> bool {
         .all(|w| l.contains(&w.to_lowercase()))
 }
 
-/// The rows of page `page` (clamped) out of `n`.
-pub fn page_range(n: usize, page: usize) -> std::ops::Range<usize> {
+/// Page `page` of `n` rows, clamped to the last: (the page shown, how many pages, its rows).
+pub fn page(n: usize, page: usize) -> (usize, usize, std::ops::Range<usize>) {
     let pages = n.div_ceil(PAGE).max(1);
     let at = page.min(pages - 1);
-    at * PAGE..((at + 1) * PAGE).min(n)
+    (at, pages, at * PAGE..((at + 1) * PAGE).min(n))
+}
+
+/// The rows of page `page` (clamped) out of `n`.
+pub fn page_range(n: usize, at: usize) -> std::ops::Range<usize> {
+    page(n, at).2
 }
 
 #[cfg(test)]

@@ -613,13 +613,12 @@ fn nearest(bytes: &[u8]) -> Option<String> {
             ))
             .any(|n| contains(head, n.as_bytes()) || contains(tail, n.as_bytes()))
     };
-    let (spec, found) = SPECS
+    let (spec, _) = SPECS
         .iter()
         .map(|s| (s, s.keys.iter().filter(|k| has(k)).count()))
         .filter(|(_, n)| *n >= 2)
         .max_by_key(|(s, n)| (*n * 100 / s.keys.len().max(1), *n))?;
     let (got, lacks): (Vec<&str>, Vec<&str>) = spec.keys.iter().partition(|k| has(k));
-    let _ = found;
     Some(format!(
         "it looks most like {} (id {}): it has {} but not {}",
         spec.name,

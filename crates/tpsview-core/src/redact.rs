@@ -193,7 +193,7 @@ fn spans(s: &str) -> Vec<(usize, usize)> {
 fn prefixed_key(word: &str) -> Option<usize> {
     PREFIXES.iter().find_map(|(p, min)| {
         let body = word.strip_prefix(p)?;
-        (body.len() >= *min && body.bytes().any(|c| c.is_ascii_digit()) || body.len() >= 24)
+        ((body.len() >= *min && body.bytes().any(|c| c.is_ascii_digit())) || body.len() >= 24)
             .then_some(word.len())
     })
 }
