@@ -362,6 +362,14 @@ pub(crate) struct Chunked {
     /// complete is taken to be one the scanner does not read (a `NaN`, a `null`) rather than one
     /// not yet whole: [`PATIENCE`], lower in tests.
     patience: usize,
+    /// How many unread bytes to wait for before the next try: twice as many as the last try
+    /// left unread. A step retried from its start on every chunk would rescan a long value
+    /// (a big config object, a long text) once per chunk — quadratic in it with small chunks;
+    /// doubling the window between tries bounds the rescanning to twice the value's length.
+    retry_at: usize,
+    /// How many times the reader was run over the window (tests count them).
+    #[cfg(test)]
+    tries: usize,
 }
 
 /// No element of a well-formed file comes near this size (a request's gaps are ~20 bytes each),
@@ -381,6 +389,9 @@ impl Chunked {
             pending: Rows::default(),
             spare: Rows::default(),
             patience: PATIENCE,
+            retry_at: 0,
+            #[cfg(test)]
+            tries: 0,
         }
     }
 
@@ -406,12 +417,23 @@ impl Chunked {
                 self.base += 3;
             }
         }
+        if self.buf.len() < self.retry_at {
+            if self.buf.len() > self.patience {
+                self.gave_up = true;
+                self.buf = Vec::new();
+            }
+            return !self.gave_up;
+        }
         // Read only up to the last `,` `]` or `}`: a number is never cut, and a step that runs
         // past it (a string or row not yet complete) waits for more.
         let Some(end) = memchr::memrchr3(b',', b']', b'}', &self.buf) else {
             return true;
         };
         let mut pos = 0;
+        #[cfg(test)]
+        {
+            self.tries += 1;
+        }
         if crate::par::parallel() {
             self.split_gaps(end + 1, &mut pos, progress);
         }
@@ -434,6 +456,7 @@ impl Chunked {
         }
         self.buf.drain(..pos);
         self.base += pos as u64;
+        self.retry_at = self.buf.len().saturating_mul(2);
         if self.buf.len() > self.patience {
             self.gave_up = true;
             self.buf = Vec::new();
@@ -557,6 +580,27 @@ mod tests {
             At::Array(Array::Itls(r)) => r.data.rows(),
             _ => usize::MAX,
         }
+    }
+
+    #[test]
+    fn a_long_value_fed_byte_by_byte_is_tried_a_logarithmic_number_of_times() {
+        // A config object of 500 entries (its commas each end a window) before the columns.
+        let entries: Vec<String> = (0..500).map(|i| format!("\"k{i}\": {i}")).collect();
+        let file = format!(
+            "{{\"config\": {{{}}}, \"ttfts\": [0.5, 0.25], \"output_lens\": [3, 4]}}",
+            entries.join(", ")
+        );
+        let mut c = Chunked::new(Some(file.len() as u64));
+        for b in file.as_bytes().chunks(1) {
+            assert!(c.feed(b, &mut crate::progress::Silent));
+        }
+        // Retried from its start on every comma, the object would be scanned once per byte fed after its first comma (thousands).
+        assert!(c.tries < 64, "{} tries", c.tries);
+        let streamed = c.finish(&mut crate::progress::Silent).expect("reads");
+        assert_eq!(streamed.len(), 1);
+        let col = |c: &Option<Column>| c.as_ref().map(|c| c.values.clone());
+        assert_eq!(col(&streamed[0].ttfts), Some(vec![0.5, 0.25]));
+        assert_eq!(col(&streamed[0].output_lens), Some(vec![3.0, 4.0]));
     }
 
     #[test]
