@@ -24,7 +24,8 @@ pub struct FileStatus {
 
 /// Lists loaded files with their format, errors (`data-testid="load-error"`) and diagnostics; each
 /// file can be read again as another format and its run renamed (files with the same run name
-/// form one run).
+/// form one run). Past [`PAGE`](crate::many::PAGE) files the list pages (`files-pager`): a folder
+/// of hundreds of files builds one page of controls, not hundreds.
 #[component]
 pub fn DiagnosticsList(
     /// The files.
@@ -36,9 +37,14 @@ pub fn DiagnosticsList(
     #[prop(optional)]
     on_run_label: Option<Callback<(usize, String)>>,
 ) -> impl IntoView {
+    let page = RwSignal::new(0usize);
+    let count = Signal::derive(move || files.with(Vec::len));
     view! {
+        {crate::many::pager(count, page, "files-pager")}
         <ul class="diagnostics-list" aria-label="loaded files">
-            {move || files.with(|files| files.iter().enumerate().map(|(i, f)| {
+            {move || files.with(|files| {
+                let shown = crate::many::page_range(files.len(), page.get());
+                files.iter().enumerate().skip(shown.start).take(shown.len()).map(|(i, f)| {
                 let warnings: Vec<_> = f.diagnostics.iter().filter(|d| d.severity == Severity::Warning).cloned().collect();
                 let notes: Vec<_> = f.diagnostics.iter().filter(|d| d.severity == Severity::Info).cloned().collect();
                 view! {
@@ -92,7 +98,7 @@ pub fn DiagnosticsList(
                         })}
                     </li>
                 }
-            }).collect_view())}
+            }).collect_view()})}
         </ul>
     }
 }

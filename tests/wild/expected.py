@@ -315,6 +315,53 @@ def guidellm(path, name):
     return points
 
 
+# --- llm-d benchmark reports (v0.1 and v0.2, YAML) --------------------------------------------
+
+TO_MS = {"s": 1e3, "ms": 1.0, "s/token": 1e3, "ms/token": 1.0}
+
+
+def llmd(path, name):
+    import yaml  # PyYAML: only for the YAML files of the corpus
+
+    o = yaml.safe_load(open(path, encoding="utf-8"))
+    v01 = str(o.get("version", "")).startswith("0.1")
+    agg = o["metrics"] if v01 else o["results"]["request_performance"]["aggregate"]
+    figs = {}
+    for metric, ours in [("time_to_first_token", "ttft_ms"), ("time_per_output_token", "tpot_ms"),
+                         ("inter_token_latency", "itl_ms"), ("request_latency", "e2e_ms")]:
+        block = agg["latency"].get(metric) or {}
+        f = TO_MS.get(block.get("units"))
+        if f and finite(num(block.get("mean"))):
+            figs[f"{ours}.mean"] = num(block["mean"]) * f
+    req = agg.get("requests") or {}
+    figs["requests_ok"] = num(req["total"]) - num(req.get("failures") or 0) - num(req.get("incomplete") or 0)
+    figs["requests_failed"] = num(req.get("failures") or 0)
+    label = None
+    if v01:
+        t = agg["throughput"]
+        figs["system_tps"] = num(t["output_tokens_per_sec"])
+        figs["request_throughput"] = num(t["requests_per_sec"])
+        figs["reported.throughput.output_tokens_per_sec"] = figs["system_tps"]
+        figs["duration_s"] = num(agg["time"]["duration"])
+        load = o["scenario"]["load"]
+        stage = load["args"]["load"]["stages"][load["metadata"]["stage"]]
+        if stage.get("rate") is not None:
+            figs["request_rate"] = num(stage["rate"])
+        if stage.get("concurrency_level") is not None:
+            figs["concurrency"] = num(stage["concurrency_level"])
+        model = (o["scenario"].get("model") or {}).get("name")
+        label = model if model and model != "unknown" else load["args"]["server"]["model_name"]
+    else:
+        t = agg["throughput"]
+        figs["system_tps"] = num(t["output_token_rate"]["mean"])
+        figs["request_throughput"] = num(t["request_rate"]["mean"])
+        figs["reported.throughput.output_token_rate.mean"] = figs["system_tps"]
+        std = o["scenario"]["load"]["standardized"]
+        if std.get("rate_qps") is not None:
+            figs["request_rate"] = num(std["rate_qps"])
+    return [{"source": name, "figures": figs, "label": label}]
+
+
 # --- MLPerf LoadGen ---------------------------------------------------------------------------
 
 def mlperf_summary(path, name):
@@ -471,6 +518,9 @@ def kind(path):
         return "mlperf-detail"
     if base.endswith((".md", ".log", ".txt", ".csv", ".yaml", ".yml")):
         text = open(path, encoding="utf-8", errors="replace").read()
+        if base.endswith((".yaml", ".yml")) and ("request_performance:" in text or (
+                "output_tokens_per_sec:" in text and "scenario:" in text)):
+            return "llmd"
         if "Total Output Throughput (tokens/sec):" in text and "Request Throughput (req/sec):" in text:
             return "trtllm-console"
         if "Serving Benchmark Result" in text and "Output token throughput (tok/s):" in text:
@@ -562,6 +612,7 @@ def file_points(f, folder_files):
         "genai": lambda: summary_json(path, name, False),
         "genai-export": lambda: genai_export(path, name),
         "guidellm": lambda: guidellm(path, name),
+        "llmd": lambda: llmd(path, name),
         "mlperf-summary": lambda: mlperf_summary(path, name),
         "trtllm-console": lambda: trtllm_console(path, name),
         "serving-console": lambda: serving_console(path, name),

@@ -1,4 +1,4 @@
-//! llm-d Benchmark Report v0.2 (llm-d-benchmark's `benchmark_report_v0_2`): YAML, or the same
+//! llm-d Benchmark Report v0.2 and v0.1 (llm-d-benchmark's `benchmark_report_v0_2`): YAML, or the same
 //! document as JSON. `scenario.stack[]` describes the inference engines (`standardized.role`:
 //! replica, prefill or decode; `accelerator.model`, `.count`, `.parallelism`), `scenario.load` the
 //! workload (`standardized.tool`, `concurrency` or `rate_qps`), and
@@ -8,6 +8,13 @@
 //! `qps`). One point per report, as reported; figures are converted to tpsview's units from the
 //! units each block states, and a block whose units do not fit its quantity is left out with a
 //! warning naming it.
+//!
+//! The v0.1 report (llm-d-benchmark's earlier converter, still in real result folders) keeps the
+//! same latency blocks under `metrics.latency`, plain rates named with their units
+//! (`metrics.throughput.output_tokens_per_sec`, `requests_per_sec`), `metrics.requests`,
+//! `metrics.time.duration` (s), and the harness's own arguments under `scenario.load.args`
+//! (inference-perf: the model in `server.model_name`, the stages in `load.stages[]`, this
+//! report's stage in `scenario.load.metadata.stage`).
 
 use std::collections::BTreeMap;
 
@@ -26,10 +33,14 @@ pub const ID: &str = "llm-d-report";
 pub const SPEC: FormatSpec = FormatSpec {
     format: Format::LlmdReport,
     id: ID,
-    name: "llm-d Benchmark Report v0.2 (YAML or JSON)",
+    name: "llm-d Benchmark Report v0.1 and v0.2 (YAML or JSON)",
     detect: |has, _| {
-        (has("request_performance:") || has("\"request_performance\""))
-            && (has("scenario") || has("results"))
+        ((has("request_performance:") || has("\"request_performance\""))
+            && (has("scenario") || has("results")))
+            // v0.1: its rate's key whole (GuideLLM's `output_tokens_per_second` starts alike).
+            || ((has("output_tokens_per_sec:") || has("\"output_tokens_per_sec\""))
+                && has("time_per_output_token")
+                && has("scenario"))
     },
     keys: &[
         "request_performance",
@@ -75,11 +86,31 @@ const FIGURES: &[Figure] = &[
         HARNESS,
     ),
     Figure::same(
+        "throughput.request_rate.mean",
+        Metric::RequestThroughput,
+        1.0,
+        HARNESS,
+    ),
+    Figure::same(
         "throughput.requests_rate.mean",
         Metric::RequestThroughput,
         1.0,
         HARNESS,
     ),
+    // v0.1: rates named with their units; the level's length.
+    Figure::same(
+        "throughput.output_tokens_per_sec",
+        Metric::SystemTps,
+        1.0,
+        HARNESS,
+    ),
+    Figure::same(
+        "throughput.requests_per_sec",
+        Metric::RequestThroughput,
+        1.0,
+        HARNESS,
+    ),
+    Figure::same("time.duration", Metric::DurationS, 1.0, HARNESS),
     Figure::same("requests.ok", Metric::RequestsOk, 1.0, HARNESS),
     Figure::same("requests.failures", Metric::RequestsFailed, 1.0, HARNESS),
 ];
@@ -89,12 +120,13 @@ const NOTES: &[&str] = &[
     "every statistic states its units (ms or s; ms/token or s/token; token/s; qps): tpsview converts from them, and leaves out a block whose units do not fit its quantity",
     "requests: total sent − failures − incomplete are counted as completed",
     "GPUs: the accelerator counts of the inference engines in scenario.stack (prefill and decode apart when disaggregated)",
+    "a v0.1 report: its figures under `metrics`, its level the rate (or concurrency) of the harness stage it reports (`scenario.load.metadata.stage` in `scenario.load.args.load.stages`)",
 ];
 
 /// llm-d Benchmark Report's vocabulary.
 pub const VOCABULARY: Vocabulary = Vocabulary {
     tool: ID,
-    name: "llm-d Benchmark Report v0.2",
+    name: "llm-d Benchmark Report",
     groups: &[FIGURES, &TTFT, &TPOT, &ITL, &E2E],
     notes: NOTES,
 };
@@ -109,7 +141,7 @@ fn spelling(units: &str) -> String {
             "tokens" | "tok" | "toks" | "token" => "token".into(),
             "sec" | "secs" | "second" | "seconds" => "s".into(),
             "msec" | "msecs" | "millisecond" | "milliseconds" => "ms".into(),
-            "req" | "reqs" | "request" | "requests" => "req".into(),
+            "req" | "reqs" | "request" | "requests" | "query" | "queries" => "req".into(),
             other => other.into(),
         }
     };
@@ -154,7 +186,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     let mut diags = Vec::new();
     let doc = common::json_or_yaml(file, bytes)?;
     let version = text(&doc, "version").unwrap_or_default();
-    if !version.is_empty() && !version.starts_with("0.2") {
+    // v0.1 keeps its figures under `metrics`; v0.2 under `results.request_performance.aggregate`.
+    let v01 = version.starts_with("0.1")
+        || (at(&doc, "results.request_performance").is_none()
+            && at(&doc, "metrics.latency").is_some());
+    if !version.is_empty() && !version.starts_with("0.2") && !v01 {
         diags.push(Diagnostic::warning(
             file,
             "version",
@@ -163,10 +199,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         ));
     }
     const AGG: &str = "results.request_performance.aggregate";
-    let Some(agg) = at(&doc, AGG).filter(|a| a.is_object()) else {
+    let agg_path = if v01 { "metrics" } else { AGG };
+    let Some(agg) = at(&doc, agg_path).filter(|a| a.is_object()) else {
         return Err(common::no_data(
             file,
-            "no `results.request_performance.aggregate` (the report's figures)",
+            &format!("no `{agg_path}` (the report's figures)"),
         ));
     };
     let mut figures = BTreeMap::new();
@@ -176,6 +213,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         ("latency", "inter_token_latency", Kind::PerToken),
         ("latency", "request_latency", Kind::Time),
         ("throughput", "output_token_rate", Kind::TokenRate),
+        ("throughput", "request_rate", Kind::RequestRate),
         ("throughput", "requests_rate", Kind::RequestRate),
     ] {
         let path = format!("{section}.{metric}");
@@ -186,7 +224,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         let Some(f) = scale(kind, &units) else {
             diags.push(Diagnostic::warning(
                 file,
-                &format!("{AGG}.{path}.units"),
+                &format!("{agg_path}.{path}.units"),
                 None,
                 format!(
                     "units {units:?} do not fit this quantity (expected {}): left out",
@@ -201,6 +239,18 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             }
         }
     }
+    if v01 {
+        // Plain numbers whose names state their units.
+        for key in [
+            "throughput.output_tokens_per_sec",
+            "throughput.requests_per_sec",
+            "time.duration",
+        ] {
+            if let Some(x) = num(agg, key).filter(|x| x.is_finite()) {
+                figures.insert(key.to_owned(), x);
+            }
+        }
+    }
     let total = num(agg, "requests.total");
     let failures = num(agg, "requests.failures").unwrap_or(0.0);
     let incomplete = num(agg, "requests.incomplete").unwrap_or(0.0);
@@ -211,7 +261,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     if figures.is_empty() {
         return Err(common::none_usable(
             file,
-            &format!("no usable statistic in `{AGG}`"),
+            &format!("no usable statistic in `{agg_path}`"),
             &diags,
         ));
     }
@@ -236,16 +286,43 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     };
     let (prefill, decode, all) = (gpus(Some("prefill")), gpus(Some("decode")), gpus(None));
     let first = engines.first();
-    let model = first.and_then(|e| text(e, "model.name"));
+    // v0.1: the harness's own arguments (inference-perf's stages and server), and this report's
+    // stage among them.
+    let load01 = at(&doc, "scenario.load").filter(|_| v01);
+    let stage01 = load01.and_then(|l| num(l, "metadata.stage"));
+    let stage_args = load01.zip(stage01).and_then(|(l, i)| {
+        (i >= 0.0 && i.fract() == 0.0)
+            .then(|| at(l, &format!("args.load.stages.{i}")))
+            .flatten()
+    });
+    let model = first
+        .and_then(|e| text(e, "model.name"))
+        .or_else(|| text(&doc, "scenario.model.name").filter(|m| m != "unknown"))
+        .or_else(|| load01.and_then(|l| text(l, "args.server.model_name")));
     let gpu = first.and_then(|e| text(e, "accelerator.model"));
     let engine = first.and_then(|e| text(e, "tool"));
     let engine_version = first.and_then(|e| text(e, "tool_version"));
     let load = at(&doc, "scenario.load.standardized");
-    let concurrency = load.and_then(|l| num(l, "concurrency"));
-    let rate = load.and_then(|l| num(l, "rate_qps"));
+    let (concurrency, rate) = match stage_args {
+        Some(st) => (num(st, "concurrency_level"), num(st, "rate")),
+        None => (
+            load.and_then(|l| num(l, "concurrency")),
+            load.and_then(|l| num(l, "rate_qps")),
+        ),
+    };
     let mut labels = BTreeMap::new();
     for (k, v) in [
-        ("harness", load.and_then(|l| text(l, "tool"))),
+        (
+            "harness",
+            load.and_then(|l| text(l, "tool"))
+                .or_else(|| load01.and_then(|l| text(l, "name"))),
+        ),
+        (
+            "stage",
+            load.and_then(|l| text(l, "stage"))
+                .or_else(|| stage01.map(|s| s.to_string())),
+        ),
+        ("load_type", load01.and_then(|l| text(l, "args.load.type"))),
         (
             "harness_version",
             load.and_then(|l| text(l, "tool_version")),
@@ -278,7 +355,11 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     };
     let level = common::level(
         file,
-        "scenario.load.standardized.concurrency",
+        if stage_args.is_some() {
+            "scenario.load.args.load.stages[].concurrency_level"
+        } else {
+            "scenario.load.standardized.concurrency"
+        },
         concurrency,
         &mut diags,
     );
@@ -309,5 +390,77 @@ mod spelling_tests {
         // Units of another quantity still do not fit.
         assert_eq!(scale(Kind::TokenRate, "ms"), None);
         assert_eq!(scale(Kind::Time, "tokens/s"), None);
+    }
+}
+
+#[cfg(test)]
+mod corpus_tests {
+    /// A report of the corpus (tests/wild/PROVENANCE.md).
+    fn read(rel: &str) -> crate::model::Report {
+        let path = format!(
+            "{}/../../tests/wild/llm-d/{rel}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(&path).expect("corpus file");
+        assert_eq!(
+            crate::detect(&bytes),
+            Some(crate::Format::LlmdReport),
+            "{rel}"
+        );
+        let (report, diags) = super::parse(rel, &bytes).expect("reads");
+        assert!(diags.is_empty(), "{rel}: {diags:?}");
+        report
+    }
+
+    #[test]
+    fn a_v01_report_reads_as_its_v02_twin_with_its_model_and_duration() {
+        // One run and stage, converted by llm-d-benchmark to both schema versions.
+        let v01 = read(
+            "praveingk-llmd-benchmarking-nxtgen-1/benchmark_report,_stage_4_lifecycle_metrics.json.yaml",
+        );
+        let v02 = read(
+            "praveingk-llmd-benchmarking-nxtgen-2/benchmark_report_v0.2,_stage_4_lifecycle_metrics.json.yaml",
+        );
+        let (a, b) = (&v01.runs[0], &v02.runs[0]);
+        let (pa, pb) = (&a.points[0], &b.points[0]);
+        let fig = |p: &crate::model::Point, k: &str| p.reported.figures.get(k).copied();
+        // Both files state 17234.615429643014 output tokens/s and 34.373100754176846 requests/s.
+        assert_eq!(
+            fig(pa, "throughput.output_tokens_per_sec"),
+            Some(17234.615429643014)
+        );
+        assert_eq!(
+            fig(pb, "throughput.output_token_rate.mean"),
+            Some(17234.615429643014)
+        );
+        assert_eq!(
+            fig(pa, "throughput.requests_per_sec"),
+            Some(34.373100754176846)
+        );
+        assert_eq!(
+            fig(pb, "throughput.request_rate.mean"),
+            Some(34.373100754176846)
+        );
+        for k in [
+            "latency.time_to_first_token.mean",
+            "latency.time_per_output_token.p99",
+            "latency.request_latency.p50",
+            "requests.ok",
+        ] {
+            assert!(fig(pa, k).is_some(), "{k}");
+            assert_eq!(fig(pa, k), fig(pb, k), "{k}");
+        }
+        // The level: stage 4 of inference-perf's ladder 1, 5, 10, 25, 50… qps; v0.2 says 50.
+        assert_eq!(pa.request_rate, Some(50.0));
+        assert_eq!(pb.request_rate, Some(50.0));
+        assert_eq!(fig(pa, "time.duration"), Some(59.974402349907905));
+        // v0.1 names the model (the harness's server arguments); v0.2 states none.
+        assert_eq!(a.label, "sarvamai/sarvam-30b");
+        assert_eq!(
+            a.meta.labels.get("harness").map(String::as_str),
+            Some("inference-perf")
+        );
+        assert_eq!(a.meta.labels.get("stage").map(String::as_str), Some("4"));
+        assert_eq!(b.meta.labels.get("stage").map(String::as_str), Some("4"));
     }
 }
