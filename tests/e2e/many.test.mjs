@@ -117,3 +117,45 @@ for (const [w, h, name] of [[390, 844, 'phone'], [1280, 800, 'desktop']]) {
     await page.close();
   });
 }
+
+test('a folder of 60 files lists them a page at a time, with one page of controls', async () => {
+  // 60 vLLM results, one per concurrency: the file list (Sources) pages by 50 files
+  // (tpsview_core::bounds::PAGE), so that 60 — or 600 — files build one page of "read as" and
+  // "run" controls, not one per file.
+  const dir = await mkdtemp(path.join(tmpdir(), 'tpsview-files-'));
+  const names = [];
+  for (let c = 1; c <= 60; c++) {
+    const name = path.join(dir, `vllm-c${String(c).padStart(2, '0')}.json`);
+    await writeFile(name, JSON.stringify({
+      backend: 'vllm', model_id: 'm', max_concurrency: c, completed: 20, duration: 10,
+      total_output_tokens: 2000 * c, output_throughput: 200 * c, mean_ttft_ms: 50 + c, mean_tpot_ms: 20 + c / 10,
+    }));
+    names.push(name);
+  }
+  const { page, log } = await open(context, server.origin + '/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await upload(page, names);
+  await page.waitForFunction(() => document.querySelector('[data-testid=viewer]')?.dataset.ready === 'true');
+  const pager = page.locator('[data-testid=files-pager]');
+  assert.equal(await pager.getAttribute('data-pages'), '2');
+  const listed = () => page.locator('.diagnostics-list-name').allTextContents();
+  assert.equal((await listed()).length, 50);
+  assert.equal(await page.locator('[data-testid=read-as]').count(), 50);
+  assert.equal(await page.locator('[data-testid=run-label]').count(), 50);
+  await page.locator('[data-testid=sources] > summary').click();
+  await page.click('[data-testid=files-pager-next]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=files-pager]')?.dataset.page === '1');
+  // The second page: the last ten files, each once.
+  const second = await listed();
+  assert.deepEqual([...second].sort(), names.slice(50).map((n) => path.basename(n)).sort());
+  assert.match(await pager.textContent(), /rows 51–60 of 60/);
+  await pager.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'files-pager-desktop.png'), fullPage: false });
+  // The controls of the second page act on their own files: renaming the last one's run splits it off.
+  const last = page.locator('[data-testid=run-label]').last();
+  await last.fill('the last file');
+  await last.dispatchEvent('change');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=legend-run]')].some((e) => e.textContent.includes('the last file')));
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
