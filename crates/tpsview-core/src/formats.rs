@@ -363,10 +363,22 @@ pub fn detect_ends(head: &[u8], tail: &[u8]) -> Option<Format> {
         .map(|s| s.format)
 }
 
-/// A plain scan: it runs once per file over at most 128 KB, and `memchr::memmem` would add its
-/// whole searcher to the wasm bundle.
+/// A plain scan over at most 128 KB, once per needle of every format's signature: the needle's
+/// first byte found by `memchr` (rare in most text), the rest compared there only — not a slice
+/// comparison at every offset. `memchr::memmem` would add its whole searcher to the wasm bundle.
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(first, &hay[i..]) {
+        let at = i + k;
+        if hay[at + 1..].starts_with(rest) {
+            return true;
+        }
+        i = at + 1;
+    }
+    false
 }
 
 /// Parses `bytes` as `format`. `file` names the file in every error and diagnostic.

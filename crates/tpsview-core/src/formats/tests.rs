@@ -682,3 +682,33 @@ fn a_key_in_a_file_reaches_no_parsed_field_nor_error() {
     assert!(!all.contains(key), "the key is in {all}");
     assert!(all.contains("api_key=[redacted]"), "{all}");
 }
+
+#[test]
+fn the_signature_scan_finds_a_needle_wherever_a_slice_comparison_does() {
+    // Against the plain reading: a comparison at every offset.
+    let naive = |h: &[u8], n: &[u8]| n.is_empty() || h.windows(n.len()).any(|w| w == n);
+    let hay = b"aab\"mean_ttft_ms\": 1, aaab \"ttfts\": [] aa";
+    for needle in [
+        &b""[..],
+        b"a",
+        b"aab",
+        b"aaab",
+        b"\"ttfts\"",
+        b"aa",
+        b" aa",
+        b"mean_ttft_ms\":",
+        b"mean_tpot_ms",
+        b"aaaa",
+        b"aa aa",
+        b"x",
+    ] {
+        assert_eq!(
+            super::contains(hay, needle),
+            naive(hay, needle),
+            "{:?}",
+            String::from_utf8_lossy(needle)
+        );
+    }
+    assert!(!super::contains(b"ab", b"abc"));
+    assert!(!super::contains(b"", b"a"));
+}
