@@ -160,15 +160,22 @@ struct ToSink<'a> {
     next: usize,
 }
 
+/// A sink's typed reading skips the fields it does not use unchecked, where the whole-file
+/// reader (a JSON value) rejects text that is not UTF-8: each record is checked here, so that a
+/// file either reading refuses, both do (the streamed one then gives way to the whole one).
 impl Take for ToSink<'_> {
     fn at(&mut self, bytes: &[u8]) -> Option<usize> {
         let n = self.sink.record_at(self.next, bytes, self.diags)?;
+        // Not UTF-8: cut whole, where `whole` refuses it (what the sink took is thrown away
+        // with the streamed reading).
+        std::str::from_utf8(&bytes[..n]).ok()?;
         self.next += 1;
         Some(n)
     }
     fn whole(&mut self, bytes: &[u8]) -> bool {
         self.next += 1;
-        self.sink.record_bytes(self.next - 1, bytes, self.diags)
+        std::str::from_utf8(bytes).is_ok()
+            && self.sink.record_bytes(self.next - 1, bytes, self.diags)
     }
 }
 

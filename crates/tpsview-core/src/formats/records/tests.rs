@@ -131,6 +131,42 @@ fn what_the_cutter_does_not_take_gives_way_to_the_whole_reader() {
 }
 
 #[test]
+fn text_that_is_not_utf8_in_a_field_no_reader_uses_reads_as_the_whole_file_does() {
+    // Found by the fuzzer (aiperf_records): a byte that is not UTF-8 inside a string the typed
+    // record reading skips. The whole reader (JSON values) refuses it; streamed, the record is
+    // refused too and the stream gives way, in any chunks — not a report the whole reader never
+    // gives.
+    for (format, path, key) in [
+        (
+            Format::AiperfRecords,
+            "aiperf/profile_export.jsonl",
+            "\"metadata\": {",
+        ),
+        (
+            Format::LlmperfResponses,
+            "llmperf/llama-3-8b_550_150_individual_responses.json",
+            "{",
+        ),
+    ] {
+        let good = fixture(path);
+        let at = good
+            .windows(key.len())
+            .position(|w| w == key.as_bytes())
+            .expect("the key")
+            + key.len();
+        let bad = [&good[..at], b"\"zz\": \"a\xF9b\", ", &good[at..]].concat();
+        let expect = whole(format, &bad);
+        for sizes in [&[bad.len()][..], &[7, 64], &[4096]] {
+            let got = streamed(format, &bad, sizes);
+            assert!(
+                got.is_none() || got.as_deref() == Some(expect.as_str()),
+                "{path} in chunks of {sizes:?}: {got:.200?} but whole: {expect:.200}"
+            );
+        }
+    }
+}
+
+#[test]
 fn every_prefix_streams_exactly_as_the_whole_reader_reads_it_or_gives_way() {
     // A prefix that ends just after a JSON-lines record is a complete file: streamed, it reads as
     // the whole reader reads it; a prefix cut inside a record gives way.
