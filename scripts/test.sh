@@ -27,6 +27,8 @@ cargo clippy --target wasm32-unknown-unknown -p tpsview-web -p tpsview-component
 
 step "native tests"
 cargo test --workspace --exclude tpsview-components
+# The components rendered to HTML natively (leptos `ssr`); their other tests run in the browser.
+cargo test -p tpsview-components --test native
 
 step "component tests in headless Chromium (wasm-bindgen-test)"
 CHROMEDRIVER=/usr/bin/chromedriver \

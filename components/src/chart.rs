@@ -1,15 +1,23 @@
 //! A chart on a canvas: draws a [`ChartSpec`] with tpsview-plot, sized to CSS size ×
 //! devicePixelRatio, with a hover crosshair and a tooltip of exact values (pointer or arrow keys).
 
+#[cfg(target_arch = "wasm32")]
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
+#[cfg(target_arch = "wasm32")]
 use plotters_canvas::CanvasBackend;
-use tpsview_core::chart_spec::{ChartSpec, Hover};
-use tpsview_plot::{draw_chart, draw_hover, Layout, Theme};
+use tpsview_core::chart_spec::ChartSpec;
+#[cfg(target_arch = "wasm32")]
+use tpsview_core::chart_spec::Hover;
+use tpsview_plot::Theme;
+#[cfg(target_arch = "wasm32")]
+use tpsview_plot::{draw_chart, draw_hover, Layout};
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+#[cfg(target_arch = "wasm32")]
 use crate::format::fmt_num;
 
 /// Draws `spec`; drawing errors go to `on_error`. The canvas carries `data-testid="chart-<id>"`,
@@ -19,6 +27,10 @@ use crate::format::fmt_num;
 ///
 /// A tooltip opened with the arrow keys survives a redraw (a toggle, a new stat): it is taken
 /// again at the same level of the new spec, so keys pressed right after a change still answer.
+///
+/// Natively (HTML rendered outside the browser) the same props give `chart_static::Chart`: the
+/// same drawing as SVG.
+#[cfg(target_arch = "wasm32")]
 #[component]
 pub fn Chart(
     /// What to draw.
@@ -248,9 +260,8 @@ pub fn Chart(
                     data-testid=move || format!("chart-{}", id())
                     // What the canvas shows that tests and tools can read: the y axes, the shaded
                     // window's caption, the marks.
-                    data-y=move || spec.with(|s| s.panels.iter().map(|p| p.y.label.clone()).collect::<Vec<_>>().join(" | "))
-                    data-shade=move || spec.with(|s| s.shade.as_ref().map(|(a, b, c)| format!("{a} {b} {c}")).unwrap_or_default())
-                    data-marks=move || spec.with(|s| s.marks.iter().map(|m| format!("{}@{}", m.text, m.x)).collect::<Vec<_>>().join(" | "))
+                    data-y=move || spec.with(data_y) data-shade=move || spec.with(data_shade)
+                    data-marks=move || spec.with(data_marks)
                     tabindex="0" role="img" aria-label=label
                     on:mousemove=on_move on:mouseleave=move |_| { mouse_in.set_value(false); set_hover.set(None) } on:keydown=on_key></canvas>
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>
@@ -278,28 +289,57 @@ pub fn Chart(
             // The legend, in HTML below the plot: it never covers data (exports draw it inside).
             {crate::many::collapsible(legend_count, "series", "chart-legend-many", legend_filter, move || view! {
             <ul class="chart-legend" data-testid=move || format!("chart-{}-legend", id())>
-                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().filter(|e| crate::many::kept(&e.label, &legend_filter.get())).map(|e| {
-                    let c = format!("rgb({}, {}, {})", e.colour.0, e.colour.1, e.colour.2);
-                    let kind = match e.mark {
-                        tpsview_plot::LegendMark::Line => "line",
-                        tpsview_plot::LegendMark::Dashed => "dashed",
-                        tpsview_plot::LegendMark::Point => "point",
-                        tpsview_plot::LegendMark::Swatch => "swatch",
-                    };
-                    view! {
-                        <li class="chart-legend-entry">
-                            <span class=format!("chart-legend-mark chart-legend-{kind}") style:color=c aria-hidden="true"></span>
-                            {e.label}
-                        </li>
-                    }
-                }).collect_view()}
+                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().filter(|e| crate::many::kept(&e.label, &legend_filter.get())).map(legend_item).collect_view()}
             </ul>
             })}
         </figure>
     }
 }
 
+/// What the chart shows that tests and tools can read, on the canvas and the static chart alike:
+/// the y axes, the shaded window's caption, the marks.
+pub(crate) fn data_y(s: &ChartSpec) -> String {
+    s.panels
+        .iter()
+        .map(|p| p.y.label.clone())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+pub(crate) fn data_shade(s: &ChartSpec) -> String {
+    s.shade
+        .as_ref()
+        .map(|(a, b, c)| format!("{a} {b} {c}"))
+        .unwrap_or_default()
+}
+
+pub(crate) fn data_marks(s: &ChartSpec) -> String {
+    s.marks
+        .iter()
+        .map(|m| format!("{}@{}", m.text, m.x))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// One entry of a chart's legend (in HTML below the plot).
+pub(crate) fn legend_item(e: tpsview_plot::LegendEntry) -> impl IntoView {
+    let c = format!("rgb({}, {}, {})", e.colour.0, e.colour.1, e.colour.2);
+    let kind = match e.mark {
+        tpsview_plot::LegendMark::Line => "line",
+        tpsview_plot::LegendMark::Dashed => "dashed",
+        tpsview_plot::LegendMark::Point => "point",
+        tpsview_plot::LegendMark::Swatch => "swatch",
+    };
+    view! {
+        <li class="chart-legend-entry">
+            <span class=format!("chart-legend-mark chart-legend-{kind}") style:color=c aria-hidden="true"></span>
+            {e.label}
+        </li>
+    }
+}
+
 /// A tooltip's title and rows.
+#[cfg(target_arch = "wasm32")]
 fn tooltip_body(h: &Hover) -> impl IntoView {
     view! {
         <div class="chart-tooltip-title">{h.title.clone()}</div>

@@ -10,8 +10,8 @@ use tpsview_core::roofline::{
 };
 use tpsview_core::summary::RunSummary;
 
-use crate::chart::Chart;
 use crate::format::{fmt_num, fmt_value};
+use crate::Chart;
 
 /// A number input bound to a signal; `scale` converts display units to stored units.
 #[component]

@@ -6,8 +6,8 @@ use tpsview_core::chart_spec::ChartSpec;
 use tpsview_core::learn::Step;
 use tpsview_core::vocabulary::ChartKind;
 
-use crate::chart::Chart;
 use crate::format::{fmt_num, fmt_value};
+use crate::Chart;
 
 /// Shows step `current` (0-based) of `steps`, with the chart of that id from `charts`.
 #[component]

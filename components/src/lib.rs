@@ -6,6 +6,8 @@
 
 mod chart;
 mod chart_controls;
+#[cfg(not(target_arch = "wasm32"))]
+mod chart_static;
 mod claim_reader;
 mod decode_model;
 mod diagnostics_list;
@@ -23,8 +25,12 @@ mod slo_table;
 mod summary_table;
 mod tool_definitions;
 
-pub use chart::{export_png, Chart};
+pub use chart::export_png;
+#[cfg(target_arch = "wasm32")]
+pub use chart::Chart;
 pub use chart_controls::ChartControls;
+#[cfg(not(target_arch = "wasm32"))]
+pub use chart_static::{Chart, SIZE as STATIC_CHART_SIZE};
 pub use claim_reader::ClaimReader;
 pub use decode_model::DecodeModel;
 pub use diagnostics_list::{DiagnosticsList, FileStatus};

@@ -1,0 +1,63 @@
+//! The chart outside the browser (HTML rendered natively: the prerendered first view, `tpsview
+//! report`): the props of the canvas [`Chart`](crate::chart), the same `draw_chart` on plotters'
+//! SVG backend, and the same legend in HTML below it. Marked `data-drawn="true"` and
+//! `data-static="true"`; the SVG scales to the box the canvas fills.
+
+use leptos::prelude::*;
+use tpsview_core::chart_spec::ChartSpec;
+
+/// The drawing's size in SVG units: the canvas chart's proportions at a desktop width.
+pub const SIZE: (u32, u32) = (900, 600);
+
+/// Draws `spec` as SVG; a drawing error goes to `on_error` and leaves the frame empty.
+#[component]
+pub fn Chart(
+    /// What to draw.
+    spec: Signal<ChartSpec>,
+    /// Accessible description of the chart.
+    #[prop(into)]
+    label: String,
+    /// Called with a message when drawing fails.
+    #[prop(into)]
+    on_error: Callback<String>,
+    /// Unused outside the browser (no pointer, no tooltip); kept so that both bodies take the
+    /// same props.
+    #[prop(optional, into)]
+    pinned: Option<Signal<Option<f64>>>,
+) -> impl IntoView {
+    let _ = pinned;
+    let s = spec.get_untracked();
+    let svg = tpsview_plot::chart_svg(&s, SIZE).unwrap_or_else(|e| {
+        on_error.run(format!("the {} chart could not be drawn: {e}", s.id));
+        String::new()
+    });
+    let id = s.id.id();
+    let entries = tpsview_plot::legend_entries(&s, false);
+    let count = entries.len();
+    let legend = view! {
+        <ul class="chart-legend" data-testid=format!("chart-{id}-legend")>
+            {entries.into_iter().map(crate::chart::legend_item).collect_view()}
+        </ul>
+    };
+    view! {
+        <figure class="chart">
+            <div class=format!("chart-frame chart-static chart-canvas-{id}")
+                data-testid=format!("chart-{id}") data-drawn="true" data-static="true"
+                data-y=crate::chart::data_y(&s) data-shade=crate::chart::data_shade(&s)
+                data-marks=crate::chart::data_marks(&s)
+                role="img" aria-label=label inner_html=svg></div>
+            // Past a dozen series the legend folds, as in the browser (a `<details>` opens
+            // without script).
+            {if count > crate::many::FEW {
+                view! {
+                    <details class="many" data-testid="chart-legend-many">
+                        <summary>{format!("{count} series")}</summary>
+                        {legend}
+                    </details>
+                }.into_any()
+            } else {
+                legend.into_any()
+            }}
+        </figure>
+    }
+}

@@ -1,0 +1,85 @@
+//! The components rendered to HTML natively (`ssr`): what the prerendered first view and `tpsview
+//! report` are made of. A browser call slipped into a component's body panics here, in `cargo
+//! test`, not in the CLI. Figures are checked against the summary's own points (the highest
+//! system T/s found here by a plain scan), not against what the components computed.
+#![cfg(not(target_arch = "wasm32"))]
+
+use leptos::prelude::*;
+use tpsview_components::{Chart, RunAnswer, SummaryTable};
+use tpsview_core::metrics::MetricOptions;
+use tpsview_core::summary::Summary;
+use tpsview_core::vocabulary::Metric;
+use tpsview_core::{answer, chart_spec};
+
+fn example() -> Summary {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../public/samples/h100-llama70b-fp8.tpsview.json"
+    );
+    let bytes = std::fs::read(path).expect("the built-in example");
+    let parsed = tpsview_core::parse_any("h100-llama70b-fp8.tpsview.json", &bytes).expect("reads");
+    tpsview_core::summarize(vec![parsed], &MetricOptions { steady_state: true })
+}
+
+/// The value of `attr` on the element whose `data-testid` is `testid`.
+fn attr<'a>(html: &'a str, testid: &str, attr: &str) -> Option<&'a str> {
+    let at = html.find(&format!("data-testid=\"{testid}\""))?;
+    let open = html[..at].rfind('<')?;
+    let end = open + html[open..].find('>')?;
+    let tag = &html[open..end];
+    let k = tag.find(&format!(" {attr}=\""))? + attr.len() + 3;
+    Some(&tag[k..k + tag[k..].find('"')?])
+}
+
+#[test]
+fn the_throughput_chart_renders_as_svg_with_its_legend() {
+    let s = example();
+    let spec = chart_spec::throughput(&s, &chart_spec::ChartOptions::default());
+    let entries = tpsview_plot::legend_entries(&spec, false).len();
+    let html = view! {
+        <Chart spec=Signal::stored(spec) label="throughput" on_error=Callback::new(|e: String| panic!("{e}"))/>
+    }
+    .to_html();
+    assert_eq!(attr(&html, "chart-throughput", "data-drawn"), Some("true"));
+    assert_eq!(attr(&html, "chart-throughput", "data-static"), Some("true"));
+    assert!(html.contains("<svg") && html.contains("viewBox=\"0 0 900 600\""));
+    assert_eq!(
+        html.matches("class=\"chart-legend-entry\"").count(),
+        entries
+    );
+    assert!(entries >= 2, "{entries} legend entries");
+}
+
+#[test]
+fn the_answer_cards_and_the_table_render_the_summarys_figures() {
+    let s = example();
+    let run = &s.runs[0];
+    // The peak by a plain scan of the points.
+    let (peak, at) = run
+        .points
+        .iter()
+        .filter_map(|p| Some((p.get(Metric::SystemTps)?, p.metrics.concurrency)))
+        .fold((f64::MIN, None), |a, b| if b.0 > a.0 { b } else { a });
+    let html = view! {
+        <RunAnswer run=run.clone() header=answer::header(run) answers=answer::answers(run) health=(0, 0, 0)/>
+        <SummaryTable summary=Signal::stored(s.clone())/>
+    }
+    .to_html();
+    let shown: f64 = attr(&html, "kpi-peak-system", "data-value")
+        .expect("the peak card")
+        .parse()
+        .expect("a number");
+    assert!(
+        (shown - peak).abs() <= 1e-9 * peak,
+        "{shown} against {peak}"
+    );
+    let c: Option<f64> =
+        attr(&html, "kpi-peak-system", "data-concurrency").and_then(|c| c.parse().ok());
+    assert_eq!(c, at);
+    // One table row per level.
+    let levels: usize = s.runs.iter().map(|r| r.points.len()).sum();
+    assert_eq!(
+        html.matches("data-testid=\"summary-row\"").count(),
+        levels.min(50)
+    );
+}
