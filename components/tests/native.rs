@@ -5,7 +5,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use leptos::prelude::*;
-use tpsview_components::{Chart, RunAnswer, SummaryTable};
+use tpsview_components::{
+    answered, first_view, Chart, FirstViewData, FirstViewSlots, RunAnswer, SummaryTable,
+};
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::Summary;
 use tpsview_core::vocabulary::Metric;
@@ -81,5 +83,42 @@ fn the_answer_cards_and_the_table_render_the_summarys_figures() {
     assert_eq!(
         html.matches("data-testid=\"summary-row\"").count(),
         levels.min(50)
+    );
+}
+
+#[test]
+fn the_first_view_renders_natively_as_the_page_composes_it() {
+    let s = example();
+    let (answers, more) = answered(&s);
+    let spec = chart_spec::throughput(&s, &chart_spec::ChartOptions::default());
+    let html = Owner::new().with(|| {
+        let data = FirstViewData {
+            answers: Memo::new(move |_| answers.clone()),
+            more_runs: Signal::stored(more),
+            health: Memo::new(|_| Vec::new()),
+            throughput: Signal::stored(spec),
+            summary: Signal::stored(s.clone()),
+            table: signal(true).0,
+        };
+        first_view(
+            data,
+            Callback::new(|e: String| panic!("{e}")),
+            FirstViewSlots::NONE,
+        )
+        .to_html()
+    });
+    // The answer first: the cards, then the chart, then the table.
+    let (cards, chart, table) = (
+        html.find("data-testid=\"kpi-peak-system\"").expect("cards"),
+        html.find("data-testid=\"chart-throughput\"")
+            .expect("chart"),
+        html.find("data-testid=\"summary-row\"").expect("table"),
+    );
+    assert!(cards < chart && chart < table);
+    // Up to three runs, each answered; past three, the highest peak alone.
+    let n = s.runs.len();
+    assert_eq!(
+        html.matches("data-testid=\"run-answer\"").count(),
+        if n <= 3 { n } else { 1 }
     );
 }

@@ -4,22 +4,18 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use tpsview_components::{
-    Chart, ChartControls, DiffTable, GapNotes, HealthPanel, RunAnswer, RunLegend, SummaryTable,
-    ToolDefinitions,
+    first_view, Answered, Chart, ChartControls, DiffTable, FirstViewData, FirstViewSlots, GapNotes,
+    HealthPanel, RunLegend, ToolDefinitions,
 };
-use tpsview_core::answer::{self, Answers, HeaderPart};
+use tpsview_core::answer;
 use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec, Empty};
 use tpsview_core::compare::{self, CompareOptions};
 use tpsview_core::health::{self, HealthItem};
-use tpsview_core::summary::RunSummary;
 use tpsview_core::vocabulary::RunId;
 
 use crate::share;
 use crate::state::{use_analysis, use_files, use_view, Analysis};
 use crate::view::bundle;
-
-/// A run with its header parts and answers, as the answer cards show it.
-type Answered = (RunSummary, Vec<(HeaderPart, String)>, Answers);
 
 /// A button that copies `text` to the clipboard and says so.
 fn copy_button(testid: &'static str, text: String) -> impl IntoView {
@@ -273,13 +269,7 @@ pub fn ViewerPage() -> impl IntoView {
         if !ready.get() {
             return prev.cloned().unwrap_or_default();
         }
-        summary.with(|s| {
-            answer::leading(&s.runs)
-                .into_iter()
-                .map(|i| &s.runs[i])
-                .map(|r| (r.clone(), answer::header(r), answer::answers(r)))
-                .collect::<Vec<_>>()
-        })
+        summary.with(|s| tpsview_components::answered(s).0)
     });
     let health_items = Memo::new(move |prev: Option<&Vec<HealthItem>>| {
         if !ready.get() {
@@ -399,51 +389,49 @@ pub fn ViewerPage() -> impl IntoView {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
         <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()
             data-testid="viewer" data-ready=move || ready.get().to_string()>
-            <div class="viewer-answers">
-                {move || {
-                    let counts = health_items.with(|h| health::counts(h));
-                    answers.get().into_iter().map(|(run, header, a)| view! {
-                        <RunAnswer run=run header=header answers=a health=counts/>
-                    }).collect_view()
-                }}
-                {move || (more_runs.get() > 0).then(|| view! {
-                    <p class="viewer-page-note" data-testid="more-runs">{format!("The run with the highest system T/s of {}; {} more runs are in the legend, the charts and the table.", more_runs.get() + 1, more_runs.get())}</p>
-                })}
-            </div>
-            {move || has_data().then(|| view! { <HealthPanel items=Signal::from(health_items)/> })}
-            <RunLegend runs=run_ids hidden=hidden_runs
-                on_toggle=move |id: RunId| view.0.update(|v| v.toggle_run(&id))
-                on_remove=move |id: RunId| {
-                    if let Some(key) = report.with_untracked(|g| files.key_of(g, &id)) {
-                        files.remove_run(&key);
-                    }
-                    view.0.update(|v| v.forget_run(&id));
-                }/>
-            {super::capacity::capacity_panel(Signal::from(summary))}
-            <ChartControls names=series_names options=options on_change=set_options/>
-            <section aria-labelledby="h-throughput">
-                <h2 id="h-throughput">"50 or 4,000? Per-stream and system tokens per second"</h2>
-                {terms(&[("system", "system T/s"), ("per-stream", "per-stream T/s"), ("concurrency", "concurrency")])}
-                <div class="chart-slot">
-                    <Chart spec=throughput label="system and per-stream tokens per second against concurrency" on_error=on_error/>
-                    {empty_note(throughput)}
-                </div>
-                {exports(throughput, on_error_cb)}
-                <GapNotes summary=Signal::from(summary)/>
-                // Offered only where the walkthrough has levels to walk (a concurrency and both
-                // aggregations).
-                {move || summary.with(|s| s.runs.iter().any(|r| !tpsview_core::learn::walkthrough(r).is_empty())).then(|| view! {
-                    <p><a href="#learn/1" data-testid="explain-link">"Explain this run step by step →"</a></p>
-                })}
-            </section>
-            <section aria-labelledby="h-table">
-                <h2 id="h-table">"Every figure"</h2>
-                {move || below.get().then(|| view! { <SummaryTable summary=Signal::from(summary)/> })}
-                <p class="viewer-page-exports">
-                    <button type="button" data-testid="export-csv-summary"
-                        on:click=move |_| download_csv("tpsview-summary.csv", summary.with(compare::summary_csv))>"Download the table (CSV)"</button>
-                </p>
-            </section>
+            {first_view(
+                FirstViewData {
+                    answers,
+                    more_runs,
+                    health: health_items,
+                    throughput,
+                    summary: Signal::from(summary),
+                    table: below,
+                },
+                on_error_cb,
+                FirstViewSlots {
+                    between: view! {
+                    {move || has_data().then(|| view! { <HealthPanel items=Signal::from(health_items)/> })}
+                    <RunLegend runs=run_ids hidden=hidden_runs
+                        on_toggle=move |id: RunId| view.0.update(|v| v.toggle_run(&id))
+                        on_remove=move |id: RunId| {
+                            if let Some(key) = report.with_untracked(|g| files.key_of(g, &id)) {
+                                files.remove_run(&key);
+                            }
+                            view.0.update(|v| v.forget_run(&id));
+                        }/>
+                    {super::capacity::capacity_panel(Signal::from(summary))}
+                    <ChartControls names=series_names options=options on_change=set_options/>
+                    },
+                    above_chart: terms(&[("system", "system T/s"), ("per-stream", "per-stream T/s"), ("concurrency", "concurrency")]),
+                    in_chart: empty_note(throughput),
+                    under_chart: view! {
+                    {exports(throughput, on_error_cb)}
+                    <GapNotes summary=Signal::from(summary)/>
+                    // Offered only where the walkthrough has levels to walk (a concurrency and both
+                    // aggregations).
+                    {move || summary.with(|s| s.runs.iter().any(|r| !tpsview_core::learn::walkthrough(r).is_empty())).then(|| view! {
+                        <p><a href="#learn/1" data-testid="explain-link">"Explain this run step by step →"</a></p>
+                    })}
+                    },
+                    under_table: view! {
+                    <p class="viewer-page-exports">
+                        <button type="button" data-testid="export-csv-summary"
+                            on:click=move |_| download_csv("tpsview-summary.csv", summary.with(compare::summary_csv))>"Download the table (CSV)"</button>
+                    </p>
+                    },
+                },
+            )}
             <section aria-labelledby="h-latency">
                 <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
                 {terms(&[("tpot", "TPOT"), ("ttft", "TTFT"), ("itl", "ITL (not plotted: chunk gaps)")])}
