@@ -6,8 +6,9 @@
 use leptos::prelude::*;
 use tpsview_core::chart_spec::ChartSpec;
 
-/// The drawing's size in SVG units: the canvas chart's proportions at a desktop width.
-pub const SIZE: (u32, u32) = (900, 600);
+/// The drawing's size in SVG units: the canvas chart's box at a desktop width (1,100 × 460 CSS
+/// pixels); in another box the drawing scales to fit, centred.
+pub const SIZE: (u32, u32) = (1100, 460);
 
 /// Draws `spec` as SVG; a drawing error goes to `on_error` and leaves the frame empty.
 #[component]
@@ -27,10 +28,20 @@ pub fn Chart(
 ) -> impl IntoView {
     let _ = pinned;
     let s = spec.get_untracked();
-    let svg = tpsview_plot::chart_svg(&s, SIZE).unwrap_or_else(|e| {
-        on_error.run(format!("the {} chart could not be drawn: {e}", s.id));
-        String::new()
-    });
+    // Light and dark, as the canvas draws them; the stylesheet shows the one the reader's colour
+    // scheme asks for.
+    let draw = |dark: bool| {
+        let theme = tpsview_plot::Theme {
+            scale: 1.0,
+            dark,
+            legend: false,
+        };
+        tpsview_plot::chart_svg_themed(&s, SIZE, theme).unwrap_or_else(|e| {
+            on_error.run(format!("the {} chart could not be drawn: {e}", s.id));
+            String::new()
+        })
+    };
+    let (light, dark) = (draw(false), draw(true));
     let id = s.id.id();
     let entries = tpsview_plot::legend_entries(&s, false);
     let count = entries.len();
@@ -41,11 +52,15 @@ pub fn Chart(
     };
     view! {
         <figure class="chart">
-            <div class=format!("chart-frame chart-static chart-canvas-{id}")
-                data-testid=format!("chart-{id}") data-drawn="true" data-static="true"
-                data-y=crate::chart::data_y(&s) data-shade=crate::chart::data_shade(&s)
-                data-marks=crate::chart::data_marks(&s)
-                role="img" aria-label=label inner_html=svg></div>
+            <div class="chart-frame">
+                <div class=format!("chart-canvas chart-static chart-canvas-{id}")
+                    data-testid=format!("chart-{id}") data-drawn="true" data-static="true"
+                    data-y=crate::chart::data_y(&s) data-shade=crate::chart::data_shade(&s)
+                    data-marks=crate::chart::data_marks(&s) role="img" aria-label=label>
+                    <div class="chart-static-light" inner_html=light></div>
+                    <div class="chart-static-dark" inner_html=dark></div>
+                </div>
+            </div>
             // Past a dozen series the legend folds, as in the browser (a `<details>` opens
             // without script).
             {if count > crate::many::FEW {

@@ -44,7 +44,12 @@ fn the_throughput_chart_renders_as_svg_with_its_legend() {
     .to_html();
     assert_eq!(attr(&html, "chart-throughput", "data-drawn"), Some("true"));
     assert_eq!(attr(&html, "chart-throughput", "data-static"), Some("true"));
-    assert!(html.contains("<svg") && html.contains("viewBox=\"0 0 900 600\""));
+    // Light and dark, the stylesheet showing one.
+    assert_eq!(html.matches("viewBox=\"0 0 1100 460\"").count(), 2);
+    assert!(
+        html.contains("class=\"chart-static-light\"")
+            && html.contains("class=\"chart-static-dark\"")
+    );
     assert_eq!(
         html.matches("class=\"chart-legend-entry\"").count(),
         entries

@@ -16,6 +16,7 @@ mod ingest;
 mod inputs;
 mod parquet_out;
 mod probe;
+mod report;
 mod simulate;
 mod summarize;
 mod table;
@@ -59,6 +60,10 @@ enum Command {
     Formats(formats::Args),
     /// Draw a chart as an SVG: throughput (default), latency or interactivity.
     Chart(chart::Args),
+    /// Write one self-contained HTML report: run headers, answer cards, data health, every chart
+    /// as SVG, the table, each tool's definitions, and the data inside as tpsview/1. Readable
+    /// with JavaScript off, from disk, with no network.
+    Report(report::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
         Command::StubServer(a) => bench::cli::run_stub(a),
         Command::Formats(a) => formats::run(a),
         Command::Chart(a) => chart::run(a),
+        Command::Report(a) => report::run(a),
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e:#}");

@@ -1443,3 +1443,39 @@ fn a_short_cpu_probe_shows_the_batching_effect() {
     let zero = tpsview(&["probe", "--batch", "0,8", "-o", out_s]);
     assert_eq!(zero.status.code(), Some(2));
 }
+
+#[test]
+fn report_shows_strings_from_files_as_text_and_says_its_size() {
+    // A vLLM result whose strings hold markup: in the report they are text (escaped), never
+    // elements, and the data block cannot be closed early from inside.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("r.html");
+    let st = tpsview(&[
+        "report",
+        &fixture("vllm/html-in-strings.json"),
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let html = std::fs::read_to_string(&out).expect("written");
+    assert!(
+        !html.contains("<img src=x"),
+        "markup from the file became an element"
+    );
+    assert!(
+        !html.contains("<script>alert"),
+        "a script from the file became an element"
+    );
+    assert!(html.contains("&lt;script&gt;alert(2)&lt;/script&gt;"), "the label shown as text");
+    // One script element only: the data block (not run).
+    assert_eq!(html.matches("<script").count(), 1);
+    let said = String::from_utf8_lossy(&st.stderr);
+    assert!(
+        said.contains(&format!("{} bytes", html.len())),
+        "the size is said: {said}"
+    );
+}

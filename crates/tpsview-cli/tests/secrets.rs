@@ -3,7 +3,7 @@
 //! text from — a vLLM result's string fields and a failed request's error, an AIPerf summary's
 //! command line and endpoint, an LLMPerf summary's name, an unread file's keys — and every command that
 //! writes something (summarize, its JSON, convert to tpsview/1 and to Parquet, compare,
-//! validate) is searched for them, stdout, stderr and files alike.
+//! validate, the HTML report) is searched for them, stdout, stderr and files alike.
 
 use std::path::Path;
 use std::process::Command;
@@ -84,7 +84,13 @@ fn a_planted_key_reaches_no_output() {
     let files = planted_files(dir.path());
     let out_dir = dir.path().join("out");
     let bundle = dir.path().join("bundle.tpsview.json");
+    let report = dir.path().join("report.html");
     let runs: Vec<Vec<String>> = vec![
+        vec![
+            "report".into(),
+            "-o".into(),
+            report.to_string_lossy().into(),
+        ],
         vec!["summarize".into()],
         vec!["summarize".into(), "--json".into()],
         vec!["validate".into()],
@@ -143,4 +149,7 @@ fn a_planted_key_reaches_no_output() {
         "the tpsview/1 bundle",
         &std::fs::read(&bundle).expect("bundle written"),
     );
+    let html = std::fs::read(&report).expect("report written");
+    assert_clean("the HTML report", &html);
+    assert!(String::from_utf8_lossy(&html).contains("[redacted]"));
 }

@@ -677,6 +677,21 @@ pub fn chart_svg(spec: &ChartSpec, size: (u32, u32)) -> Result<String, String> {
     chart_svg_with_footer(spec, size, None)
 }
 
+/// Renders a chart as an SVG document as the viewer's canvas draws it (`theme`: its colours, and
+/// whether the legend is drawn in — the viewer's is HTML, under the chart).
+pub fn chart_svg_themed(
+    spec: &ChartSpec,
+    size: (u32, u32),
+    theme: Theme,
+) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw_chart(&area, spec, theme)?;
+    }
+    Ok(svg)
+}
+
 /// Renders a chart as an SVG document with, under it, a one-line provenance footer.
 pub fn chart_svg_with_footer(
     spec: &ChartSpec,

@@ -1,0 +1,160 @@
+//! `tpsview report`: one self-contained HTML file — the viewer's own components rendered natively
+//! (leptos `ssr`): each answered run's header and cards, the throughput chart, every figure, the
+//! data's health, the latency and interactivity charts as SVG with their legends, how each tool
+//! defines its numbers; and the data inside as a tpsview/1 bundle. Readable with JavaScript off,
+//! from `file://`, with no network: its CSP allows no script and no connection.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use leptos::prelude::*;
+use tpsview_components::{
+    answered, first_view, Chart, FirstViewData, FirstViewSlots, HealthPanel, ToolDefinitions,
+};
+use tpsview_core::chart_spec::{self, ChartOptions};
+use tpsview_core::compare::CompareOptions;
+use tpsview_core::metrics::MetricOptions;
+use tpsview_core::summary::{summarize_report, Summary};
+
+use crate::inputs::Inputs;
+
+/// The viewer's stylesheet, inlined (the report fetches nothing).
+const CSS: &str = include_str!("../../../public/styles/app.css");
+
+/// The report's policy: no script runs, nothing is fetched; styles inline (the legend's colour
+/// marks are style attributes), images only as data.
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/// Arguments of `tpsview report`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// The HTML file to write.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Leave the interactive viewer out: the report is static HTML and SVG. (Embedding the
+    /// viewer is not built yet: every report is static for now, and says so.)
+    #[arg(long = "static")]
+    static_only: bool,
+    /// Also compute system T/s inside the steady-state window.
+    #[arg(long)]
+    steady_state: bool,
+    #[command(flatten)]
+    capacity: crate::capacity::Capacity,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let slo = match args.capacity.check() {
+        Ok(slo) => slo,
+        Err(code) => return Ok(code),
+    };
+    let loaded = args.inputs.load();
+    if loaded.parsed.is_empty() {
+        return Ok(ExitCode::from(1));
+    }
+    let status = loaded.status();
+    let files: Vec<String> = loaded.parsed.iter().map(|p| p.file.clone()).collect();
+    let (report, mut diagnostics) = tpsview_core::group::group(loaded.parsed);
+    let opts = MetricOptions {
+        steady_state: args.steady_state,
+    };
+    let (runs, d) = summarize_report(&report, &opts);
+    diagnostics.extend(d);
+    let mut summary = Summary { runs, diagnostics };
+    if let Err(code) = args.capacity.apply(&report, &mut summary, slo.as_ref()) {
+        return Ok(code);
+    }
+    let health = tpsview_core::health::health(&report, &summary, &CompareOptions::default());
+    let bundle = tpsview_core::formats::tpsview::write(&report);
+    let html = render(&summary, health, &files, &bundle);
+    std::fs::write(&args.output, &html)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    let _ = args.static_only;
+    eprintln!(
+        "wrote {} ({} bytes; static: the interactive viewer is not embedded yet)",
+        args.output.display(),
+        html.len()
+    );
+    Ok(status)
+}
+
+/// `text` safe inside `<script type="application/json">`: no `</script>` (nor `<!--`) can end or
+/// open anything early.
+fn json_in_script(text: &str) -> String {
+    text.replace('<', "\\u003c")
+}
+
+/// The whole document.
+pub fn render(
+    summary: &Summary,
+    health: Vec<tpsview_core::health::HealthItem>,
+    files: &[String],
+    bundle: &str,
+) -> String {
+    let opts = ChartOptions::default();
+    let (answers, more) = answered(summary);
+    let throughput = chart_spec::throughput(summary, &opts);
+    let latency = chart_spec::latency(summary, &opts);
+    let interactivity = chart_spec::interactivity(summary, &opts);
+    let s = summary.clone();
+    let shown = files.join(", ");
+    let body = Owner::new().with(move || {
+        let health = Memo::new(move |_| health.clone());
+        let summary = Signal::stored(s);
+        let on_error = Callback::new(|e: String| eprintln!("warning: {e}"));
+        let data = FirstViewData {
+            answers: Memo::new(move |_| answers.clone()),
+            more_runs: Signal::stored(more),
+            health,
+            throughput: Signal::stored(throughput),
+            summary,
+            table: signal(true).0,
+        };
+        view! {
+            <div class="viewer-page">
+                <header class="viewer-page-header">
+                    <h1>"tpsview report"</h1>
+                    <p class="viewer-page-hint" data-testid="report-files">{format!("Read from {shown} by tpsview {}.", env!("CARGO_PKG_VERSION"))}</p>
+                </header>
+                <main class="viewer-page-main" data-testid="viewer" data-ready="true">
+                    {first_view(data, on_error, FirstViewSlots {
+                        between: view! { <HealthPanel items=Signal::from(health)/> },
+                        above_chart: (),
+                        in_chart: (),
+                        under_chart: (),
+                        under_table: (),
+                    })}
+                    <section aria-labelledby="h-latency">
+                        <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
+                        <div class="chart-slot">
+                            <Chart spec=Signal::stored(latency) label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
+                        </div>
+                    </section>
+                    <section aria-labelledby="h-interactivity">
+                        <h2 id="h-interactivity">"Throughput against interactivity"</h2>
+                        <div class="chart-slot">
+                            <Chart spec=Signal::stored(interactivity) label="system tokens per second against per-stream tokens per second" on_error=on_error/>
+                        </div>
+                    </section>
+                    <section aria-labelledby="h-definitions">
+                        <h2 id="h-definitions">"How each tool defines its numbers"</h2>
+                        <ToolDefinitions summary=summary/>
+                    </section>
+                </main>
+            </div>
+        }
+        .to_html()
+    });
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
+         <meta name=\"color-scheme\" content=\"light dark\"/>\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"/>\
+         <title>tpsview report</title><style>{CSS}</style></head><body>{body}\
+         <script type=\"application/json\" id=\"tpsview-bundle\">{}</script></body></html>\n",
+        json_in_script(bundle)
+    )
+}
