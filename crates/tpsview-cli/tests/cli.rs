@@ -1470,7 +1470,10 @@ fn report_shows_strings_from_files_as_text_and_says_its_size() {
         !html.contains("<script>alert"),
         "a script from the file became an element"
     );
-    assert!(html.contains("&lt;script&gt;alert(2)&lt;/script&gt;"), "the label shown as text");
+    assert!(
+        html.contains("&lt;script&gt;alert(2)&lt;/script&gt;"),
+        "the label shown as text"
+    );
     // One script element only: the data block (not run).
     assert_eq!(html.matches("<script").count(), 1);
     let said = String::from_utf8_lossy(&st.stderr);
