@@ -12,12 +12,13 @@ use leptos::prelude::*;
 use tpsview_components::{
     answered, first_view, Chart, FirstViewData, FirstViewSlots, HealthPanel, ToolDefinitions,
 };
+use tpsview_core::chart_spec::ChartSpec;
 use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::compare::CompareOptions;
-use tpsview_core::metrics::MetricOptions;
-use tpsview_core::summary::{summarize_report, Summary};
+use tpsview_core::summary::Summary;
 
 use crate::inputs::Inputs;
+use crate::summarize::{summarized, Summarized};
 
 /// The viewer's stylesheet, inlined (the report fetches nothing).
 const CSS: &str = include_str!("../../../public/styles/app.css");
@@ -47,26 +48,16 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let slo = match args.capacity.check() {
-        Ok(slo) => slo,
+    let Summarized {
+        files,
+        report,
+        summary,
+        status,
+        ..
+    } = match summarized(&args.inputs, args.steady_state, &args.capacity) {
+        Ok(s) => s,
         Err(code) => return Ok(code),
     };
-    let loaded = args.inputs.load();
-    if loaded.parsed.is_empty() {
-        return Ok(ExitCode::from(1));
-    }
-    let status = loaded.status();
-    let files: Vec<String> = loaded.parsed.iter().map(|p| p.file.clone()).collect();
-    let (report, mut diagnostics) = tpsview_core::group::group(loaded.parsed);
-    let opts = MetricOptions {
-        steady_state: args.steady_state,
-    };
-    let (runs, d) = summarize_report(&report, &opts);
-    diagnostics.extend(d);
-    let mut summary = Summary { runs, diagnostics };
-    if let Err(code) = args.capacity.apply(&report, &mut summary, slo.as_ref()) {
-        return Ok(code);
-    }
     let health = tpsview_core::health::health(&report, &summary, &CompareOptions::default());
     let bundle = tpsview_core::formats::tpsview::write(&report);
     let html = render(&summary, health, &files, &bundle);
@@ -79,6 +70,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         html.len()
     );
     Ok(status)
+}
+
+/// A chart's section under its heading, as the viewer titles it.
+fn chart_section(
+    id: &'static str,
+    title: &'static str,
+    spec: ChartSpec,
+    label: &'static str,
+    on_error: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <section aria-labelledby=format!("h-{id}")>
+            <h2 id=format!("h-{id}")>{title}</h2>
+            <div class="chart-slot">
+                <Chart spec=Signal::stored(spec) label=label on_error=on_error/>
+            </div>
+        </section>
+    }
 }
 
 /// `text` safe inside `<script type="application/json">`: no `</script>` (nor `<!--`) can end or
@@ -127,18 +136,10 @@ pub fn render(
                         under_chart: (),
                         under_table: (),
                     })}
-                    <section aria-labelledby="h-latency">
-                        <h2 id="h-latency">"Latency: TPOT and TTFT"</h2>
-                        <div class="chart-slot">
-                            <Chart spec=Signal::stored(latency) label="TPOT and TTFT against concurrency, mean with p50 to p99 band" on_error=on_error/>
-                        </div>
-                    </section>
-                    <section aria-labelledby="h-interactivity">
-                        <h2 id="h-interactivity">"Throughput against interactivity"</h2>
-                        <div class="chart-slot">
-                            <Chart spec=Signal::stored(interactivity) label="system tokens per second against per-stream tokens per second" on_error=on_error/>
-                        </div>
-                    </section>
+                    {chart_section("latency", "Latency: TPOT and TTFT", latency,
+                        "TPOT and TTFT against concurrency, mean with p50 to p99 band", on_error)}
+                    {chart_section("interactivity", "Throughput against interactivity", interactivity,
+                        "system tokens per second against per-stream tokens per second", on_error)}
                     <section aria-labelledby="h-definitions">
                         <h2 id="h-definitions">"How each tool defines its numbers"</h2>
                         <ToolDefinitions summary=summary/>

@@ -25,27 +25,59 @@ pub struct Args {
     capacity: crate::capacity::Capacity,
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let slo = match args.capacity.check() {
-        Ok(slo) => slo,
-        Err(code) => return Ok(code),
-    };
-    let loaded = args.inputs.load();
+/// The files read, grouped into runs and summarised, with the SLO and the price applied: what
+/// `summarize` prints and `report` renders.
+pub struct Summarized {
+    /// The files' names, as given.
+    pub files: Vec<String>,
+    /// The runs, grouped.
+    pub report: tpsview_core::model::Report,
+    /// Every figure.
+    pub summary: Summary,
+    /// The SLO applied, in words.
+    pub slo_text: Option<String>,
+    /// The exit status of the reading (1 when a file failed).
+    pub status: ExitCode,
+}
+
+/// Reads `inputs` and summarises them; `Err` holds the exit status to stop with (no file read,
+/// or a usage error, already printed).
+pub fn summarized(
+    inputs: &Inputs,
+    steady_state: bool,
+    capacity: &crate::capacity::Capacity,
+) -> Result<Summarized, ExitCode> {
+    let slo = capacity.check()?;
+    let loaded = inputs.load();
     if loaded.parsed.is_empty() {
-        return Ok(ExitCode::from(1));
+        return Err(ExitCode::from(1));
     }
     let status = loaded.status();
-    let opts = MetricOptions {
-        steady_state: args.steady_state,
-    };
+    let files = loaded.parsed.iter().map(|p| p.file.clone()).collect();
     // Grouped here (as `summarize` groups) so that the SLO can read each level's requests.
     let (report, mut diagnostics) = tpsview_core::group::group(loaded.parsed);
-    let (runs, d) = summarize_report(&report, &opts);
+    let (runs, d) = summarize_report(&report, &MetricOptions { steady_state });
     diagnostics.extend(d);
     let mut summary = Summary { runs, diagnostics };
-    let slo_text = match args.capacity.apply(&report, &mut summary, slo.as_ref()) {
-        Ok(t) => t,
+    let slo_text = capacity.apply(&report, &mut summary, slo.as_ref())?;
+    Ok(Summarized {
+        files,
+        report,
+        summary,
+        slo_text,
+        status,
+    })
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let Summarized {
+        summary,
+        slo_text,
+        status,
+        ..
+    } = match summarized(&args.inputs, args.steady_state, &args.capacity) {
+        Ok(s) => s,
         Err(code) => return Ok(code),
     };
     if args.json {
