@@ -2,7 +2,8 @@
 # Installs what building and testing tpsview needs, skipping whatever is already there:
 # the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version,
 # the npm packages in tests/e2e (playwright-core, binaryen's wasm-opt, axe-core) and, with --browser,
-# Debian's chromium and chromedriver. Nothing downloads browsers or binaries from elsewhere.
+# Debian's chromium and chromedriver; PyYAML for tests/wild/expected.py (the corpus's YAML
+# files). Nothing downloads browsers or binaries from elsewhere.
 # Usage: scripts/install-tools.sh [--browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,5 +52,18 @@ if ! python3 -c "import venv, ensurepip" 2>/dev/null; then
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq python3-venv
+fi
+# tests/wild/expected.py reads the corpus's YAML files (llm-d reports) with PyYAML.
+# From PyPI for the python3 on PATH; where pip may not install (Debian's own python3, PEP 668),
+# Debian's package.
+if ! python3 -c "import yaml" 2>/dev/null; then
+  say "installing PyYAML"
+  if ! python3 -m pip install --quiet pyyaml 2>/dev/null; then
+    sudo_cmd=""
+    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq python3-yaml
+  fi
+  python3 -c "import yaml"
 fi
 say "tools ready"
