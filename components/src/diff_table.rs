@@ -42,7 +42,7 @@ pub fn DiffTable(
                             <tbody>
                                 {c.runs.iter().flat_map(|r| r.rows.iter().map(move |row| (r, row)))
                                     .skip(crate::many::page_range(rows.get(), page.get()).start)
-                                    .take(crate::many::PAGE)
+                                    .take(crate::many::page_range(rows.get(), page.get()).len())
                                     .map(|(r, row)| {
                                     let label = r.label.to_string();
                                     view! {

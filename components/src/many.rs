@@ -2,7 +2,21 @@
 //! filter, a table paged past [`PAGE`] rows.
 
 use leptos::prelude::*;
-pub use tpsview_core::bounds::{kept, page_range, FEW, PAGE};
+pub use tpsview_core::bounds::{kept, FEW, PAGE};
+
+/// Rendered outside the browser (leptos `ssr`: the report, the prerendered first view): static
+/// HTML, with no script to turn a page or to build a list when it opens — so every row and every
+/// entry is written out (a closed `<details>` still opens without script).
+const STATIC: bool = cfg!(not(target_arch = "wasm32"));
+
+/// The rows of page `at` of `n` (`tpsview_core::bounds::page_range`); every row when static.
+pub fn page_range(n: usize, at: usize) -> std::ops::Range<usize> {
+    if STATIC {
+        0..n
+    } else {
+        tpsview_core::bounds::page_range(n, at)
+    }
+}
 
 /// A list of `count` entries, collapsed past [`FEW`] behind a `<details>` whose summary says
 /// `noun` and the count, with a filter box writing to `filter`. `body` renders the list (it
@@ -27,8 +41,9 @@ fn bounded(
     filter: RwSignal<String>,
     body: std::sync::Arc<dyn Fn() -> AnyView + Send + Sync>,
 ) -> AnyView {
-    // The list is built only while open: a closed one costs the page nothing.
-    let open = RwSignal::new(false);
+    // The list is built only while open: a closed one costs the page nothing (static HTML has it
+    // built, inside the closed `<details>`).
+    let open = RwSignal::new(STATIC);
     (move || {
         let n = count.get();
         if n <= FEW {
@@ -55,7 +70,7 @@ fn bounded(
 pub fn pager(rows: Signal<usize>, page: RwSignal<usize>, testid: &'static str) -> impl IntoView {
     move || {
         let n = rows.get();
-        (n > PAGE).then(|| {
+        (n > PAGE && !STATIC).then(|| {
             let pages = n.div_ceil(PAGE);
             let at = page.get().min(pages - 1);
             let shown = page_range(n, at);

@@ -127,3 +127,42 @@ fn the_first_view_renders_natively_as_the_page_composes_it() {
         if n <= 3 { n } else { 1 }
     );
 }
+
+/// A llama-bench JSONL of `runs` runs (builds) of `depths` depths each.
+fn many_runs(runs: usize, depths: usize) -> Summary {
+    let mut text = String::new();
+    for r in 0..runs {
+        for d in 0..depths {
+            text.push_str(&format!(
+                "{{\"build_commit\": \"b{r}\", \"model_type\": \"llama 8B\", \"n_prompt\": 0, \"n_gen\": 128, \"n_depth\": {}, \"avg_ns\": 3000000000, \"avg_ts\": {}, \"n_threads\": 8, \"test_time\": \"2026-11-30T10:00:00Z\"}}\n",
+                512 * d,
+                40.0 - d as f64
+            ));
+        }
+    }
+    let parsed = tpsview_core::parse_any("many.jsonl", text.as_bytes()).expect("reads");
+    tpsview_core::summarize(vec![parsed], &MetricOptions::default())
+}
+
+#[test]
+fn static_html_writes_every_row_and_every_entry_out() {
+    // In the browser the table pages past 50 rows and a list past a dozen entries is built when
+    // opened; static HTML has no script for either, so all of it is written.
+    let s = many_runs(20, 6);
+    assert_eq!(s.runs.len(), 20);
+    let html = view! {
+        <SummaryTable summary=Signal::stored(s.clone())/>
+        <tpsview_components::ToolDefinitions summary=Signal::stored(s.clone())/>
+    }
+    .to_html();
+    assert_eq!(html.matches("data-testid=\"summary-row\"").count(), 120);
+    assert!(!html.contains("summary-table-pager"));
+    // Each run's tool definitions, inside the folded list.
+    for run in &s.runs {
+        assert!(
+            html.contains(&run.id.to_string().replace('&', "&amp;")),
+            "{}",
+            run.id
+        );
+    }
+}
