@@ -63,11 +63,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let html = render(&summary, health, &files, &bundle);
     std::fs::write(&args.output, &html)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
-    let _ = args.static_only;
     eprintln!(
-        "wrote {} ({} bytes; static: the interactive viewer is not embedded yet)",
+        "wrote {} ({} bytes; {})",
         args.output.display(),
-        html.len()
+        html.len(),
+        if args.static_only {
+            "static, as asked"
+        } else {
+            "static: the interactive viewer is not embedded yet"
+        }
     );
     Ok(status)
 }

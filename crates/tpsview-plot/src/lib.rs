@@ -684,12 +684,7 @@ pub fn chart_svg_themed(
     size: (u32, u32),
     theme: Theme,
 ) -> Result<String, String> {
-    let mut svg = String::new();
-    {
-        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_chart(&area, spec, theme)?;
-    }
-    Ok(svg)
+    svg_of(size, |area| draw_chart(area, spec, theme))
 }
 
 /// Renders a chart as an SVG document with, under it, a one-line provenance footer.
@@ -698,10 +693,20 @@ pub fn chart_svg_with_footer(
     size: (u32, u32),
     footer: Option<&str>,
 ) -> Result<String, String> {
+    svg_of(size, |area| {
+        draw_export(area, spec, Theme::default(), footer)
+    })
+}
+
+/// An SVG document of `size` drawn by `draw`.
+fn svg_of(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<Layout, String>,
+) -> Result<String, String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_export(&area, spec, Theme::default(), footer)?;
+        draw(&area)?;
     }
     Ok(svg)
 }
