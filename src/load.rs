@@ -37,7 +37,7 @@ pub struct LoadedFile {
 /// The built-in samples: (menu label, path under the site root).
 pub const SAMPLES: &[(&str, &str)] = &[
     (
-        "H100 SXM · Llama 3.1 70B FP8 (simulated, the brief's shape)",
+        "H100 SXM · Llama 3.1 70B FP8 (simulated)",
         "samples/h100-llama70b-fp8.tpsview.json",
     ),
     (

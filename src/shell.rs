@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tpsview_components::DiagnosticsList;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 
+use crate::header::{self, Controls, HeaderState, ACCEPT};
 use crate::load;
 use crate::load::LoadedFile;
 use crate::loader;
@@ -15,10 +15,6 @@ use crate::route::{current_hash, Route};
 use crate::share;
 use crate::state::provide_state;
 use crate::view::{bundle, View};
-
-/// What the file pickers offer: every extension a supported format is written in.
-const ACCEPT: &str =
-    ".json,.jsonl,.csv,.txt,.yaml,.yml,application/json,text/csv,text/plain,application/yaml";
 
 /// The `?src=` URLs (several allowed) and the `view` of the page's URL.
 fn url_params() -> (Vec<String>, Option<View>) {
@@ -56,28 +52,10 @@ pub fn AppShell() -> impl IntoView {
         set_hash.set(current_hash())
     });
     let route = Memo::new(move |_| Route::parse(&hash.get()));
-    // Each file with every diagnostic about it: its own parse notes, and what grouping, pairing
-    // and recomputation said (those name the file, or one of its objects as `file#k`).
     let statuses = Signal::derive(move || {
-        analysis.summary.with(|s| {
-            files.0.with(|f| {
-                f.iter()
-                    .map(|x| {
-                        let mut st = x.status.clone();
-                        if x.parsed.is_some() {
-                            let prefix = format!("{}#", st.name);
-                            st.diagnostics = s
-                                .diagnostics
-                                .iter()
-                                .filter(|d| d.file == st.name || d.file.starts_with(&prefix))
-                                .cloned()
-                                .collect();
-                        }
-                        st
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
+        analysis
+            .summary
+            .with(|s| files.0.with(|f| header::statuses(f, s)))
     });
     let (busy, set_busy) = signal(false);
     // Files join the page; a bundle among them (a tpsview/1 file exported with its view) restores
@@ -269,6 +247,16 @@ pub fn AppShell() -> impl IntoView {
             el.set_value("");
         }
     };
+    let on_url = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(el) = url_field.get() else { return };
+        let el: HtmlInputElement = el;
+        let url = el.value().trim().to_owned();
+        if !url.is_empty() {
+            load_urls(vec![(url, false)], None);
+            el.set_value("");
+        }
+    };
     let on_sample = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         if !v.is_empty() {
@@ -291,76 +279,29 @@ pub fn AppShell() -> impl IntoView {
                 .and_then(|x| x.source_url.clone())
         })
     });
-    let tab = move |href: &'static str, label: &'static str, is: fn(Route) -> bool| {
-        view! { <a href=href aria-current=move || is(route.get()).then_some("page")>{label}</a> }
-    };
-
     view! {
         <div class="viewer-page" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-            <header class="viewer-page-header">
-                <h1>"tpsview"</h1>
-                <p class="viewer-page-tagline">"What does this tokens-per-second number actually measure?"</p>
-                <div class="viewer-page-controls">
-                    <label class="viewer-page-button">
-                        "Open benchmark files"
-                        <input type="file" multiple accept=ACCEPT data-testid="file-input" on:change=on_pick/>
-                    </label>
-                    <label class="viewer-page-button button-secondary">
-                        "Open a folder"
-                        <input type="file" node_ref=folder_input multiple data-testid="folder-input" on:change=on_pick/>
-                    </label>
-                    <label>
-                        "Sample "
-                        <select on:change=on_sample aria-label="load a sample report"
-                            prop:value=move || open_sample.get().unwrap_or_default()>
-                            <option value="">"choose…"</option>
-                            {load::SAMPLES.iter().map(|(label, path)| view! { <option value=*path>{*label}</option> }).collect_view()}
-                        </select>
-                    </label>
-                    <button type="button" data-testid="clear" on:click=move |_| {
+            {header::header(
+                HeaderState { open_sample, keep, route, folder: folder_input, paste, url: url_field },
+                Controls {
+                    pick: on_pick,
+                    sample: on_sample,
+                    clear: move |_| {
                         files.0.set(Vec::new());
                         finished.set(None);
                         set_load_note.set(None);
-                    }>"Clear"</button>
-                    <form class="url-load" on:submit=move |ev: leptos::ev::SubmitEvent| {
-                        ev.prevent_default();
-                        let Some(el) = url_field.get() else { return };
-                        let el: HtmlInputElement = el;
-                        let url = el.value().trim().to_owned();
-                        if !url.is_empty() {
-                            load_urls(vec![(url, false)], None);
-                            el.set_value("");
-                        }
-                    }>
-                        <input type="url" node_ref=url_field data-testid="url-input" aria-label="benchmark file URL"
-                            placeholder="https://…/result.json"/>
-                        <button type="submit" data-testid="url-load">"Load URL"</button>
-                    </form>
+                    },
+                    url: on_url,
+                    paste: on_paste_load,
+                    keep: on_keep,
+                    forget: on_forget,
+                },
+                view! {
                     <span class="viewer-page-busy" aria-live="polite">{move || busy.get().then_some("loading…")}</span>
-                </div>
-                <LoadProgress progress=progress finished=finished note=load_note/>
-                <div class="viewer-page-keep">
-                    <label>
-                        <input type="checkbox" data-testid="keep-runs" prop:checked=move || keep.get() on:change=on_keep/>
-                        " keep loaded runs in this browser"
-                    </label>
-                    <button type="button" data-testid="forget-all" on:click=on_forget>"Forget all"</button>
                     <span class="viewer-page-keep-status" data-testid="keep-status" aria-live="polite">{move || keep_status.get()}</span>
-                    <details class="viewer-page-paste">
-                        <summary>"…or paste JSON"</summary>
-                        <textarea node_ref=paste aria-label="benchmark JSON" rows="4"></textarea>
-                        <button type="button" on:click=on_paste_load>"Load pasted JSON"</button>
-                    </details>
-                    <span class="viewer-page-hint">"Files stay on this machine: read and computed here, in WebAssembly. Drop files or a folder anywhere on the page."</span>
-                </div>
-                <nav class="viewer-page-tabs" aria-label="sections">
-                    {tab("#viewer", "Viewer", |r| r == Route::Viewer)}
-                    {tab("#learn/1", "Learn", |r| matches!(r, Route::Learn(_)))}
-                    {tab("#model", "Decode model", |r| r == Route::Model)}
-                    {tab("#claim", "Read a claim", |r| r == Route::Claim)}
-                    {tab("#glossary", "Glossary", |r| r == Route::Glossary)}
-                </nav>
-            </header>
+                    <LoadProgress progress=progress finished=finished note=load_note/>
+                },
+            )}
             {move || (files.0.with(Vec::is_empty) && route.get() == Route::Viewer).then(|| view! {
                 <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
                     <h2 id="h-drop">"Drop benchmark files here"</h2>
@@ -381,11 +322,10 @@ pub fn AppShell() -> impl IntoView {
                     <p class="viewer-page-hint">"Nothing leaves this machine: files are read and computed here, in WebAssembly."</p>
                 </section>
             })}
-            <details class="sources" data-testid="sources" node_ref=sources_ref>
-                <summary>{move || format!("Sources ({})", statuses.with(Vec::len))}
-                    <span class="sources-hint">" — files, how each was read, run names"</span></summary>
-            <DiagnosticsList files=statuses
-                on_read_as=Callback::new(move |(i, id): (usize, String)| {
+            {header::sources(
+                statuses,
+                sources_ref,
+                Callback::new(move |(i, id): (usize, String)| {
                     let Some(format) = tpsview_core::Format::from_id(&id) else { return };
                     // Read again by the worker (the page itself reads only tpsview/1): from the
                     // file picked, the URL, or the bytes kept.
@@ -403,9 +343,9 @@ pub fn AppShell() -> impl IntoView {
                             }
                         });
                     }
-                })
-                on_run_label=Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label))/>
-            </details>
+                }),
+                Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label)),
+            )}
             {move || match route.get() {
                 Route::Viewer => view! { <ViewerPage/> }.into_any(),
                 Route::Learn(step) => view! { <LearnPage step=step/> }.into_any(),
@@ -439,7 +379,7 @@ fn LoadProgress(
         })}
         {move || note.get().map(|n| view! { <p class="load-note" data-testid="load-note">{n}</p> })}
         {move || finished.get().map(|f| view! {
-            <p class="load-figures" data-testid="load-figures" data-bytes=f.bytes data-ms=f.total_ms
+            <p class="load-figures" data-testid="load-figures" title=f.describe() data-bytes=f.bytes data-ms=f.total_ms
                 data-read-ms=f.read_ms data-parse-ms=f.parse_ms data-requests=f.requests data-memory=f.memory>
                 {f.describe()}
             </p>

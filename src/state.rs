@@ -148,20 +148,29 @@ pub struct Analysis {
 #[derive(Clone, Copy)]
 pub struct ViewSig(pub RwSignal<crate::view::View>);
 
+/// The files grouped into runs.
+pub fn grouped(files: &[LoadedFile]) -> Grouped {
+    let (report, diagnostics) =
+        tpsview_core::group::group(files.iter().filter_map(|x| x.parsed.clone()).collect());
+    Grouped {
+        report,
+        diagnostics,
+    }
+}
+
+/// Every figure of every run, with what grouping and recomputation said.
+pub fn summary_of(g: &Grouped) -> Summary {
+    let (runs, more) = summarize_report(g, &MetricOptions::default());
+    let mut diagnostics = g.diagnostics.clone();
+    diagnostics.extend(more);
+    Summary { runs, diagnostics }
+}
+
 /// Provides the files, the view and the analysis derived from them.
 pub fn provide_state() -> (Files, Analysis, ViewSig) {
     let files = Files(RwSignal::new(Vec::new()));
     let view = ViewSig(RwSignal::new(crate::view::View::default()));
-    let report = Memo::new(move |_| {
-        files.0.with(|f| {
-            let (report, diagnostics) =
-                tpsview_core::group::group(f.iter().filter_map(|x| x.parsed.clone()).collect());
-            Grouped {
-                report,
-                diagnostics,
-            }
-        })
-    });
+    let report = Memo::new(move |_| files.0.with(|f| grouped(f)));
     let summary = RwSignal::new(Summary {
         runs: Vec::new(),
         diagnostics: Vec::new(),
@@ -173,12 +182,7 @@ pub fn provide_state() -> (Files, Analysis, ViewSig) {
         report.track();
         ready.set(false);
         summaries.run_later(move || {
-            let Some(s) = report.try_with_untracked(|g| {
-                let (runs, more) = summarize_report(g, &MetricOptions::default());
-                let mut diagnostics = g.diagnostics.clone();
-                diagnostics.extend(more);
-                Summary { runs, diagnostics }
-            }) else {
+            let Some(s) = report.try_with_untracked(summary_of) else {
                 return;
             };
             summaries.run_later(move || {

@@ -140,3 +140,20 @@ where
         </section>
     }
 }
+
+/// The terms the throughput chart names, with their glossary entries (`#glossary-<id>`).
+pub const THROUGHPUT_TERMS: &[(&str, &str)] = &[
+    ("system", "system T/s"),
+    ("per-stream", "per-stream T/s"),
+    ("concurrency", "concurrency"),
+];
+
+/// A line linking each term a chart names to its glossary entry: (glossary id, name).
+pub fn terms(ids: &'static [(&'static str, &'static str)]) -> impl IntoView {
+    view! {
+        <p class="viewer-page-terms">
+            "Terms: "
+            {ids.iter().map(|(id, name)| view! { <a href=format!("#glossary-{id}")>{*name}</a>" " }).collect_view()}
+        </p>
+    }
+}

@@ -36,7 +36,9 @@ pub use claim_reader::ClaimReader;
 pub use decode_model::DecodeModel;
 pub use diagnostics_list::{DiagnosticsList, FileStatus};
 pub use diff_table::DiffTable;
-pub use first_view::{answered, first_view, Answered, FirstViewData, FirstViewSlots};
+pub use first_view::{
+    answered, first_view, terms, Answered, FirstViewData, FirstViewSlots, THROUGHPUT_TERMS,
+};
 pub use format::{fmt_num, fmt_value};
 pub use gap_notes::GapNotes;
 pub use glossary::{Glossary, TERMS};

@@ -363,14 +363,7 @@ pub fn ViewerPage() -> impl IntoView {
         });
     };
     // Every metric named on a chart links to its glossary entry.
-    let terms = |ids: &'static [(&'static str, &'static str)]| {
-        view! {
-            <p class="viewer-page-terms">
-                "Terms: "
-                {ids.iter().map(|(id, name)| view! { <a href=format!("#glossary-{id}")>{*name}</a>" " }).collect_view()}
-            </p>
-        }
-    };
+    let terms = tpsview_components::terms;
     let has_data = move || summary.with(|s| !s.runs.is_empty());
     // The tables (every figure, the baseline diff, each tool's definitions) are built a task after
     // the answer and the charts' specs, so that a load of dozens of runs never builds the whole
@@ -410,12 +403,12 @@ pub fn ViewerPage() -> impl IntoView {
                             }
                             view.0.update(|v| v.forget_run(&id));
                         }/>
-                    {super::capacity::capacity_panel(Signal::from(summary))}
-                    <ChartControls names=series_names options=options on_change=set_options/>
                     },
-                    above_chart: terms(&[("system", "system T/s"), ("per-stream", "per-stream T/s"), ("concurrency", "concurrency")]),
+                    above_chart: terms(tpsview_components::THROUGHPUT_TERMS),
                     in_chart: empty_note(throughput),
+                    // Under the chart, not above it: the chart starts in the first screen.
                     under_chart: view! {
+                    <ChartControls names=series_names options=options on_change=set_options/>
                     {exports(throughput, on_error_cb)}
                     <GapNotes summary=Signal::from(summary)/>
                     // Offered only where the walkthrough has levels to walk (a concurrency and both
@@ -423,6 +416,7 @@ pub fn ViewerPage() -> impl IntoView {
                     {move || summary.with(|s| s.runs.iter().any(|r| !tpsview_core::learn::walkthrough(r).is_empty())).then(|| view! {
                         <p><a href="#learn/1" data-testid="explain-link">"Explain this run step by step →"</a></p>
                     })}
+                    {super::capacity::capacity_panel(Signal::from(summary))}
                     },
                     under_table: view! {
                     <p class="viewer-page-exports">

@@ -248,6 +248,7 @@ test('an exported bundle re-opens as it was; the inline link too', async () => {
 test('a URL typed in the page loads like ?src=, and the permalink carries it', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
+  await page.click('[data-testid=more] summary');
   await page.fill('[data-testid=url-input]', server.origin + '/fx/before.json');
   await page.click('[data-testid=url-load]');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=legend-run]')].some((b) => b.dataset.run === 'before: vLLM 0.11 defaults'));
@@ -312,6 +313,7 @@ test('runs are kept in the browser only when asked, and Forget all forgets them'
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 1);
   await settled(page);
   await loadTwo(page);
+  await page.click('[data-testid=more] summary');
   await page.check('[data-testid=keep-runs]');
   assert.match(await page.textContent('[data-testid=keep-status]'), /kept in this browser's storage/);
   await page.selectOption('[data-testid=baseline]', AFTER_LABEL);
@@ -321,6 +323,7 @@ test('runs are kept in the browser only when asked, and Forget all forgets them'
   assert.equal(await page.isChecked('[data-testid=keep-runs]'), true);
   assert.match(await page.textContent('[data-testid=keep-status]'), /Restored/);
   assert.equal(await page.inputValue('[data-testid=baseline]'), AFTER_LABEL);
+  await page.click('[data-testid=more] summary');
   await page.click('[data-testid=forget-all]');
   assert.equal(await page.evaluate(() => localStorage.length), 0);
   await page.reload();
@@ -335,7 +338,7 @@ test('the CPU sample measured with tpsview bench opens beside the simulated H100
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
   const options = await page.$$eval('select[aria-label="load a sample report"] option', (o) => o.map((x) => x.textContent));
-  assert.ok(options.some((o) => /simulated, the brief's shape/.test(o)));
+  assert.ok(options.some((o) => /H100 SXM · Llama 3.1 70B FP8 \(simulated\)/.test(o)));
   assert.ok(options.some((o) => /measured with tpsview bench/.test(o)));
   await page.selectOption('select[aria-label="load a sample report"]', 'samples/cpu-llamacpp-sweep.tpsview.json');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=legend-run]').length === 2);

@@ -32,6 +32,7 @@ test('dropping a file anywhere on the page loads it', async () => {
 test('pasted JSON loads like a file', async () => {
   const { page } = await open(context, server.origin + '/');
   await ready(page);
+  await page.click('[data-testid=more] summary');
   await page.click('text=…or paste JSON');
   await page.fill('textarea[aria-label="benchmark JSON"]', await readFile(fixture('vllm/summary-only-c16.json'), 'utf8'));
   await page.click('text=Load pasted JSON');

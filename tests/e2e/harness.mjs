@@ -59,8 +59,10 @@ export async function launch() {
   });
 }
 
-/** Opens a page that records console errors, page errors, dialogs and every request. */
-export async function open(context, url) {
+/** Opens a page that records console errors, page errors, dialogs and every request; waits until
+ *  the app has replaced index.html's prerendered first view (#boot), whose elements carry the
+ *  app's test ids too (`{ boot: true }` returns at once). */
+export async function open(context, url, { boot = false } = {}) {
   const page = await context.newPage();
   const log = { errors: [], requests: [], dialogs: [] };
   page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
@@ -68,6 +70,7 @@ export async function open(context, url) {
   page.on('request', (r) => log.requests.push(r.url()));
   page.on('dialog', (d) => { log.dialogs.push(d.message()); d.dismiss(); });
   await page.goto(url);
+  if (!boot) await page.waitForFunction(() => !document.getElementById('boot'));
   return { page, log };
 }
 
@@ -104,7 +107,8 @@ export function cliCompare(files, extra = []) {
  *  summary, the timeline's spec, every chart's draw — as the page itself counts it (`data-busy`
  *  on the document element: pieces of work pending). State, never a length of time. */
 export async function settled(page, options = {}) {
-  await page.waitForFunction(() => document.documentElement.dataset.busy === '0', null, options);
+  await page.waitForFunction(() => document.documentElement.dataset.busy === '0'
+    && !document.getElementById('boot'), null, options);
 }
 
 /** Waits until every chart canvas is drawn at its current CSS size (after a resize, the charts

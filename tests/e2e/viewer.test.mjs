@@ -48,11 +48,12 @@ test('the static loading note gives way to the app, and says why when the app ca
   const broken = await context.newPage();
   await broken.route('**/tpsview-web-*_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from('not wasm') }));
   await broken.goto(server.origin + '/');
-  await broken.waitForSelector('#boot[data-failed]');
+  await broken.waitForSelector('#boot-status[data-failed]');
   const text = await broken.textContent('#boot-status');
   assert.match(text, /^tpsview could not start in this browser \(.*\)\. It runs as WebAssembly with SIMD/);
   assert.match(text, /CompileError|WebAssembly|magic/i, 'the browser\'s reason is named');
-  assert.equal(await broken.locator('[data-testid=viewer]').count(), 0);
+  assert.equal(await broken.locator('#app [data-testid=viewer]').count(), 0, 'no app');
+  assert.ok(await broken.isVisible('#boot-status'), 'the message is in view, where the loading line was');
   assert.deepEqual(await axe(broken), []);
   await broken.screenshot({ path: path.join(shots, 'boot-failed.png') });
   await broken.close();

@@ -41,7 +41,7 @@ enum Command {
     Convert(convert::Args),
     /// List every problem in the files, with file, field and request index.
     Validate(validate::Args),
-    /// Write the seed example: the brief's H100 / Llama 3.1 70B FP8 shape, simulated.
+    /// Write the seed example: an H100 SXM / Llama 3.1 70B FP8 sweep, simulated.
     Simulate(simulate::Args),
     /// Measure the batching effect on this machine: decode-step time against batch size.
     Probe(probe::Args),

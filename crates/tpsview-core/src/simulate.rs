@@ -181,7 +181,7 @@ impl Sim<'_> {
     }
 }
 
-/// The brief's representative H100 SXM / Llama 3.1 70B FP8 engine: decode steps of ~20 ms at
+/// A representative H100 SXM / Llama 3.1 70B FP8 engine: decode steps of ~20 ms at
 /// batch 1 rising to ~30 ms at 128, prefill at ~10,000 prompt tokens/s.
 pub fn h100_70b_fp8() -> EngineModel {
     EngineModel {
@@ -199,7 +199,7 @@ pub fn h100_70b_fp8() -> EngineModel {
 /// Concurrency levels of the seed example.
 pub const SEED_LEVELS: &[u32] = &[1, 16, 64, 128];
 
-/// The seed example: the brief's table (batch 1/16/64/128) as a `tpsview/1` report with raw
+/// The seed example: the representative table (batch 1/16/64/128) as a `tpsview/1` report with raw
 /// per-request data.
 pub fn seed_report() -> Report {
     let engine = h100_70b_fp8();
@@ -235,7 +235,7 @@ pub fn seed_report() -> Report {
         gpu_count: Some(1),
         tensor_parallel: Some(1),
         date: None,
-        labels: [("source".to_owned(), "simulated: the brief's representative shape".to_owned())].into_iter().collect(),
+        labels: [("source".to_owned(), "simulated: a representative H100 SXM decode-step model".to_owned())].into_iter().collect(),
         notes: Some(
             "Simulated, not measured. Closed-loop clients at a fixed concurrency (8 requests each, prompts 48-80 tokens, \
              outputs 96-160 tokens) against a continuous-batching engine whose decode step takes 19.9 ms at batch 1, \
