@@ -8,8 +8,10 @@
   const viewer = () => !/^#(learn|model$|claim$|glossary)/.test(location.hash);
   let kept = false;
   try { kept = !!localStorage.getItem('tpsview.kept-runs'); } catch (_) { /* no storage */ }
-  const own = kept || location.hash.startsWith('#bundle=')
-    || new URLSearchParams(location.search).getAll('src').some((s) => s);
+  // A `tpsview report` file holds its own data, which the app opens first: shown like the example.
+  const report = root.hasAttribute('data-report');
+  const own = !report && (kept || location.hash.startsWith('#bundle=')
+    || new URLSearchParams(location.search).getAll('src').some((s) => s));
   const other = () => { root.classList.add('boot-other'); document.querySelector('#boot main')?.remove(); };
   if (own || !viewer()) root.classList.add('boot-other');
   addEventListener('hashchange', () => { if (boot() && !viewer()) other(); });

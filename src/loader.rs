@@ -254,8 +254,10 @@ fn absolute(url: &str) -> Option<String> {
 }
 
 /// The loading worker's boot script and its module's `.wasm`, as the build names them (after their
-/// contents' hash, pkg-config/csp.py) in `<meta name="tpsview-worker">`.
-fn worker_files() -> Option<(String, String)> {
+/// contents' hash, pkg-config/csp.py) in `<meta name="tpsview-worker">`, and whether the script is
+/// a classic one (`data-classic`: a `tpsview report` file's, since a `file://` page cannot start a
+/// module worker from a blob: URL).
+fn worker_files() -> Option<(String, String, bool)> {
     let meta = web_sys::window()?
         .document()?
         .query_selector("meta[name=tpsview-worker]")
@@ -263,6 +265,7 @@ fn worker_files() -> Option<(String, String)> {
     Some((
         meta.get_attribute("content")?,
         meta.get_attribute("data-wasm")?,
+        meta.has_attribute("data-classic"),
     ))
 }
 
@@ -288,10 +291,14 @@ async fn worker_module(wasm: &str) -> Option<JsValue> {
 }
 
 async fn spawn() -> Option<Worker> {
-    let (boot, wasm) = worker_files()?;
+    let (boot, wasm, classic) = worker_files()?;
     let module = worker_module(&wasm).await?;
     let wopts = WorkerOptions::new();
-    wopts.set_type(WorkerType::Module);
+    wopts.set_type(if classic {
+        WorkerType::Classic
+    } else {
+        WorkerType::Module
+    });
     let worker = Worker::new_with_options(&absolute(&boot)?, &wopts).ok()?;
     let first = Object::new();
     let _ = Reflect::set(&first, &"module".into(), &module);

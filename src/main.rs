@@ -10,10 +10,10 @@ mod load;
 #[cfg(target_arch = "wasm32")]
 mod loader;
 mod messages;
-#[cfg(not(target_arch = "wasm32"))]
-mod prerender;
 #[cfg(target_arch = "wasm32")]
 mod pages;
+#[cfg(not(target_arch = "wasm32"))]
+mod prerender;
 mod route;
 #[cfg(target_arch = "wasm32")]
 mod share;
@@ -28,7 +28,10 @@ fn main() {
     // public/boot.js removes once the app shows the same (or at once, for someone else's data).
     let document = leptos::prelude::document();
     match document.get_element_by_id("app") {
-        Some(el) => leptos::mount::mount_to(wasm_bindgen::JsCast::unchecked_into(el), shell::AppShell).forget(),
+        Some(el) => {
+            leptos::mount::mount_to(wasm_bindgen::JsCast::unchecked_into(el), shell::AppShell)
+                .forget()
+        }
         None => leptos::mount::mount_to_body(shell::AppShell),
     }
 }

@@ -33,6 +33,17 @@ fn url_params() -> (Vec<String>, Option<View>) {
     (srcs, params.get("view").map(|v| View::from_json(&v)))
 }
 
+/// The data inside the `tpsview report` file this page was opened from (`<script
+/// type="application/json" id="tpsview-bundle">`, a tpsview/1 bundle), named as the file is.
+fn report_bundle() -> Option<(String, String)> {
+    let document = web_sys::window()?.document()?;
+    let text = document
+        .get_element_by_id("tpsview-bundle")?
+        .text_content()?;
+    let path = document.location()?.pathname().ok()?;
+    Some((load::url_name(&path), text))
+}
+
 /// Replaces the address's fragment without adding a history entry.
 fn replace_hash(h: &str) {
     if let Some(w) = web_sys::window() {
@@ -122,11 +133,14 @@ pub fn AppShell() -> impl IntoView {
         }
         run_loads(jobs, then);
     };
-    // What opens first: an inline link's bundle, else the permalink's sources, else runs kept in
-    // this browser, else the built-in example.
+    // What opens first: the data of the `tpsview report` file this page is, else an inline link's
+    // bundle, else the permalink's sources, else runs kept in this browser, else the built-in
+    // example.
     let (srcs, url_view) = url_params();
     let hash_now = current_hash();
-    if let Some(data) = hash_now.strip_prefix("#bundle=").map(str::to_owned) {
+    if let Some((name, text)) = report_bundle() {
+        add_files(vec![load::from_bytes(&name, text.as_bytes(), false)]);
+    } else if let Some(data) = hash_now.strip_prefix("#bundle=").map(str::to_owned) {
         set_busy.set(true);
         let pending = tpsview_components::Pending::hold();
         spawn_local(async move {

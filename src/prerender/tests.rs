@@ -13,7 +13,11 @@ fn the_committed_first_view_is_what_the_components_render() {
             .zip(now.bytes())
             .position(|(a, b)| a != b)
             .unwrap_or(committed.len().min(now.len()));
-        let around = |s: &str| s.get(at.saturating_sub(80)..(at + 80).min(s.len())).unwrap_or("").to_owned();
+        let around = |s: &str| {
+            s.get(at.saturating_sub(80)..(at + 80).min(s.len()))
+                .unwrap_or("")
+                .to_owned()
+        };
         panic!(
             "{PATH} is not what the components render now (first difference at byte {at}):\n  committed: …{}…\n  rendered:  …{}…\nregenerate it: cargo run -p tpsview-web -- first-view",
             around(&committed),
@@ -51,14 +55,27 @@ fn the_first_view_carries_the_apps_test_ids_and_values() {
     let peak = html
         .split(r#"data-testid="kpi-peak-system""#)
         .nth(1)
-        .and_then(|rest| rest.split("data-value=\"").nth(1)?.split('"').next()?.parse::<f64>().ok())
+        .and_then(|rest| {
+            rest.split("data-value=\"")
+                .nth(1)?
+                .split('"')
+                .next()?
+                .parse::<f64>()
+                .ok()
+        })
         .expect("the peak card has a data-value");
     let system = values(r#"data-metric="system_tps" data-value="#);
     assert!(!system.is_empty(), "the table has system T/s cells");
     let max = system.iter().cloned().fold(f64::MIN, f64::max);
-    assert!((peak - max).abs() <= 1e-9 * max, "peak card {peak} vs the table's largest {max}");
+    assert!(
+        (peak - max).abs() <= 1e-9 * max,
+        "peak card {peak} vs the table's largest {max}"
+    );
     // No script and no event attribute: the static view runs nothing.
-    assert!(!html.contains("<script"), "the first view carries no script");
+    assert!(
+        !html.contains("<script"),
+        "the first view carries no script"
+    );
     let handler = html.match_indices(" on").any(|(i, _)| {
         let rest = &html[i + 3..];
         let name: String = rest.chars().take_while(char::is_ascii_lowercase).collect();

@@ -11,6 +11,7 @@ mod capacity;
 mod chart;
 mod compare;
 mod convert;
+mod embed;
 mod formats;
 mod ingest;
 mod inputs;

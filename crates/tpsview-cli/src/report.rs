@@ -2,7 +2,10 @@
 //! (leptos `ssr`): each answered run's header and cards, the throughput chart, every figure, the
 //! data's health, the latency and interactivity charts as SVG with their legends, how each tool
 //! defines its numbers; and the data inside as a tpsview/1 bundle. Readable with JavaScript off,
-//! from `file://`, with no network: its CSP allows no script and no connection.
+//! from `file://`, with no network. By default the interactive viewer is inside too (`embed.rs`:
+//! a Trunk build's page and worker modules, compressed), which replaces the static body once it
+//! shows the same data; its CSP allows those scripts by hash and no connection beyond the blob:
+//! URLs it makes. `--static` leaves it out: no script at all.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,8 +26,8 @@ use crate::summarize::{summarized, Summarized};
 /// The viewer's stylesheet, inlined (the report fetches nothing).
 const CSS: &str = include_str!("../../../public/styles/app.css");
 
-/// The report's policy: no script runs, nothing is fetched; styles inline (the legend's colour
-/// marks are style attributes), images only as data.
+/// The static report's policy: no script runs, nothing is fetched; styles inline (the legend's
+/// colour marks are style attributes), images only as data.
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /// Arguments of `tpsview report`.
@@ -35,10 +38,13 @@ pub struct Args {
     /// The HTML file to write.
     #[arg(short, long)]
     output: PathBuf,
-    /// Leave the interactive viewer out: the report is static HTML and SVG. (Embedding the
-    /// viewer is not built yet: every report is static for now, and says so.)
+    /// Leave the interactive viewer out: the report is static HTML and SVG, with no script.
     #[arg(long = "static")]
     static_only: bool,
+    /// The viewer to embed: a Trunk build of tpsview's web app (its dist/ folder). Default:
+    /// $TPSVIEW_APP, else the dist/ of the source tree this tpsview was built from.
+    #[arg(long, value_name = "DIST_DIR", conflicts_with = "static_only")]
+    app: Option<PathBuf>,
     /// Also compute system T/s inside the steady-state window.
     #[arg(long)]
     steady_state: bool,
@@ -58,20 +64,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(s) => s,
         Err(code) => return Ok(code),
     };
+    let app = if args.static_only {
+        None
+    } else {
+        let dir = crate::embed::app_dir(args.app.as_deref());
+        match crate::embed::App::read(&dir) {
+            Ok(app) => Some(app),
+            Err(e) => {
+                eprintln!(
+                    "error: {e:#}\nthe interactive viewer is embedded from a build of the web app: run `trunk build --release` (README.md) or name one with --app DIST_DIR; --static writes the report without it"
+                );
+                return Ok(ExitCode::from(2));
+            }
+        }
+    };
     let health = tpsview_core::health::health(&report, &summary, &CompareOptions::default());
     let bundle = tpsview_core::formats::tpsview::write(&report);
-    let html = render(&summary, health, &files, &bundle);
+    let html = render(&summary, health, &files, &bundle, app.as_ref());
     std::fs::write(&args.output, &html)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     eprintln!(
-        "wrote {} ({} bytes; {})",
+        "wrote {} ({} bytes, {}; the data {} bytes)",
         args.output.display(),
         html.len(),
-        if args.static_only {
-            "static, as asked"
-        } else {
-            "static: the interactive viewer is not embedded yet"
-        }
+        match &app {
+            None => "static, no script".to_owned(),
+            Some(a) => format!(
+                "the interactive viewer inside: {} bytes of it",
+                a.embedded_len()
+            ),
+        },
+        bundle.len()
     );
     Ok(status)
 }
@@ -106,6 +129,7 @@ pub fn render(
     health: Vec<tpsview_core::health::HealthItem>,
     files: &[String],
     bundle: &str,
+    app: Option<&crate::embed::App>,
 ) -> String {
     let opts = ChartOptions::default();
     let (answers, more) = answered(summary);
@@ -153,13 +177,25 @@ pub fn render(
         }
         .to_html()
     });
+    let (csp, head, boot, tail) = match app {
+        None => (CSP.to_owned(), String::new(), ("", ""), String::new()),
+        Some(a) => (
+            a.csp(),
+            a.head(),
+            ("<div id=\"boot\">", "</div><div id=\"app\"></div>"),
+            a.tail(),
+        ),
+    };
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\
+        "<!DOCTYPE html>\n<html lang=\"en\"{}><head><meta charset=\"utf-8\"/>\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
          <meta name=\"color-scheme\" content=\"light dark\"/>\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"/>\
-         <title>tpsview report</title><style>{CSS}</style></head><body>{body}\
-         <script type=\"application/json\" id=\"tpsview-bundle\">{}</script></body></html>\n",
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\"/>\
+         <title>tpsview report</title><style>{CSS}</style>{head}</head><body>{}{body}{}\
+         <script type=\"application/json\" id=\"tpsview-bundle\">{}</script>{tail}</body></html>\n",
+        if app.is_some() { " data-report" } else { "" },
+        boot.0,
+        boot.1,
         json_in_script(bundle)
     )
 }

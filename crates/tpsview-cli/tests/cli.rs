@@ -1452,6 +1452,7 @@ fn report_shows_strings_from_files_as_text_and_says_its_size() {
     let out = dir.path().join("r.html");
     let st = tpsview(&[
         "report",
+        "--static",
         &fixture("vllm/html-in-strings.json"),
         "-o",
         &out.to_string_lossy(),
@@ -1481,4 +1482,166 @@ fn report_shows_strings_from_files_as_text_and_says_its_size() {
         said.contains(&format!("{} bytes", html.len())),
         "the size is said: {said}"
     );
+}
+
+/// A Trunk build's shape, small: index.html naming the start script, the page's module and wasm
+/// and the loading worker (as pkg-config/csp.py writes it), the worker's boot script importing
+/// its glue, which exports its init as wasm-bindgen does.
+fn fake_build(dir: &std::path::Path) -> Vec<(&'static str, Vec<u8>)> {
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("boot-0123456789abcdef.js", b"(() => { document.documentElement.dataset.x = '1'; })();\n".to_vec()),
+        ("tpsview-web-0123456789abcdef.js", b"export default async function init() {}\n".to_vec()),
+        ("tpsview-web-0123456789abcdef_bg.wasm", (0u8..=255).cycle().take(5000).collect()),
+        ("loader-worker-fedcba9876543210.js", b"import init from './tpsview-worker-fedcba9876543210.js';\nself.onmessage = async (e) => { await init({ module_or_path: e.data.module }); };\n".to_vec()),
+        ("tpsview-worker-fedcba9876543210.js", b"function __wbg_init(m) { return new URL('x', import.meta.url); }\nfunction initSync() {}\n\nexport { initSync, __wbg_init as default };\n".to_vec()),
+        ("tpsview-worker-fedcba9876543210_bg.wasm", vec![7u8; 3000]),
+    ];
+    let index = "<!DOCTYPE html><html><head>\
+        <meta name=\"tpsview-worker\" content=\"./loader-worker-fedcba9876543210.js\" data-wasm=\"./tpsview-worker-fedcba9876543210_bg.wasm\" />\
+        <script src=\"./boot-0123456789abcdef.js\" integrity=\"sha384-x\"></script>\
+        <script type=\"module\" src=\"./init-0000000000000000.js\"></script>\
+        <link rel=\"modulepreload\" href=\"./tpsview-web-0123456789abcdef.js\" crossorigin=\"anonymous\">\
+        <link rel=\"preload\" href=\"./tpsview-web-0123456789abcdef_bg.wasm\" as=\"fetch\" type=\"application/wasm\">\
+        </head><body></body></html>";
+    std::fs::write(dir.join("index.html"), index).expect("index");
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).expect("file");
+    }
+    files
+}
+
+/// The text of every `<script …attrs>…</script>` whose opening tag contains `attrs`.
+fn scripts_with<'a>(html: &'a str, attrs: &str) -> Vec<&'a str> {
+    html.split("<script")
+        .skip(1)
+        .filter(|s| s.split('>').next().is_some_and(|tag| tag.contains(attrs)))
+        .filter_map(|s| {
+            s.split_once('>')
+                .and_then(|(_, rest)| rest.split_once("</script>"))
+                .map(|(body, _)| body)
+        })
+        .collect()
+}
+
+#[test]
+fn report_embeds_the_viewer_its_parts_and_scripts_as_the_build_wrote_them() {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let app = dir.path().join("dist");
+    std::fs::create_dir(&app).expect("dist");
+    let files = fake_build(&app);
+    let out = dir.path().join("r.html");
+    let st = tpsview(&[
+        "report",
+        &fixture("vllm/detailed-small.json"),
+        "--app",
+        &app.to_string_lossy(),
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let html = std::fs::read_to_string(&out).expect("written");
+    assert!(html.contains("<html lang=\"en\" data-report>"));
+    assert!(html.contains("<div id=\"boot\">") && html.contains("<div id=\"app\"></div>"));
+    // Each part decoded and decompressed is the build's file; the worker's is its glue without
+    // its exports and its boot script with the glue's init in place of the import.
+    let part = |id: &str| -> Vec<u8> {
+        let text = scripts_with(&html, &format!("id=\"{id}\""));
+        assert_eq!(text.len(), 1, "{id}");
+        let gz = base64::engine::general_purpose::STANDARD
+            .decode(text[0])
+            .expect("base64");
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut out)
+            .expect("gzip");
+        out
+    };
+    assert_eq!(part("tpsview-app-page-js"), files[1].1);
+    assert_eq!(part("tpsview-app-page-wasm"), files[2].1);
+    assert_eq!(part("tpsview-app-worker-wasm"), files[5].1);
+    let worker = String::from_utf8(part("tpsview-app-worker-js")).expect("utf-8");
+    assert!(worker.contains("function __wbg_init(m) { return new URL('x', self.location.href); }"));
+    assert!(
+        !worker.contains("export ") && !worker.contains("import "),
+        "{worker}"
+    );
+    assert!(
+        worker.contains("const init = __wbg_init;\nself.onmessage"),
+        "{worker}"
+    );
+    // The two inline scripts (boot.js as built, the start module), each allowed by its SHA-256,
+    // and no other source of script; no connection but to blob: and data: URLs.
+    let classic: Vec<&str> = html
+        .split("<script>")
+        .skip(1)
+        .filter_map(|s| s.split("</script>").next())
+        .collect();
+    assert_eq!(
+        classic,
+        vec![String::from_utf8(files[0].1.clone())
+            .expect("utf-8")
+            .as_str()]
+    );
+    let start = scripts_with(&html, "type=\"module\"");
+    assert_eq!(start.len(), 1);
+    let csp = html
+        .split("http-equiv=\"Content-Security-Policy\" content=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a CSP");
+    let sha = |t: &str| {
+        format!(
+            "'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(t.as_bytes()))
+        )
+    };
+    assert!(
+        csp.contains(&format!(
+            "script-src {} {} 'wasm-unsafe-eval' blob:;",
+            sha(classic[0]),
+            sha(start[0])
+        )),
+        "{csp}"
+    );
+    assert!(
+        csp.contains("connect-src blob: data:;") && !csp.contains("http"),
+        "{csp}"
+    );
+    // The size is said, with the viewer's share.
+    let said = String::from_utf8_lossy(&st.stderr);
+    assert!(
+        said.contains(&format!(
+            "{} bytes, the interactive viewer inside",
+            html.len()
+        )),
+        "{said}"
+    );
+}
+
+#[test]
+fn report_without_a_build_of_the_viewer_says_how_to_get_one_or_to_go_static() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("r.html");
+    let st = tpsview(&[
+        "report",
+        &fixture("vllm/detailed-small.json"),
+        "--app",
+        &dir.path().join("nowhere").to_string_lossy(),
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(st.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&st.stderr);
+    assert!(
+        said.contains("no build of the web app at") && said.contains("--static"),
+        "{said}"
+    );
+    assert!(!out.exists(), "nothing written");
 }

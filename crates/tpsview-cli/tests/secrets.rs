@@ -88,6 +88,7 @@ fn a_planted_key_reaches_no_output() {
     let runs: Vec<Vec<String>> = vec![
         vec![
             "report".into(),
+            "--static".into(),
             "-o".into(),
             report.to_string_lossy().into(),
         ],
