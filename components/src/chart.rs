@@ -3,6 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 use leptos::html::Canvas;
+#[cfg(target_arch = "wasm32")]
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
 #[cfg(target_arch = "wasm32")]
@@ -322,19 +323,25 @@ pub(crate) fn data_marks(s: &ChartSpec) -> String {
 }
 
 /// One entry of a chart's legend (in HTML below the plot).
+#[cfg(target_arch = "wasm32")]
 pub(crate) fn legend_item(e: tpsview_plot::LegendEntry) -> impl IntoView {
     let c = format!("rgb({}, {}, {})", e.colour.0, e.colour.1, e.colour.2);
-    let kind = match e.mark {
-        tpsview_plot::LegendMark::Line => "line",
-        tpsview_plot::LegendMark::Dashed => "dashed",
-        tpsview_plot::LegendMark::Point => "point",
-        tpsview_plot::LegendMark::Swatch => "swatch",
-    };
+    let kind = mark_kind(e.mark);
     view! {
         <li class="chart-legend-entry">
             <span class=format!("chart-legend-mark chart-legend-{kind}") style:color=c aria-hidden="true"></span>
             {e.label}
         </li>
+    }
+}
+
+/// A legend mark's class suffix.
+pub(crate) fn mark_kind(mark: tpsview_plot::LegendMark) -> &'static str {
+    match mark {
+        tpsview_plot::LegendMark::Line => "line",
+        tpsview_plot::LegendMark::Dashed => "dashed",
+        tpsview_plot::LegendMark::Point => "point",
+        tpsview_plot::LegendMark::Swatch => "swatch",
     }
 }
 

@@ -43,11 +43,27 @@ pub fn Chart(
     };
     let (light, dark) = (draw(false), draw(true));
     let id = s.id.id();
-    let entries = tpsview_plot::legend_entries(&s, false);
+    // Each entry with its light and its dark colour: the stylesheet takes the one of the
+    // reader's colour scheme, as it does for the drawing.
+    let entries: Vec<_> = tpsview_plot::legend_entries(&s, false)
+        .into_iter()
+        .zip(tpsview_plot::legend_entries(&s, true))
+        .collect();
     let count = entries.len();
+    let rgb = |c: plotters::style::RGBColor| format!("rgb({}, {}, {})", c.0, c.1, c.2);
     let legend = view! {
-        <ul class="chart-legend" data-testid=format!("chart-{id}-legend")>
-            {entries.into_iter().map(crate::chart::legend_item).collect_view()}
+        <ul class="chart-legend chart-legend-static" data-testid=format!("chart-{id}-legend")>
+            {entries.into_iter().map(|(light, dark)| {
+                let kind = crate::chart::mark_kind(light.mark);
+                view! {
+                    <li class="chart-legend-entry">
+                        <span class=format!("chart-legend-mark chart-legend-{kind}")
+                            style=format!("--legend-light: {}; --legend-dark: {}", rgb(light.colour), rgb(dark.colour))
+                            aria-hidden="true"></span>
+                        {light.label}
+                    </li>
+                }
+            }).collect_view()}
         </ul>
     };
     view! {

@@ -92,7 +92,7 @@ pub fn DiagnosticsList(
                         })}
                         {(!notes.is_empty()).then(|| view! {
                             <details class="diagnostics-list-notes">
-                                <summary>{format!("{} notes on how it was read", notes.len())}</summary>
+                                <summary>{match notes.len() { 1 => "1 note on how it was read".to_owned(), n => format!("{n} notes on how it was read") }}</summary>
                                 <ul>{notes.into_iter().map(|d| view! { <li>{d.to_string()}</li> }).collect_view()}</ul>
                             </details>
                         })}
