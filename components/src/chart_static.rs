@@ -6,9 +6,21 @@
 use leptos::prelude::*;
 use tpsview_core::chart_spec::ChartSpec;
 
-/// The drawing's size in SVG units: the canvas chart's box at a desktop width (1,100 × 460 CSS
-/// pixels); in another box the drawing scales to fit, centred.
-pub const SIZE: (u32, u32) = (1100, 460);
+/// The drawing's width in SVG units: the canvas chart's box on a desktop screen (the page's
+/// 1,200 px less its padding and the box's border), so that there the drawing fills the box as the
+/// canvas does; in another box it scales to fit, centred.
+pub const WIDTH: u32 = 1168;
+
+/// The drawing's size for a chart: [`WIDTH`] by the canvas box's height for that chart
+/// (public/styles/app.css, `.chart-canvas*`).
+pub fn size(id: &str) -> (u32, u32) {
+    let height = match id {
+        "interactivity" => 380,
+        "timeline" => 420,
+        _ => 460,
+    };
+    (WIDTH, height)
+}
 
 /// Draws `spec` as SVG; a drawing error goes to `on_error` and leaves the frame empty.
 #[component]
@@ -36,7 +48,7 @@ pub fn Chart(
             dark,
             legend: false,
         };
-        tpsview_plot::chart_svg_themed(&s, SIZE, theme).unwrap_or_else(|e| {
+        tpsview_plot::chart_svg_themed(&s, size(s.id.id()), theme).unwrap_or_else(|e| {
             on_error.run(format!("the {} chart could not be drawn: {e}", s.id));
             String::new()
         })

@@ -31,7 +31,7 @@ pub use chart::export_png;
 pub use chart::Chart;
 pub use chart_controls::ChartControls;
 #[cfg(not(target_arch = "wasm32"))]
-pub use chart_static::{Chart, SIZE as STATIC_CHART_SIZE};
+pub use chart_static::{size as static_chart_size, Chart};
 pub use claim_reader::ClaimReader;
 pub use decode_model::DecodeModel;
 pub use diagnostics_list::{DiagnosticsList, FileStatus};

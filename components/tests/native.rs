@@ -45,7 +45,10 @@ fn the_throughput_chart_renders_as_svg_with_its_legend() {
     assert_eq!(attr(&html, "chart-throughput", "data-drawn"), Some("true"));
     assert_eq!(attr(&html, "chart-throughput", "data-static"), Some("true"));
     // Light and dark, the stylesheet showing one.
-    assert_eq!(html.matches("viewBox=\"0 0 1100 460\"").count(), 2);
+    // At the desktop box's size (1,168 × 460: what the canvas fills there).
+    let (w, h) = tpsview_components::static_chart_size("throughput");
+    assert_eq!((w, h), (1168, 460));
+    assert_eq!(html.matches(&format!("viewBox=\"0 0 {w} {h}\"")).count(), 2);
     assert!(
         html.contains("class=\"chart-static-light\"")
             && html.contains("class=\"chart-static-dark\"")
