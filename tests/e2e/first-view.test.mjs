@@ -7,23 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { chromium } from 'playwright-core';
-import { serve, launch, open, root, shots, cliSummary, cliValue, tableRows, settled, axe } from './harness.mjs';
+import { serve, launch, launchNoJs, open, root, shots, cliSummary, cliValue, tableRows, settled, axe } from './harness.mjs';
 
 let server, context, noJs;
 before(async () => {
   server = await serve();
   context = await launch();
-  const profile = await mkdtemp(path.join(tmpdir(), 'tpsview-e2e-nojs-'));
-  noJs = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    javaScriptEnabled: false,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  noJs = await launchNoJs();
 });
 after(async () => { await noJs?.close(); await context?.close(); await server?.close(); });
 

@@ -59,6 +59,19 @@ export async function launch() {
   });
 }
 
+/** Launches the same chromium with JavaScript off (a fresh profile, 1280×800). */
+export async function launchNoJs() {
+  const profile = await mkdtemp(path.join(tmpdir(), 'tpsview-e2e-nojs-'));
+  await mkdir(shots, { recursive: true });
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    javaScriptEnabled: false,
+    viewport: { width: 1280, height: 800 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
 /** Opens a page that records console errors, page errors, dialogs and every request; waits until
  *  the app has replaced index.html's prerendered first view (#boot), whose elements carry the
  *  app's test ids too (`{ boot: true }` returns at once). */

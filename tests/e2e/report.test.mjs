@@ -12,8 +12,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { chromium } from 'playwright-core';
-import { root, shots, cliSummary, tableRows, axe, launch, settled, fixture } from './harness.mjs';
+import { root, shots, cliSummary, tableRows, axe, launch, launchNoJs, settled, fixture } from './harness.mjs';
 
 const files = [
   path.join(root, 'public', 'samples', 'h100-llama70b-fp8.tpsview.json'),
@@ -28,14 +27,7 @@ before(async () => {
   execFileSync(bin, ['report', ...files, '-o', out], { encoding: 'utf8' });
   outStatic = path.join(dir, 'report-static.html');
   execFileSync(bin, ['report', '--static', ...files, '-o', outStatic], { encoding: 'utf8' });
-  const profile = await mkdtemp(path.join(tmpdir(), 'tpsview-e2e-nojs-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    javaScriptEnabled: false,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  context = await launchNoJs();
   withJs = await launch();
 });
 after(async () => { await context?.close(); await withJs?.close(); });
