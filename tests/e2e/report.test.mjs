@@ -70,6 +70,14 @@ test('opened from disk with JavaScript off, the report answers first with the CL
   assert.ok(!(await chart.locator('.chart-static-dark svg').isVisible()));
   assert.ok(await page.locator('[data-testid=chart-throughput-legend] li').count() >= 2);
   for (const id of ['latency', 'interactivity']) assert.equal(await page.locator(`[data-testid=chart-${id}] svg`).count(), 2, id);
+  // Each chart with its provenance, as an export carries it: its runs and files, tpsview's version.
+  const lines = await page.locator('[data-testid=chart-provenance]').allTextContents();
+  assert.equal(lines.length, 3);
+  for (const l of lines) {
+    for (const run of s.runs) assert.ok(l.includes(run.label), `${run.label} in ${l}`);
+    assert.match(l, /h100-llama70b-fp8\.tpsview\.json/);
+    assert.match(l, /exported \d{4}-\d{2}-\d{2} by tpsview \d/);
+  }
   // Every row of the table, each figure the CLI's.
   const rows = await tableRows(page);
   assert.equal(rows.length, s.runs.reduce((n, r) => n + r.points.length, 0));

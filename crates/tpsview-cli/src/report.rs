@@ -80,7 +80,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let health = tpsview_core::health::health(&report, &summary, &CompareOptions::default());
     let bundle = tpsview_core::formats::tpsview::write(&report);
-    let html = render(&summary, health, &files, &bundle, app.as_ref());
+    let today: String = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+        .to_string()
+        .chars()
+        .take(10)
+        .collect();
+    let html = render(&summary, health, &files, &bundle, app.as_ref(), &today);
     std::fs::write(&args.output, &html)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     eprintln!(
@@ -99,13 +104,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(status)
 }
 
-/// A chart's section under its heading, as the viewer titles it.
+/// A chart's provenance line, as its exports carry it: the runs, the files, the date, tpsview's
+/// version.
+fn provenance(line: String) -> impl IntoView {
+    view! { <p class="viewer-page-note" data-testid="chart-provenance">{line}</p> }
+}
+
+/// A chart's section under its heading, as the viewer titles it, with its provenance.
 fn chart_section(
     id: &'static str,
     title: &'static str,
     spec: ChartSpec,
     label: &'static str,
     on_error: Callback<String>,
+    line: String,
 ) -> impl IntoView {
     view! {
         <section aria-labelledby=format!("h-{id}")>
@@ -113,6 +125,7 @@ fn chart_section(
             <div class="chart-slot">
                 <Chart spec=Signal::stored(spec) label=label on_error=on_error/>
             </div>
+            {provenance(line)}
         </section>
     }
 }
@@ -130,8 +143,15 @@ pub fn render(
     files: &[String],
     bundle: &str,
     app: Option<&crate::embed::App>,
+    date: &str,
 ) -> String {
     let opts = ChartOptions::default();
+    let line = |what: &str| tpsview_core::answer::provenance(summary, what, date);
+    let lines = [
+        line("throughput chart"),
+        line("latency chart"),
+        line("interactivity chart"),
+    ];
     let (answers, more) = answered(summary);
     let throughput = chart_spec::throughput(summary, &opts);
     let latency = chart_spec::latency(summary, &opts);
@@ -150,6 +170,7 @@ pub fn render(
             summary,
             table: signal(true).0,
         };
+        let [l_throughput, l_latency, l_interactivity] = lines;
         view! {
             <div class="viewer-page">
                 <header class="viewer-page-header">
@@ -161,13 +182,13 @@ pub fn render(
                         between: view! { <HealthPanel items=Signal::from(health)/> },
                         above_chart: (),
                         in_chart: (),
-                        under_chart: (),
+                        under_chart: provenance(l_throughput),
                         under_table: (),
                     })}
                     {chart_section("latency", "Latency: TPOT and TTFT", latency,
-                        "TPOT and TTFT against concurrency, mean with p50 to p99 band", on_error)}
+                        "TPOT and TTFT against concurrency, mean with p50 to p99 band", on_error, l_latency)}
                     {chart_section("interactivity", "Throughput against interactivity", interactivity,
-                        "system tokens per second against per-stream tokens per second", on_error)}
+                        "system tokens per second against per-stream tokens per second", on_error, l_interactivity)}
                     <section aria-labelledby="h-definitions">
                         <h2 id="h-definitions">"How each tool defines its numbers"</h2>
                         <ToolDefinitions summary=summary/>
