@@ -22,6 +22,12 @@ pub fn size(id: &str) -> (u32, u32) {
     (WIDTH, height)
 }
 
+/// The drawing's size on a phone (≤ 640 px wide): the canvas box there, 372 × 520 (a 390 px screen
+/// less the page's padding and the border; every chart is 520 px high there). The stylesheet
+/// shows this drawing instead of the desktop one on narrow screens, so that its text stays
+/// readable instead of shrinking to a third.
+pub const NARROW: (u32, u32) = (372, 520);
+
 /// Draws `spec` as SVG; a drawing error goes to `on_error` and leaves the frame empty.
 #[component]
 pub fn Chart(
@@ -42,18 +48,20 @@ pub fn Chart(
     let s = spec.get_untracked();
     // Light and dark, as the canvas draws them; the stylesheet shows the one the reader's colour
     // scheme asks for.
-    let draw = |dark: bool| {
+    let draw = |dark: bool, at: (u32, u32)| {
         let theme = tpsview_plot::Theme {
             scale: 1.0,
             dark,
             legend: false,
         };
-        tpsview_plot::chart_svg_themed(&s, size(s.id.id()), theme).unwrap_or_else(|e| {
+        tpsview_plot::chart_svg_themed(&s, at, theme).unwrap_or_else(|e| {
             on_error.run(format!("the {} chart could not be drawn: {e}", s.id));
             String::new()
         })
     };
-    let (light, dark) = (draw(false), draw(true));
+    let wide = size(s.id.id());
+    let (light, dark) = (draw(false, wide), draw(true, wide));
+    let (light_narrow, dark_narrow) = (draw(false, NARROW), draw(true, NARROW));
     let id = s.id.id();
     // Each entry with its light and its dark colour: the stylesheet takes the one of the
     // reader's colour scheme, as it does for the drawing.
@@ -85,8 +93,10 @@ pub fn Chart(
                     data-testid=format!("chart-{id}") data-drawn="true" data-static="true"
                     data-y=crate::chart::data_y(&s) data-shade=crate::chart::data_shade(&s)
                     data-marks=crate::chart::data_marks(&s) role="img" aria-label=label>
-                    <div class="chart-static-light" inner_html=light></div>
-                    <div class="chart-static-dark" inner_html=dark></div>
+                    <div class="chart-static-light chart-static-wide" inner_html=light></div>
+                    <div class="chart-static-dark chart-static-wide" inner_html=dark></div>
+                    <div class="chart-static-light chart-static-narrow" inner_html=light_narrow></div>
+                    <div class="chart-static-dark chart-static-narrow" inner_html=dark_narrow></div>
                 </div>
             </div>
             // Past a dozen series the legend folds, as in the browser (a `<details>` opens

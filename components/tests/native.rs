@@ -49,10 +49,16 @@ fn the_throughput_chart_renders_as_svg_with_its_legend() {
     let (w, h) = tpsview_components::static_chart_size("throughput");
     assert_eq!((w, h), (1168, 460));
     assert_eq!(html.matches(&format!("viewBox=\"0 0 {w} {h}\"")).count(), 2);
-    assert!(
-        html.contains("class=\"chart-static-light\"")
-            && html.contains("class=\"chart-static-dark\"")
-    );
+    // And at a phone's (372 × 520), light and dark: four drawings, the stylesheet shows one.
+    assert_eq!(html.matches("viewBox=\"0 0 372 520\"").count(), 2);
+    for class in [
+        "chart-static-light chart-static-wide",
+        "chart-static-dark chart-static-wide",
+        "chart-static-light chart-static-narrow",
+        "chart-static-dark chart-static-narrow",
+    ] {
+        assert_eq!(html.matches(&format!("class=\"{class}\"")).count(), 1, "{class}");
+    }
     assert_eq!(
         html.matches("class=\"chart-legend-entry\"").count(),
         entries

@@ -51,7 +51,14 @@ test('with JavaScript off the page shows the example’s answer, its chart as SV
     const chart = page.locator('[data-testid=chart-throughput]');
     assert.equal(await chart.getAttribute('data-static'), 'true');
     assert.equal(await chart.getAttribute('data-drawn'), 'true');
-    assert.ok(await page.locator('[data-testid=chart-throughput] svg').first().isVisible(), 'the chart is an SVG, shown');
+    // One of its four drawings shows: light, at this screen's size (the phone's own on a phone).
+    const shown = page.locator('[data-testid=chart-throughput] svg:visible');
+    assert.equal(await shown.count(), 1, 'one drawing shows');
+    assert.ok(await page.locator(`[data-testid=chart-throughput] .chart-static-light.chart-static-${name === 'phone' ? 'narrow' : 'wide'} svg`).isVisible(),
+      `the light drawing at the ${name}'s size`);
+    const [vw, vh] = (await shown.getAttribute('viewBox')).split(' ').slice(2).map(Number);
+    const box = await shown.boundingBox();
+    assert.ok(Math.abs(vw / vh - box.width / box.height) < 0.05 * (vw / vh), `the drawing (${vw}×${vh}) fits its box (${box.width}×${box.height}) without bands`);
     assert.ok(await page.isVisible('[data-testid=kpi-peak-system]'));
     if (name === 'desktop') {
       const box = await chartBox(page);
@@ -79,7 +86,7 @@ test('the first view is on screen before any wasm arrives, and the live app repl
   for (const [width, height, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
     const { page, errors, release, asked } = await held(server.origin + '/');
     await page.setViewportSize({ width, height });
-    await page.waitForSelector('#boot [data-testid=chart-throughput][data-static=true] svg', { state: 'visible' });
+    await page.waitForSelector('#boot [data-testid=chart-throughput][data-static=true] svg:visible');
     assert.equal(await page.locator('#app [data-testid=viewer]').count(), 0, 'no app yet');
     assert.match(await page.textContent('#boot-status'), /Loading the interactive viewer/);
     const before = await figures(page);
@@ -111,8 +118,8 @@ test('in dark mode the first view draws its dark chart', async () => {
   const { page, release } = await held(server.origin + '/');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.waitForSelector('#boot .chart-static-dark', { state: 'visible' });
-  assert.equal(await page.isVisible('#boot .chart-static-light'), false);
+  await page.waitForSelector('#boot .chart-static-dark.chart-static-wide', { state: 'visible' });
+  assert.equal(await page.locator('#boot [data-testid=chart-throughput] svg:visible').count(), 1, 'only the dark desktop drawing');
   assert.deepEqual(await axe(page), []);
   await page.screenshot({ path: path.join(shots, 'first-view-dark.png') });
   release();

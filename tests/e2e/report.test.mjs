@@ -65,11 +65,12 @@ test('opened from disk with JavaScript off, the report answers first with the CL
   assert.equal(await chart.getAttribute('data-drawn'), 'true');
   assert.equal(await chart.getAttribute('data-static'), 'true');
   // Drawn light and dark; the stylesheet shows the light one here.
-  assert.equal(await chart.locator('svg').count(), 2);
-  assert.ok(await chart.locator('.chart-static-light svg').isVisible());
-  assert.ok(!(await chart.locator('.chart-static-dark svg').isVisible()));
+  // Light and dark, at a desktop's and at a phone's size: the light desktop one shows here.
+  assert.equal(await chart.locator('svg').count(), 4);
+  assert.ok(await chart.locator('.chart-static-light.chart-static-wide svg').isVisible());
+  assert.equal(await chart.locator('svg:visible').count(), 1);
   assert.ok(await page.locator('[data-testid=chart-throughput-legend] li').count() >= 2);
-  for (const id of ['latency', 'interactivity']) assert.equal(await page.locator(`[data-testid=chart-${id}] svg`).count(), 2, id);
+  for (const id of ['latency', 'interactivity']) assert.equal(await page.locator(`[data-testid=chart-${id}] svg`).count(), 4, id);
   // Each chart with its provenance, as an export carries it: its runs and files, tpsview's version.
   const lines = await page.locator('[data-testid=chart-provenance]').allTextContents();
   assert.equal(lines.length, 3);
@@ -118,8 +119,8 @@ test('--static allows no script and no connection, and is accessible, light and 
     assert.deepEqual(tried, []);
     if (scheme === 'dark') {
       // The dark drawing shows, the light one not.
-      assert.ok(await page.locator('[data-testid=chart-throughput] .chart-static-dark svg').isVisible());
-      assert.ok(!(await page.locator('[data-testid=chart-throughput] .chart-static-light svg').isVisible()));
+      assert.ok(await page.locator('[data-testid=chart-throughput] .chart-static-dark.chart-static-wide svg').isVisible());
+      assert.equal(await page.locator('[data-testid=chart-throughput] svg:visible').count(), 1);
       await page.locator('[data-testid=chart-throughput]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(shots, 'report-dark.png') });
     }
