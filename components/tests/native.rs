@@ -57,7 +57,11 @@ fn the_throughput_chart_renders_as_svg_with_its_legend() {
         "chart-static-light chart-static-narrow",
         "chart-static-dark chart-static-narrow",
     ] {
-        assert_eq!(html.matches(&format!("class=\"{class}\"")).count(), 1, "{class}");
+        assert_eq!(
+            html.matches(&format!("class=\"{class}\"")).count(),
+            1,
+            "{class}"
+        );
     }
     assert_eq!(
         html.matches("class=\"chart-legend-entry\"").count(),
