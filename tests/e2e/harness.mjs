@@ -46,31 +46,23 @@ export async function serve(extra = {}, { cors = false } = {}) {
   return { origin, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Launches Debian's chromium headless with a fresh profile. */
-export async function launch() {
-  const profile = await mkdtemp(path.join(tmpdir(), 'tpsview-e2e-'));
+/** Launches Debian's chromium headless with a fresh profile (1280×900); `{ js: false }`: with
+ *  JavaScript off (1280×800). */
+export async function launch({ js = true } = {}) {
+  const profile = await mkdtemp(path.join(tmpdir(), js ? 'tpsview-e2e-' : 'tpsview-e2e-nojs-'));
   await mkdir(shots, { recursive: true });
   return chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled: js,
+    viewport: { width: 1280, height: js ? 900 : 800 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
 
-/** Launches the same chromium with JavaScript off (a fresh profile, 1280×800). */
-export async function launchNoJs() {
-  const profile = await mkdtemp(path.join(tmpdir(), 'tpsview-e2e-nojs-'));
-  await mkdir(shots, { recursive: true });
-  return chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    javaScriptEnabled: false,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-}
+/** Launches the same chromium with JavaScript off. */
+export const launchNoJs = () => launch({ js: false });
 
 /** Opens a page that records console errors, page errors, dialogs and every request; waits until
  *  the app has replaced index.html's prerendered first view (#boot), whose elements carry the

@@ -98,8 +98,11 @@ impl App {
         // default it never takes: the page hands it the compiled module), then its boot script
         // with the glue's default export (wasm-bindgen's `init`) in place of the import of it.
         let glue = String::from_utf8(read(&worker_js)?)?;
-        let init = between(&glue, "export { ", " }")
-            .and_then(|list| list.split(", ").find_map(|e| e.strip_suffix(" as default")))
+        let export_list = between(&glue, "export { ", " }")
+            .ok_or_else(|| anyhow!("{worker_js} has no export list"))?;
+        let init = export_list
+            .split(", ")
+            .find_map(|e| e.strip_suffix(" as default"))
             .ok_or_else(|| anyhow!("{worker_js} has no default export"))?;
         let import = format!("import init from './{worker_js}';");
         if !loader.contains(&import) {
@@ -107,10 +110,7 @@ impl App {
                 "{worker_boot} does not import {worker_js} as expected"
             ));
         }
-        let exports = format!(
-            "export {{ {} }};",
-            between(&glue, "export { ", " }").unwrap_or("")
-        );
+        let exports = format!("export {{ {export_list} }};");
         let classic = glue
             .replace(&exports, "")
             .replace("import.meta.url", "self.location.href");
@@ -171,7 +171,18 @@ impl App {
 
     /// How many bytes of the report are the viewer.
     pub fn embedded_len(&self) -> usize {
-        self.tail().len() + self.head().len()
+        // What `head` and `tail` write, counted without writing it again.
+        let parts: usize = PARTS
+            .iter()
+            .zip(&self.parts)
+            .map(|(id, p)| {
+                p.len()
+                    + id.len()
+                    + "<script type=\"application/octet-stream\" id=\"\"></script>".len()
+            })
+            .sum();
+        let scripts = "<script></script><script type=\"module\"></script>".len();
+        parts + scripts + self.boot.len() + self.start.len()
     }
 }
 

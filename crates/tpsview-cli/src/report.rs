@@ -80,11 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let health = tpsview_core::health::health(&report, &summary, &CompareOptions::default());
     let bundle = tpsview_core::formats::tpsview::write(&report);
-    let today: String = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
-        .to_string()
-        .chars()
-        .take(10)
-        .collect();
+    let today: String = crate::bench::now_rfc3339().chars().take(10).collect();
     let html = render(&summary, health, &files, &bundle, app.as_ref(), &today);
     std::fs::write(&args.output, &html)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
