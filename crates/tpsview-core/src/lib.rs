@@ -24,6 +24,7 @@ pub mod redact;
 pub mod requests;
 pub mod roofline;
 pub mod scan;
+pub mod server;
 pub mod simulate;
 pub mod slo;
 pub mod spec;

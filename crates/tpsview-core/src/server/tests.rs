@@ -1,0 +1,82 @@
+use super::*;
+
+/// A llama.cpp-like level: 4 slots busy, 2 deferred; 10 polls 0.25 s apart; each decode call
+/// makes 4 tokens, 16 calls a second.
+fn level() -> ServerSeries {
+    let t: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.25).collect();
+    let calls: Vec<f64> = t.iter().map(|t| 1000.0 + 16.0 * t).collect();
+    let tokens: Vec<f64> = calls.iter().map(|c| 4.0 * (c - 1000.0) + 500.0).collect();
+    let mut values = BTreeMap::new();
+    values.insert(ServerMetric::Running, vec![4.0; 10]);
+    values.insert(
+        ServerMetric::Waiting,
+        vec![2.0, 2.0, 2.0, 3.0, 2.0, 2.0, 1.0, 2.0, 2.0, f64::NAN],
+    );
+    values.insert(ServerMetric::DecodeCalls, calls);
+    values.insert(ServerMetric::GenerationTokens, tokens);
+    ServerSeries {
+        source: "test".into(),
+        t_s: t,
+        values,
+    }
+}
+
+#[test]
+fn a_levels_figures_are_the_samples_in_its_window() {
+    let f = figures(&level(), (0.0, 2.25));
+    let running = f.running.expect("running");
+    assert_eq!((running.mean, running.p50, running.max, running.samples), (4.0, 4.0, 4.0, 10));
+    // Waiting: nine numbers (the last poll lacked it): 2×7 + 3 + 1 = 18 → mean 2, max 3.
+    let waiting = f.waiting.expect("waiting");
+    assert_eq!((waiting.mean, waiting.max, waiting.samples), (2.0, 3.0, 9));
+    // 16 calls/s × 4 tokens = 64 tokens/s; 4 tokens a call.
+    assert!((f.generation_tps.expect("rate") - 64.0).abs() < 1e-9);
+    assert!((f.tokens_per_decode_step.expect("per step") - 4.0).abs() < 1e-12);
+    assert_eq!(f.kv_cache_usage, None, "not reported: undefined, not 0");
+}
+
+#[test]
+fn a_narrower_window_takes_only_its_samples() {
+    // 0.5 s to 1.5 s: polls 2..=6; waiting there 2, 3, 2, 2, 1.
+    let f = figures(&level(), (0.5, 1.5));
+    let waiting = f.waiting.expect("waiting");
+    assert_eq!(waiting.samples, 5);
+    assert!((waiting.mean - 2.0).abs() < 1e-12);
+    assert_eq!(waiting.max, 3.0);
+}
+
+#[test]
+fn a_counter_that_goes_down_leaves_the_rate_undefined_with_the_reason() {
+    let mut s = level();
+    if let Some(v) = s.values.get_mut(&ServerMetric::GenerationTokens) {
+        v[5] = 10.0;
+    }
+    let f = figures(&s, (0.0, 2.25));
+    let e = f.generation_tps.expect_err("undefined");
+    assert!(e.contains("went down at 1.250 s") && e.contains("reset"), "{e}");
+    assert!(f.tokens_per_decode_step.is_err());
+    // The gauges are still figures.
+    assert!(f.running.is_some());
+}
+
+#[test]
+fn one_sample_is_no_rate() {
+    let f = figures(&level(), (1.0, 1.1));
+    assert!(f.generation_tps.expect_err("one sample").contains("1 sample(s)"));
+}
+
+#[test]
+fn every_documented_name_maps_to_one_metric_and_keys_round_trip() {
+    assert_eq!(canonical("vllm:num_requests_running"), Some(ServerMetric::Running));
+    assert_eq!(canonical("vllm:gpu_cache_usage_perc"), Some(ServerMetric::KvUsage));
+    assert_eq!(canonical("llamacpp:n_decode_total"), Some(ServerMetric::DecodeCalls));
+    assert_eq!(canonical("tgi_queue_size"), Some(ServerMetric::Waiting));
+    assert_eq!(canonical("vllm:time_to_first_token_seconds"), None);
+    let mut names: Vec<&str> = ENGINE_NAMES.iter().map(|(n, _)| *n).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), ENGINE_NAMES.len(), "no name listed twice");
+    for m in ServerMetric::ALL {
+        assert_eq!(ServerMetric::from_key(m.key()), Some(m));
+    }
+}
