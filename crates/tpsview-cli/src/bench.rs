@@ -16,6 +16,7 @@ use tpsview_core::model::{Metadata, Point, Report, Reported, Requests, Run};
 use tpsview_core::requests::{Completed, RequestsBuilder};
 
 pub mod cli;
+pub mod metrics;
 pub mod sse;
 pub mod stub;
 

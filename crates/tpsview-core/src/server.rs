@@ -76,18 +76,27 @@ pub const ENGINE_NAMES: &[(&str, ServerMetric)] = &[
     ("vllm:kv_cache_usage_perc", ServerMetric::KvUsage),
     // The older name of the same fraction (deprecated for `kv_cache_usage_perc`).
     ("vllm:gpu_cache_usage_perc", ServerMetric::KvUsage),
-    ("vllm:generation_tokens_total", ServerMetric::GenerationTokens),
+    (
+        "vllm:generation_tokens_total",
+        ServerMetric::GenerationTokens,
+    ),
     ("vllm:prompt_tokens_total", ServerMetric::PromptTokens),
     ("sglang:num_running_reqs", ServerMetric::Running),
     ("sglang:num_queue_reqs", ServerMetric::Waiting),
     ("sglang:token_usage", ServerMetric::KvUsage),
     ("sglang:gen_throughput", ServerMetric::GenThroughput),
-    ("sglang:generation_tokens_total", ServerMetric::GenerationTokens),
+    (
+        "sglang:generation_tokens_total",
+        ServerMetric::GenerationTokens,
+    ),
     ("sglang:prompt_tokens_total", ServerMetric::PromptTokens),
     ("llamacpp:requests_processing", ServerMetric::Running),
     ("llamacpp:requests_deferred", ServerMetric::Waiting),
     ("llamacpp:kv_cache_usage_ratio", ServerMetric::KvUsage),
-    ("llamacpp:tokens_predicted_total", ServerMetric::GenerationTokens),
+    (
+        "llamacpp:tokens_predicted_total",
+        ServerMetric::GenerationTokens,
+    ),
     ("llamacpp:prompt_tokens_total", ServerMetric::PromptTokens),
     ("llamacpp:n_decode_total", ServerMetric::DecodeCalls),
     ("tgi_batch_current_size", ServerMetric::Running),
@@ -210,14 +219,15 @@ pub fn figures(s: &ServerSeries, window: (f64, f64)) -> ServerFigures {
             Err("the samples span no time".to_owned())
         }
     });
-    let tokens_per_decode_step = rise(s, ServerMetric::DecodeCalls, window).and_then(|(calls, _)| {
-        let (tokens, _) = rise(s, ServerMetric::GenerationTokens, window)?;
-        if calls > 0.0 {
-            Ok(tokens / calls)
-        } else {
-            Err("no decode call in the window".to_owned())
-        }
-    });
+    let tokens_per_decode_step =
+        rise(s, ServerMetric::DecodeCalls, window).and_then(|(calls, _)| {
+            let (tokens, _) = rise(s, ServerMetric::GenerationTokens, window)?;
+            if calls > 0.0 {
+                Ok(tokens / calls)
+            } else {
+                Err("no decode call in the window".to_owned())
+            }
+        });
     ServerFigures {
         running: spread(s, ServerMetric::Running, window),
         waiting: spread(s, ServerMetric::Waiting, window),

@@ -25,7 +25,10 @@ fn level() -> ServerSeries {
 fn a_levels_figures_are_the_samples_in_its_window() {
     let f = figures(&level(), (0.0, 2.25));
     let running = f.running.expect("running");
-    assert_eq!((running.mean, running.p50, running.max, running.samples), (4.0, 4.0, 4.0, 10));
+    assert_eq!(
+        (running.mean, running.p50, running.max, running.samples),
+        (4.0, 4.0, 4.0, 10)
+    );
     // Waiting: nine numbers (the last poll lacked it): 2×7 + 3 + 1 = 18 → mean 2, max 3.
     let waiting = f.waiting.expect("waiting");
     assert_eq!((waiting.mean, waiting.max, waiting.samples), (2.0, 3.0, 9));
@@ -53,7 +56,10 @@ fn a_counter_that_goes_down_leaves_the_rate_undefined_with_the_reason() {
     }
     let f = figures(&s, (0.0, 2.25));
     let e = f.generation_tps.expect_err("undefined");
-    assert!(e.contains("went down at 1.250 s") && e.contains("reset"), "{e}");
+    assert!(
+        e.contains("went down at 1.250 s") && e.contains("reset"),
+        "{e}"
+    );
     assert!(f.tokens_per_decode_step.is_err());
     // The gauges are still figures.
     assert!(f.running.is_some());
@@ -62,14 +68,26 @@ fn a_counter_that_goes_down_leaves_the_rate_undefined_with_the_reason() {
 #[test]
 fn one_sample_is_no_rate() {
     let f = figures(&level(), (1.0, 1.1));
-    assert!(f.generation_tps.expect_err("one sample").contains("1 sample(s)"));
+    assert!(f
+        .generation_tps
+        .expect_err("one sample")
+        .contains("1 sample(s)"));
 }
 
 #[test]
 fn every_documented_name_maps_to_one_metric_and_keys_round_trip() {
-    assert_eq!(canonical("vllm:num_requests_running"), Some(ServerMetric::Running));
-    assert_eq!(canonical("vllm:gpu_cache_usage_perc"), Some(ServerMetric::KvUsage));
-    assert_eq!(canonical("llamacpp:n_decode_total"), Some(ServerMetric::DecodeCalls));
+    assert_eq!(
+        canonical("vllm:num_requests_running"),
+        Some(ServerMetric::Running)
+    );
+    assert_eq!(
+        canonical("vllm:gpu_cache_usage_perc"),
+        Some(ServerMetric::KvUsage)
+    );
+    assert_eq!(
+        canonical("llamacpp:n_decode_total"),
+        Some(ServerMetric::DecodeCalls)
+    );
     assert_eq!(canonical("tgi_queue_size"), Some(ServerMetric::Waiting));
     assert_eq!(canonical("vllm:time_to_first_token_seconds"), None);
     let mut names: Vec<&str> = ENGINE_NAMES.iter().map(|(n, _)| *n).collect();

@@ -1,0 +1,99 @@
+//! The server's own metrics (issue 31, work in progress): one scrape of its Prometheus `/metrics`
+//! text, read with `openmetrics-parser`, as one value per [`ServerMetric`] it reports.
+
+use std::collections::BTreeMap;
+
+use tpsview_core::server::{canonical, ServerMetric};
+
+/// The value of every metric the text reports under a documented engine name. A metric exposed
+/// as several series (one per model or engine label) is summed where it counts requests, tokens
+/// or calls, and averaged where it is a fraction (KV-cache usage); samples that are not numbers
+/// are left out. An error when the text is not Prometheus's.
+pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
+    let exposition = openmetrics_parser::prometheus::parse_prometheus(text)
+        .map_err(|e| format!("not Prometheus text: {e:?}"))?;
+    let mut sums: BTreeMap<ServerMetric, (f64, usize)> = BTreeMap::new();
+    for (name, family) in &exposition.families {
+        let Some(m) = canonical(name) else {
+            continue;
+        };
+        for s in family.iter_samples() {
+            let v = match &s.value {
+                openmetrics_parser::PrometheusValue::Gauge(n)
+                | openmetrics_parser::PrometheusValue::Unknown(n) => n.as_f64(),
+                openmetrics_parser::PrometheusValue::Counter(c) => c.value.as_f64(),
+                _ => continue,
+            };
+            if !v.is_finite() {
+                continue;
+            }
+            let e = sums.entry(m).or_insert((0.0, 0));
+            e.0 += v;
+            e.1 += 1;
+        }
+    }
+    Ok(sums
+        .into_iter()
+        .map(|(m, (sum, n))| {
+            let v = if m == ServerMetric::KvUsage {
+                sum / n as f64
+            } else {
+                sum
+            };
+            (m, v)
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/prometheus")
+            .join(name);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    #[test]
+    fn a_real_sglang_capture_reads_as_the_values_it_shows() {
+        // The values as the capture writes them (tests/fixtures/prometheus/README.md).
+        let v = read(&fixture("sglang-loaded.prom")).expect("prometheus text");
+        assert_eq!(v.get(&ServerMetric::Running), Some(&162.0));
+        assert_eq!(v.get(&ServerMetric::Waiting), Some(&2826.0));
+        assert_eq!(v.get(&ServerMetric::KvUsage), Some(&0.28));
+        assert_eq!(
+            v.get(&ServerMetric::GenThroughput),
+            Some(&86.50814177726902)
+        );
+        assert_eq!(v.get(&ServerMetric::GenerationTokens), Some(&7.557572e6));
+        assert_eq!(v.get(&ServerMetric::PromptTokens), Some(&8.128902e6));
+        assert_eq!(
+            v.get(&ServerMetric::DecodeCalls),
+            None,
+            "SGLang counts no decode calls"
+        );
+    }
+
+    #[test]
+    fn series_per_label_add_up_and_fractions_average() {
+        let text = "# TYPE vllm:num_requests_running gauge\n\
+            vllm:num_requests_running{engine=\"0\",model_name=\"m\"} 3\n\
+            vllm:num_requests_running{engine=\"1\",model_name=\"m\"} 5\n\
+            # TYPE vllm:kv_cache_usage_perc gauge\n\
+            vllm:kv_cache_usage_perc{engine=\"0\",model_name=\"m\"} 0.2\n\
+            vllm:kv_cache_usage_perc{engine=\"1\",model_name=\"m\"} 0.4\n\
+            vllm:kv_cache_usage_perc{engine=\"2\",model_name=\"m\"} NaN\n\
+            # TYPE vllm:generation_tokens_total counter\n\
+            vllm:generation_tokens_total{engine=\"0\",model_name=\"m\"} 100\n\
+            vllm:generation_tokens_total{engine=\"1\",model_name=\"m\"} 20\n";
+        let v = read(text).expect("prometheus text");
+        assert_eq!(v.get(&ServerMetric::Running), Some(&8.0));
+        assert!(
+            (v[&ServerMetric::KvUsage] - 0.3).abs() < 1e-12,
+            "NaN left out of the mean"
+        );
+        assert_eq!(v.get(&ServerMetric::GenerationTokens), Some(&120.0));
+    }
+}
