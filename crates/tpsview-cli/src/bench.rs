@@ -61,7 +61,7 @@ pub struct Config {
 }
 
 impl Config {
-    fn base(&self) -> String {
+    pub fn base(&self) -> String {
         let u = self.url.trim_end_matches('/');
         u.strip_suffix("/v1").unwrap_or(u).to_owned()
     }
@@ -447,6 +447,7 @@ pub fn report(
                     ..Reported::default()
                 },
                 sampled_from: None,
+                server: None,
             }
         })
         .collect();

@@ -163,6 +163,10 @@ pub struct Point {
     /// When `requests` is a sample (GuideLLM keeps a sample of a benchmark's requests): how many
     /// requests the sample stands for. Counts and system throughput then come from the tool.
     pub sampled_from: Option<u64>,
+    /// What the server reported about itself during the level (its `/metrics`), when known.
+    /// (No serde attributes here: the loading worker sends points in postcard, which cannot skip
+    /// a field.)
+    pub server: Option<crate::server::ServerSeries>,
 }
 
 /// The figures a tool printed for a point, by the tool's own names, in the tool's own units.

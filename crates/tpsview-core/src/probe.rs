@@ -183,6 +183,7 @@ impl Probe {
                     recomputed: BTreeMap::new(),
                 },
                 sampled_from: None,
+                server: None,
             });
         }
         let mut labels = self.labels.clone();

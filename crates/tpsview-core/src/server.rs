@@ -11,22 +11,31 @@
 
 use std::collections::BTreeMap;
 
-/// One quantity the server reports about itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One quantity the server reports about itself. Stored (tpsview/1) under its [`key`](Self::key).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum ServerMetric {
     /// Requests in the running batch (gauge).
+    #[serde(rename = "running")]
     Running,
     /// Requests waiting for a slot (gauge).
+    #[serde(rename = "waiting")]
     Waiting,
     /// KV-cache usage as a fraction, 0–1 (gauge).
+    #[serde(rename = "kv_cache_usage")]
     KvUsage,
     /// Output tokens generated since the server started (counter).
+    #[serde(rename = "generation_tokens_total")]
     GenerationTokens,
     /// Prompt tokens processed since the server started (counter).
+    #[serde(rename = "prompt_tokens_total")]
     PromptTokens,
     /// Decode calls since the server started (counter; llama.cpp's `llama_decode()` calls).
+    #[serde(rename = "decode_calls_total")]
     DecodeCalls,
     /// The engine's own generation throughput, tokens/s (gauge; SGLang's).
+    #[serde(rename = "engine_generation_tps")]
     GenThroughput,
 }
 
@@ -112,16 +121,16 @@ pub fn canonical(name: &str) -> Option<ServerMetric> {
 }
 
 /// A level's samples of the server's metrics: poll times (seconds on the level's clock: the same
-/// origin as its requests' send times) and, per metric, one value per poll (NaN where that poll
+/// origin as its requests' send times) and, per metric, one value per poll (`None` where that poll
 /// lacked it).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ServerSeries {
-    /// Where they came from (e.g. `http://127.0.0.1:8080/metrics`, `llama.cpp`).
+    /// Where they came from (e.g. `http://127.0.0.1:8080/metrics`).
     pub source: String,
     /// Poll times, seconds, increasing.
     pub t_s: Vec<f64>,
     /// Values per metric, each as long as `t_s`.
-    pub values: BTreeMap<ServerMetric, Vec<f64>>,
+    pub values: BTreeMap<ServerMetric, Vec<Option<f64>>>,
 }
 
 /// A gauge over a window: its time-weighted view is left for later; these are over the samples.
@@ -154,11 +163,11 @@ pub struct ServerFigures {
 }
 
 /// The samples of `values` whose poll time lies in `[from, to]` and that are numbers.
-fn in_window(t: &[f64], values: &[f64], (from, to): (f64, f64)) -> Vec<(f64, f64)> {
+fn in_window(t: &[f64], values: &[Option<f64>], (from, to): (f64, f64)) -> Vec<(f64, f64)> {
     t.iter()
         .zip(values)
-        .filter(|(t, v)| **t >= from && **t <= to && v.is_finite())
-        .map(|(t, v)| (*t, *v))
+        .filter_map(|(t, v)| Some((*t, (*v)?)))
+        .filter(|(t, v)| *t >= from && *t <= to && v.is_finite())
         .collect()
 }
 

@@ -224,6 +224,7 @@ pub fn seed_report() -> Report {
                 ..Reported::default()
             },
             sampled_from: None,
+            server: None,
         })
         .collect();
     let meta = Metadata {

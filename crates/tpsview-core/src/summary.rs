@@ -89,6 +89,7 @@ pub fn figures_only(report: &Report, summary: &Summary) -> Report {
                             recomputed: Default::default(),
                         },
                         sampled_from: p.sampled_from,
+                        server: p.server.clone(),
                     })
                     .collect(),
             })

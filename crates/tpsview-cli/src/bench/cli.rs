@@ -52,6 +52,14 @@ pub struct Args {
     /// Seed of the Poisson arrivals.
     #[arg(long, default_value_t = 2026)]
     pub seed: u64,
+    /// Poll the server's own Prometheus metrics through each level (running and waiting
+    /// requests, KV-cache usage, its token counters): at URL, or the server's `/metrics` when no
+    /// URL is given.
+    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
+    pub server_metrics: Option<String>,
+    /// Milliseconds between two polls of the server's metrics (50 to 5000).
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(50..=5000))]
+    pub server_metrics_interval_ms: u64,
     /// Output file.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -104,10 +112,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.rate.is_none_or(|r| r > 0.0 && r.is_finite()),
         "--rate must be a positive number of requests per second"
     );
+    let metrics = args.server_metrics.map(|u| {
+        let url = if u.is_empty() {
+            format!("{}/metrics", cfg.base())
+        } else {
+            u
+        };
+        (
+            url,
+            std::time::Duration::from_millis(args.server_metrics_interval_ms),
+        )
+    });
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(run_bench(cfg, args.label, args.output))
+    rt.block_on(run_bench(cfg, args.label, args.output, metrics))
 }
 
 /// `tpsview bench`: every level in turn, a progress bar each, then the report and its summary.
@@ -115,6 +134,7 @@ async fn run_bench(
     cfg: super::Config,
     label: Option<String>,
     output: PathBuf,
+    metrics: Option<(String, std::time::Duration)>,
 ) -> anyhow::Result<ExitCode> {
     use std::sync::atomic::Ordering;
     let interrupt = super::Interrupt::install();
@@ -130,6 +150,7 @@ async fn run_bench(
     .progress_chars("=> ");
     let run_start = std::time::Instant::now();
     let mut levels: Vec<(u32, Vec<super::Record>)> = Vec::new();
+    let mut servers: Vec<Option<tpsview_core::server::ServerSeries>> = Vec::new();
     for &level in &cfg.levels {
         if interrupt.stop.load(Ordering::Relaxed) {
             break;
@@ -152,8 +173,29 @@ async fn run_bench(
                 ));
             }
         });
-        let recs =
-            super::run_level(&client, &cfg, level, run_start, &interrupt.stop, &progress).await;
+        let run = super::run_level(&client, &cfg, level, run_start, &interrupt.stop, &progress);
+        // The server's metrics polled alongside, until the level's last request is done.
+        let (recs, server) = match &metrics {
+            Some((url, every)) => {
+                let done = std::sync::atomic::AtomicBool::new(false);
+                let (recs, (series, failed)) = tokio::join!(
+                    async {
+                        let r = run.await;
+                        done.store(true, Ordering::Relaxed);
+                        r
+                    },
+                    super::metrics::poll(&client, url, *every, run_start, &done)
+                );
+                if let Some((n, why)) = failed {
+                    eprintln!(
+                        "concurrency {level}: {n} of {} polls of the server's metrics failed, the last: {why}",
+                        n + series.t_s.len()
+                    );
+                }
+                (recs, (!series.t_s.is_empty()).then_some(series))
+            }
+            None => (run.await, None),
+        };
         ticker.abort();
         let failed = recs.iter().filter(|r| r.error.is_some()).count();
         bar.set_position(recs.len() as u64);
@@ -170,6 +212,7 @@ async fn run_bench(
             }
         }
         levels.push((level, recs));
+        servers.push(server);
     }
     let interrupted = interrupt.stop.load(Ordering::Relaxed);
     let (events, client_ns) = levels
@@ -236,6 +279,9 @@ async fn run_bench(
         None => cfg.model.clone(),
     });
     let (mut report, chunk_counted, invalid) = super::report(&cfg, &levels, meta, label);
+    for (point, server) in report.runs[0].points.iter_mut().zip(servers) {
+        point.server = server;
+    }
     // Requests that completed but break a rule of docs/metrics.md (validated like any file's).
     for d in &invalid {
         eprintln!("{d}");

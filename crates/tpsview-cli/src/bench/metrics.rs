@@ -45,6 +45,74 @@ pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
         .collect())
 }
 
+/// Polls the server's metrics at `url` every `interval` (each poll may take no longer) until
+/// `done` is set, on the run's clock (seconds since `run_start`, as the requests' send times).
+/// Returns the series (a poll that failed leaves no sample) and, when polls failed, how many and
+/// the last reason: the bench goes on without them.
+pub async fn poll(
+    client: &reqwest::Client,
+    url: &str,
+    interval: std::time::Duration,
+    run_start: std::time::Instant,
+    done: &std::sync::atomic::AtomicBool,
+) -> (tpsview_core::server::ServerSeries, Option<(usize, String)>) {
+    use std::sync::atomic::Ordering;
+    let mut series = tpsview_core::server::ServerSeries {
+        source: url.to_owned(),
+        ..Default::default()
+    };
+    let mut failed = 0usize;
+    let mut reason = String::new();
+    let mut tick = tokio::time::interval(interval);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    while !done.load(Ordering::Relaxed) {
+        tick.tick().await;
+        let at = run_start.elapsed().as_secs_f64();
+        let got = async {
+            let resp = client
+                .get(url)
+                .timeout(interval)
+                .send()
+                .await
+                .map_err(|e| format!("{url}: {e}"))?;
+            if !resp.status().is_success() {
+                return Err(format!("{url}: HTTP {}", resp.status()));
+            }
+            let text = resp.text().await.map_err(|e| format!("{url}: {e}"))?;
+            read(&text).map_err(|e| format!("{url}: {e}"))
+        }
+        .await;
+        match got {
+            Ok(values) => push(&mut series, at, &values),
+            Err(e) => {
+                failed += 1;
+                reason = e;
+            }
+        }
+    }
+    (series, (failed > 0).then_some((failed, reason)))
+}
+
+/// Adds one poll's values at time `at`: every metric seen so far gets a value (`None` where this
+/// poll lacked it), a metric first seen now gets `None` for the polls before.
+fn push(
+    series: &mut tpsview_core::server::ServerSeries,
+    at: f64,
+    values: &BTreeMap<ServerMetric, f64>,
+) {
+    let before = series.t_s.len();
+    series.t_s.push(at);
+    for m in values.keys() {
+        series
+            .values
+            .entry(*m)
+            .or_insert_with(|| vec![None; before]);
+    }
+    for (m, column) in series.values.iter_mut() {
+        column.push(values.get(m).copied());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +141,27 @@ mod tests {
             v.get(&ServerMetric::DecodeCalls),
             None,
             "SGLang counts no decode calls"
+        );
+    }
+
+    #[test]
+    fn polls_line_up_even_when_a_metric_appears_or_goes_missing() {
+        let mut s = tpsview_core::server::ServerSeries::default();
+        push(&mut s, 0.0, &BTreeMap::from([(ServerMetric::Running, 1.0)]));
+        push(
+            &mut s,
+            0.25,
+            &BTreeMap::from([(ServerMetric::Running, 2.0), (ServerMetric::Waiting, 5.0)]),
+        );
+        push(&mut s, 0.5, &BTreeMap::from([(ServerMetric::Waiting, 6.0)]));
+        assert_eq!(s.t_s, vec![0.0, 0.25, 0.5]);
+        assert_eq!(
+            s.values[&ServerMetric::Running],
+            vec![Some(1.0), Some(2.0), None]
+        );
+        assert_eq!(
+            s.values[&ServerMetric::Waiting],
+            vec![None, Some(5.0), Some(6.0)]
         );
     }
 

@@ -29,6 +29,7 @@ fn run(label: &str, gpus: Option<u32>, levels: &[(f64, f64, f64)]) -> Run {
                     recomputed: Default::default(),
                 },
                 sampled_from: None,
+                server: None,
             })
             .collect(),
         axis: None,

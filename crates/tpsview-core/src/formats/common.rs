@@ -482,6 +482,7 @@ pub(crate) fn summary_point(
             recomputed: BTreeMap::new(),
         },
         sampled_from: None,
+        server: None,
     }
 }
 
@@ -529,6 +530,7 @@ pub(crate) fn requests_point(file: &str, tool: &str, requests: Requests) -> Poin
             ..Reported::default()
         },
         sampled_from: None,
+        server: None,
     }
 }
 

@@ -599,6 +599,7 @@ fn build_export(
                 ..Reported::default()
             },
             sampled_from: None,
+            server: None,
         });
     }
     if points.is_empty() {

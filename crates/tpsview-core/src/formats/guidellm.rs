@@ -254,6 +254,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
                 recomputed: BTreeMap::new(),
             },
             sampled_from,
+            server: None,
         });
     }
     if points.is_empty() {

@@ -349,6 +349,7 @@ impl super::records::Sink for ResponsesSink {
             requests: Some(requests),
             reported,
             sampled_from: None,
+            server: None,
         };
         Ok((
             common::one_run(

@@ -92,6 +92,8 @@ struct RawPoint {
     reported: Option<RawReported>,
     #[serde(default)]
     sampled_from: Option<u64>,
+    #[serde(default)]
+    server: Option<crate::server::ServerSeries>,
 }
 
 #[derive(Deserialize)]
@@ -246,6 +248,7 @@ fn into_point(
         requests,
         reported,
         sampled_from: raw.sampled_from,
+        server: raw.server,
     })
 }
 
@@ -424,6 +427,8 @@ struct WPoint<'a> {
     reported: Option<RawReported>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sampled_from: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    server: Option<&'a crate::server::ServerSeries>,
 }
 
 #[derive(Serialize)]
@@ -509,6 +514,7 @@ fn write_point(p: &Point) -> WPoint<'_> {
             },
         ),
         sampled_from: p.sampled_from,
+        server: p.server.as_ref(),
     }
 }
 

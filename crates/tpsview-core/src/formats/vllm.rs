@@ -541,6 +541,7 @@ fn into_point(
         requests,
         reported,
         sampled_from: None,
+        server: None,
     };
     (run, point)
 }

@@ -34,6 +34,7 @@ fn point(req: Requests, concurrency: Option<f64>) -> Point {
         requests: Some(req),
         reported: Default::default(),
         sampled_from: None,
+        server: None,
     }
 }
 

@@ -7,13 +7,13 @@ fn level() -> ServerSeries {
     let calls: Vec<f64> = t.iter().map(|t| 1000.0 + 16.0 * t).collect();
     let tokens: Vec<f64> = calls.iter().map(|c| 4.0 * (c - 1000.0) + 500.0).collect();
     let mut values = BTreeMap::new();
-    values.insert(ServerMetric::Running, vec![4.0; 10]);
-    values.insert(
-        ServerMetric::Waiting,
-        vec![2.0, 2.0, 2.0, 3.0, 2.0, 2.0, 1.0, 2.0, 2.0, f64::NAN],
-    );
-    values.insert(ServerMetric::DecodeCalls, calls);
-    values.insert(ServerMetric::GenerationTokens, tokens);
+    let some = |v: Vec<f64>| v.into_iter().map(Some).collect::<Vec<_>>();
+    values.insert(ServerMetric::Running, some(vec![4.0; 10]));
+    let mut waiting = some(vec![2.0, 2.0, 2.0, 3.0, 2.0, 2.0, 1.0, 2.0, 2.0, 0.0]);
+    waiting[9] = None;
+    values.insert(ServerMetric::Waiting, waiting);
+    values.insert(ServerMetric::DecodeCalls, some(calls));
+    values.insert(ServerMetric::GenerationTokens, some(tokens));
     ServerSeries {
         source: "test".into(),
         t_s: t,
@@ -52,7 +52,7 @@ fn a_narrower_window_takes_only_its_samples() {
 fn a_counter_that_goes_down_leaves_the_rate_undefined_with_the_reason() {
     let mut s = level();
     if let Some(v) = s.values.get_mut(&ServerMetric::GenerationTokens) {
-        v[5] = 10.0;
+        v[5] = Some(10.0);
     }
     let f = figures(&s, (0.0, 2.25));
     let e = f.generation_tps.expect_err("undefined");
