@@ -133,8 +133,8 @@ pub struct ServerSeries {
     pub values: BTreeMap<ServerMetric, Vec<Option<f64>>>,
 }
 
-/// A gauge over a window: its time-weighted view is left for later; these are over the samples.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A gauge over a window, over its samples there (polls are evenly spaced).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Spread {
     /// Mean of the samples.
     pub mean: f64,
@@ -243,6 +243,60 @@ pub fn figures(s: &ServerSeries, window: (f64, f64)) -> ServerFigures {
         kv_cache_usage: spread(s, ServerMetric::KvUsage, window),
         generation_tps,
         tokens_per_decode_step,
+    }
+}
+
+/// A level's server figures as `summarize --json` writes them: `null` with a reason where a
+/// figure is undefined, never 0.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ServerSummary {
+    /// Where the samples came from.
+    pub source: String,
+    /// The window the figures are over: the level's first send to its last response (seconds on
+    /// the level's clock).
+    pub window_s: (f64, f64),
+    /// Polls in the window.
+    pub polls: usize,
+    /// Requests running: the batch the server ran.
+    pub running: Option<Spread>,
+    /// Requests waiting for a slot.
+    pub waiting: Option<Spread>,
+    /// KV-cache usage, 0–1.
+    pub kv_cache_usage: Option<Spread>,
+    /// The server's generation T/s (Δ its token counter ÷ Δ t).
+    pub generation_tps: Option<f64>,
+    /// Output tokens per decode call (llama.cpp): the batch, from the engine's counters.
+    pub tokens_per_decode_step: Option<f64>,
+    /// Why a figure is undefined, by its key.
+    pub undefined: BTreeMap<&'static str, String>,
+}
+
+/// The summary of a level's series over `window`.
+pub fn summary(s: &ServerSeries, window: (f64, f64)) -> ServerSummary {
+    let f = figures(s, window);
+    let mut undefined = BTreeMap::new();
+    let generation_tps = f
+        .generation_tps
+        .map_err(|e| undefined.insert("generation_tps", e))
+        .ok();
+    let tokens_per_decode_step = f
+        .tokens_per_decode_step
+        .map_err(|e| undefined.insert("tokens_per_decode_step", e))
+        .ok();
+    ServerSummary {
+        source: s.source.clone(),
+        window_s: window,
+        polls: s
+            .t_s
+            .iter()
+            .filter(|t| **t >= window.0 && **t <= window.1)
+            .count(),
+        running: f.running,
+        waiting: f.waiting,
+        kv_cache_usage: f.kv_cache_usage,
+        generation_tps,
+        tokens_per_decode_step,
+        undefined,
     }
 }
 

@@ -150,6 +150,10 @@ pub struct PointSummary {
     /// level (`null` without a system T/s); absent without a price.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usd_per_million_output_tokens: Option<Option<f64>>,
+    /// What the server reported about itself over the level's window (`tpsview bench
+    /// --server-metrics`); absent when the file has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<crate::server::ServerSummary>,
 }
 
 impl PointSummary {
@@ -199,6 +203,7 @@ pub fn summarize_report(
                         audited: a.checked,
                         slo: None,
                         usd_per_million_output_tokens: None,
+                        server: server_summary(p),
                         metrics: m,
                     }
                 })
@@ -206,6 +211,33 @@ pub fn summarize_report(
         })
         .collect();
     (runs, diags)
+}
+
+/// A level's server figures over its window: from its first send to its last response (the
+/// requests' own clock, which the polls share), or over every poll where the level has no send
+/// times.
+fn server_summary(p: &crate::model::Point) -> Option<crate::server::ServerSummary> {
+    let s = p.server.as_ref()?;
+    let window = p
+        .requests
+        .as_ref()
+        .and_then(|r| {
+            let start = r.start_s.as_ref()?;
+            let first = start
+                .iter()
+                .copied()
+                .filter(|v| v.is_finite())
+                .fold(f64::INFINITY, f64::min);
+            let last = start
+                .iter()
+                .zip(&r.e2e_s)
+                .map(|(s, e)| s + e)
+                .filter(|v| v.is_finite())
+                .fold(f64::NEG_INFINITY, f64::max);
+            (first.is_finite() && last >= first).then_some((first, last))
+        })
+        .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    Some(crate::server::summary(s, window))
 }
 
 /// Evaluates every level of every run of `report` (summarised in `runs`, in the same order)
