@@ -119,14 +119,14 @@ mod tests {
 
     fn fixture(name: &str) -> String {
         let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/prometheus")
+            .join("../../tests/exposition")
             .join(name);
         std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
     }
 
     #[test]
     fn a_real_sglang_capture_reads_as_the_values_it_shows() {
-        // The values as the capture writes them (tests/fixtures/prometheus/README.md).
+        // The values as the capture writes them (tests/exposition/README.md).
         let v = read(&fixture("sglang-loaded.prom")).expect("prometheus text");
         assert_eq!(v.get(&ServerMetric::Running), Some(&162.0));
         assert_eq!(v.get(&ServerMetric::Waiting), Some(&2826.0));
