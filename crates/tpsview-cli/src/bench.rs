@@ -262,7 +262,9 @@ pub struct Progress {
 
 /// Runs one level: warm-up, then `requests_per_level` recorded requests from `level` closed-loop
 /// clients (or Poisson arrivals at `rate`, at most `level` in flight). Stops taking new requests
-/// when `stop` is set; requests in flight then are dropped, not recorded.
+/// when `stop` is set; requests in flight then are dropped, not recorded. With `between`, it
+/// says when the warm-up is over (the first) and waits for the second before the recorded
+/// requests: the server's metrics are polled in that gap (`metrics::poll`).
 pub async fn run_level(
     client: &reqwest::Client,
     cfg: &Config,
@@ -270,6 +272,7 @@ pub async fn run_level(
     run_start: Instant,
     stop: &AtomicBool,
     progress: &Progress,
+    between: Option<(&tokio::sync::Notify, &tokio::sync::Notify)>,
 ) -> Vec<Record> {
     let url = cfg.endpoint_url();
     let body = cfg.body();
@@ -279,6 +282,10 @@ pub async fn run_level(
         .map(|_| one_request(client, &url, &body, cfg.timeout, run_start))
         .collect();
     futures_util::future::join_all(warm).await;
+    if let Some((warmed, resume)) = between {
+        warmed.notify_one();
+        resume.notified().await;
+    }
     progress.done.store(0, Ordering::Relaxed);
     progress.chunks.store(0, Ordering::Relaxed);
 

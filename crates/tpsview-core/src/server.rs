@@ -192,13 +192,36 @@ fn spread(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Option<Sprea
     })
 }
 
-/// A counter's rise over the window: last − first sample, with their times; an error if it has
-/// fewer than two samples there or goes down between two (the server restarted).
+/// A counter's rise over the window and the time it is over. The rise is read between the last
+/// poll at or before the window's start and the level's last poll when that is at or after its
+/// end (`tpsview bench` takes one an interval after the warm-up and one an interval after the
+/// last request: engines that count a request's tokens when it finishes, as llama.cpp does, have
+/// then counted exactly the window's requests); where those polls are missing, between the first
+/// and last poll inside. The time is the window's length, or the polls' span where the window is
+/// unbounded. An error with fewer than two polls, or where the counter goes down (a restart).
 fn rise(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Result<(f64, f64), String> {
     let Some(values) = s.values.get(&m) else {
         return Err(format!("the server does not report {}", m.key()));
     };
-    let v = in_window(&s.t_s, values, window);
+    let all: Vec<(f64, f64)> = s
+        .t_s
+        .iter()
+        .zip(values)
+        .filter_map(|(t, v)| Some((*t, (*v)?)))
+        .filter(|(_, v)| v.is_finite())
+        .collect();
+    let first = all
+        .iter()
+        .rposition(|(t, _)| *t <= window.0)
+        .or_else(|| all.iter().position(|(t, _)| *t >= window.0));
+    let last = match all.last() {
+        Some((t, _)) if *t >= window.1 => Some(all.len() - 1),
+        _ => all.iter().rposition(|(t, _)| *t <= window.1),
+    };
+    let v: &[(f64, f64)] = match (first, last) {
+        (Some(a), Some(b)) if a <= b => &all[a..=b],
+        _ => &[],
+    };
     if v.len() < 2 {
         return Err(format!(
             "{} has {} sample(s) in the window; a rate needs two",
@@ -216,7 +239,12 @@ fn rise(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Result<(f64, f
         ));
     }
     let (first, last) = (v[0], v[v.len() - 1]);
-    Ok((last.1 - first.1, last.0 - first.0))
+    let span = if window.0.is_finite() && window.1.is_finite() {
+        window.1 - window.0
+    } else {
+        last.0 - first.0
+    };
+    Ok((last.1 - first.1, span))
 }
 
 /// The figures of one level over `window` (seconds on the level's clock).

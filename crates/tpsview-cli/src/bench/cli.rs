@@ -173,8 +173,19 @@ async fn run_bench(
                 ));
             }
         });
-        let run = super::run_level(&client, &cfg, level, run_start, &interrupt.stop, &progress);
-        // The server's metrics polled alongside, until the level's last request is done.
+        // The server's metrics polled alongside, until the level's last request is done; once
+        // between the warm-up and the recorded requests (`metrics::poll`).
+        let (warmed, resume) = (tokio::sync::Notify::new(), tokio::sync::Notify::new());
+        let between = metrics.as_ref().map(|_| (&warmed, &resume));
+        let run = super::run_level(
+            &client,
+            &cfg,
+            level,
+            run_start,
+            &interrupt.stop,
+            &progress,
+            between,
+        );
         let (recs, server) = match &metrics {
             Some((url, every)) => {
                 let done = std::sync::atomic::AtomicBool::new(false);
@@ -184,7 +195,14 @@ async fn run_bench(
                         done.store(true, Ordering::Relaxed);
                         r
                     },
-                    super::metrics::poll(&client, url, *every, run_start, &done)
+                    super::metrics::poll(
+                        &client,
+                        url,
+                        *every,
+                        run_start,
+                        &done,
+                        (&warmed, &resume)
+                    )
                 );
                 if let Some((n, why)) = failed {
                     eprintln!(

@@ -47,6 +47,10 @@ pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
 
 /// Polls the server's metrics at `url` every `interval` (each poll may take no longer) until
 /// `done` is set, on the run's clock (seconds since `run_start`, as the requests' send times).
+/// Two polls bound the recorded requests' counters: one an interval after the warm-up is over
+/// (`between.0`), before the recorded requests start (`between.1` lets them), and one an interval
+/// after the last has finished — engines that count a request's tokens when it finishes
+/// (llama.cpp) have counted the warm-up's in the first and every recorded one in the last.
 /// Returns the series (a poll that failed leaves no sample) and, when polls failed, how many and
 /// the last reason: the bench goes on without them.
 pub async fn poll(
@@ -55,6 +59,7 @@ pub async fn poll(
     interval: std::time::Duration,
     run_start: std::time::Instant,
     done: &std::sync::atomic::AtomicBool,
+    between: (&tokio::sync::Notify, &tokio::sync::Notify),
 ) -> (tpsview_core::server::ServerSeries, Option<(usize, String)>) {
     use std::sync::atomic::Ordering;
     let mut series = tpsview_core::server::ServerSeries {
@@ -63,34 +68,61 @@ pub async fn poll(
     };
     let mut failed = 0usize;
     let mut reason = String::new();
-    let mut tick = tokio::time::interval(interval);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    while !done.load(Ordering::Relaxed) {
-        tick.tick().await;
+    let mut once = async |series: &mut tpsview_core::server::ServerSeries| {
         let at = run_start.elapsed().as_secs_f64();
-        let got = async {
-            let resp = client
-                .get(url)
-                .timeout(interval)
-                .send()
-                .await
-                .map_err(|e| format!("{url}: {e}"))?;
-            if !resp.status().is_success() {
-                return Err(format!("{url}: HTTP {}", resp.status()));
-            }
-            let text = resp.text().await.map_err(|e| format!("{url}: {e}"))?;
-            read(&text).map_err(|e| format!("{url}: {e}"))
-        }
-        .await;
-        match got {
-            Ok(values) => push(&mut series, at, &values),
+        match scrape(client, url, interval).await {
+            Ok(values) => push(series, at, &values),
             Err(e) => {
                 failed += 1;
                 reason = e;
             }
         }
+    };
+    let (warmed, resume) = between;
+    let mut tick = tokio::time::interval(interval);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // Through the warm-up.
+    loop {
+        tokio::select! {
+            _ = tick.tick() => once(&mut series).await,
+            _ = warmed.notified() => break,
+        }
     }
+    // An interval for the warm-up's counts, the opening poll, then the recorded requests go.
+    tokio::time::sleep(interval).await;
+    once(&mut series).await;
+    resume.notify_one();
+    tick.reset();
+    while !done.load(Ordering::Relaxed) {
+        tick.tick().await;
+        if !done.load(Ordering::Relaxed) {
+            once(&mut series).await;
+        }
+    }
+    // The closing poll, an interval after the last request.
+    tokio::time::sleep(interval).await;
+    once(&mut series).await;
+    drop(once);
     (series, (failed > 0).then_some((failed, reason)))
+}
+
+/// One scrape: the values the text reports, or why there are none.
+async fn scrape(
+    client: &reqwest::Client,
+    url: &str,
+    timeout: std::time::Duration,
+) -> Result<BTreeMap<ServerMetric, f64>, String> {
+    let resp = client
+        .get(url)
+        .timeout(timeout)
+        .send()
+        .await
+        .map_err(|e| format!("{url}: {e}"))?;
+    if !resp.status().is_success() {
+        return Err(format!("{url}: HTTP {}", resp.status()));
+    }
+    let text = resp.text().await.map_err(|e| format!("{url}: {e}"))?;
+    read(&text).map_err(|e| format!("{url}: {e}"))
 }
 
 /// Adds one poll's values at time `at`: every metric seen so far gets a value (`None` where this

@@ -121,6 +121,7 @@ async fn level(c: &Config) -> Vec<Record> {
         Instant::now(),
         &stop,
         &Progress::default(),
+        None,
     )
     .await
 }

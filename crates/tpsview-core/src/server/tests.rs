@@ -66,8 +66,24 @@ fn a_counter_that_goes_down_leaves_the_rate_undefined_with_the_reason() {
 }
 
 #[test]
+fn counters_are_read_from_the_poll_before_the_window_to_the_levels_last_poll() {
+    // Window 0.6–2.2 s: from the poll at 0.5 s to the last at 2.25 s (28 calls, 112 tokens),
+    // over the window's 1.6 s: 70 tokens/s; 4 tokens a call.
+    let f = figures(&level(), (0.6, 2.2));
+    assert!((f.generation_tps.expect("rate") - 112.0 / 1.6).abs() < 1e-9);
+    assert!((f.tokens_per_decode_step.expect("per step") - 4.0).abs() < 1e-12);
+    // Gauges: only the polls inside (0.75 … 2.0: six).
+    assert_eq!(f.running.expect("running").samples, 6);
+}
+
+#[test]
 fn one_sample_is_no_rate() {
-    let f = figures(&level(), (1.0, 1.1));
+    let mut s = level();
+    s.t_s.truncate(1);
+    for v in s.values.values_mut() {
+        v.truncate(1);
+    }
+    let f = figures(&s, (0.0, 1.0));
     assert!(f
         .generation_tps
         .expect_err("one sample")
