@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # End-to-end test of `tpsview bench` against a real llama.cpp server with continuous batching
 # (xllamacpp from PyPI, CPU, bound to 127.0.0.1) serving a random-weight GGUF this script writes.
-# Bounded: 2 levels × 8 requests × 32 tokens, every step under `timeout`. Checks: the report
+# Bounded: 3 levels × 8 requests × 32 tokens, every step under `timeout`. Checks: the report
 # validates, every request's token count is the server's usage (32, EOS never wins), system T/s at
-# concurrency 4 beats concurrency 1, and `summarize` reads the report back.
+# concurrency 4 beats concurrency 1, and `summarize` reads the report back. With the server's own
+# metrics (`--server-metrics`, llama.cpp's /metrics, 4 slots): tokens per decode call ≈ 1 at
+# concurrency 1 and between 3 and 4 at 4 (4 streams share each call; the calls that take a
+# joining request's prompt make fewer: 3.91 over 16 requests on 2026-12-02), at 8 at most 4
+# running and some waiting, and the server's generation T/s within 5 % of the client's system T/s.
 #   scripts/engine-e2e.sh [TPSVIEW_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-target/debug/tpsview}"
 source scripts/engine/lib.sh
 engine_start 4
-timeout 300 "$bin" bench --url "http://127.0.0.1:$port" --model tiny-random-llama --concurrency 1,4 \
-  --requests-per-level 8 --max-tokens 32 --prompt-tokens 16 --ignore-eos --timeout 60 \
+timeout 300 "$bin" bench --url "http://127.0.0.1:$port" --model tiny-random-llama --concurrency 1,4,8 \
+  --requests-per-level 8 --max-tokens 32 --prompt-tokens 16 --ignore-eos --timeout 60 --server-metrics \
   -o "$work/report.json" >"$work/bench.out" 2>"$work/bench.err"
 "$bin" validate "$work/report.json"
 "$bin" summarize --json "$work/report.json" >"$work/summary.json"
@@ -31,5 +35,14 @@ pts = {p["concurrency"]: p for p in summary["runs"][0]["points"]}
 s1, s4 = pts[1.0]["system_tps"], pts[4.0]["system_tps"]
 p1, p4 = pts[1.0]["per_stream_tps"], pts[4.0]["per_stream_tps"]
 assert s4 > s1, (s1, s4)
+srv = {c: p["server"] for c, p in pts.items()}
+for c, p in pts.items():
+    s = srv[c]
+    assert s["generation_tps"] is not None, (c, s["undefined"])
+    assert abs(s["generation_tps"] / p["system_tps"] - 1) <= 0.05, (c, s["generation_tps"], p["system_tps"])
+assert 0.9 <= srv[1.0]["tokens_per_decode_step"] <= 1.1, srv[1.0]
+assert 3.0 <= srv[4.0]["tokens_per_decode_step"] <= 4.0, srv[4.0]
+assert srv[8.0]["running"]["max"] <= 4 and srv[8.0]["waiting"]["max"] > 0, srv[8.0]
+print("engine e2e: tokens per decode call " + ", ".join(f"{srv[c]['tokens_per_decode_step']:.2f} at {c:g}" for c in sorted(srv)) + f"; at 8 up to {srv[8.0]['waiting']['max']:g} waiting")
 print(f"engine e2e: system T/s {s1:.1f} at 1 -> {s4:.1f} at 4; per-stream {p1:.1f} -> {p4:.1f}")
 PY

@@ -147,3 +147,32 @@ fn trailing_garbage_is_a_syntax_error_with_position() {
     assert_eq!(e.line, Some(1));
     assert!(e.to_string().contains("trailing"), "{e}");
 }
+
+#[test]
+fn a_levels_server_series_round_trips_and_older_files_have_none() {
+    use crate::server::{ServerMetric, ServerSeries};
+    let mut report = crate::simulate::seed_report();
+    let series = ServerSeries {
+        source: "http://127.0.0.1:8080/metrics".into(),
+        t_s: vec![0.5, 0.75, 1.0],
+        values: [
+            (ServerMetric::Running, vec![Some(4.0), Some(4.0), None]),
+            (
+                ServerMetric::DecodeCalls,
+                vec![Some(10.0), Some(14.0), Some(18.0)],
+            ),
+        ]
+        .into_iter()
+        .collect(),
+    };
+    report.runs[0].points[1].server = Some(series.clone());
+    let text = write(&report);
+    // Stored under the metrics' keys, a poll without a value as null.
+    assert!(text.contains(r#""server":{"source":"http://127.0.0.1:8080/metrics","t_s":[0.5,0.75,1.0],"values":{"running":[4.0,4.0,null],"decode_calls_total":[10.0,14.0,18.0]}}"#), "{}", &text[..text.len().min(400)]);
+    let parsed = parse_any("s.json", text.as_bytes()).unwrap();
+    assert_eq!(parsed.report.runs[0].points[1].server, Some(series));
+    assert_eq!(parsed.report.runs[0].points[0].server, None);
+    // A file written before (the seed sample) reads with none.
+    let old = parse_any("seed.json", seed_json().as_bytes()).unwrap();
+    assert!(old.report.runs[0].points.iter().all(|p| p.server.is_none()));
+}
