@@ -193,6 +193,41 @@ fn summarize_json_follows_its_schema() {
 }
 
 #[test]
+fn a_level_with_the_servers_metrics_follows_the_schema() {
+    // The built-in example with a server series put on its second level (as `tpsview bench
+    // --server-metrics` writes it): one metric missing in a poll, one never reported.
+    let text =
+        std::fs::read_to_string(root().join("public/samples/h100-llama70b-fp8.tpsview.json"))
+            .expect("sample");
+    let mut v: Value = serde_json::from_str(&text).expect("json");
+    v["runs"][0]["points"][1]["server"] = serde_json::json!({
+        "source": "http://127.0.0.1:8080/metrics",
+        "t_s": [0.0, 0.25, 0.5, 100.0],
+        "values": { "running": [16.0, 16.0, null, 16.0], "generation_tokens_total": [0.0, 100.0, 200.0, 9000.0] }
+    });
+    let dir = std::env::temp_dir().join(format!("tpsview-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("server.tpsview.json");
+    std::fs::write(&file, v.to_string()).expect("write");
+    let out = summarize(&[&file.to_string_lossy()]);
+    let server = &out["runs"][0]["points"][1]["server"];
+    assert!(server.is_object(), "the level's server figures are written");
+    assert!(
+        server["tokens_per_decode_step"].is_null()
+            && server["undefined"]["tokens_per_decode_step"].is_string()
+    );
+    assert!(
+        out["runs"][0]["points"][0].get("server").is_none(),
+        "absent without metrics"
+    );
+    let s = schema();
+    let mut problems = Vec::new();
+    check(&s, &s, &out, "$", &mut problems);
+    assert!(problems.is_empty(), "{problems:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_checker_finds_an_undeclared_key_a_wrong_type_and_a_missing_key() {
     let s = schema();
     let mut v = summarize(&[

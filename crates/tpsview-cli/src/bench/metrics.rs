@@ -102,7 +102,6 @@ pub async fn poll(
     // The closing poll, an interval after the last request.
     tokio::time::sleep(interval).await;
     once(&mut series).await;
-    drop(once);
     (series, (failed > 0).then_some((failed, reason)))
 }
 
