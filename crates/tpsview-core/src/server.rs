@@ -9,33 +9,22 @@
 //! <https://huggingface.co/docs/text-generation-inference/reference/metrics>, llama.cpp
 //! tools/server/README.md (`--metrics`).
 
-use std::collections::BTreeMap;
-
 /// One quantity the server reports about itself. Stored (tpsview/1) under its [`key`](Self::key).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ServerMetric {
     /// Requests in the running batch (gauge).
-    #[serde(rename = "running")]
     Running,
     /// Requests waiting for a slot (gauge).
-    #[serde(rename = "waiting")]
     Waiting,
     /// KV-cache usage as a fraction, 0–1 (gauge).
-    #[serde(rename = "kv_cache_usage")]
     KvUsage,
     /// Output tokens generated since the server started (counter).
-    #[serde(rename = "generation_tokens_total")]
     GenerationTokens,
     /// Prompt tokens processed since the server started (counter).
-    #[serde(rename = "prompt_tokens_total")]
     PromptTokens,
     /// Decode calls since the server started (counter; llama.cpp's `llama_decode()` calls).
-    #[serde(rename = "decode_calls_total")]
     DecodeCalls,
     /// The engine's own generation throughput, tokens/s (gauge; SGLang's).
-    #[serde(rename = "engine_generation_tps")]
     GenThroughput,
 }
 
@@ -130,7 +119,90 @@ pub struct ServerSeries {
     /// Poll times, seconds, increasing.
     pub t_s: Vec<f64>,
     /// Values per metric, each as long as `t_s`.
-    pub values: BTreeMap<ServerMetric, Vec<Option<f64>>>,
+    pub values: ServerValues,
+}
+
+/// One column per [`ServerMetric`], each as long as the series' polls; `None` (JSON `null`) for a
+/// metric the server never reported. Fields rather than a map: the page decodes this in two
+/// formats (JSON, postcard), and a map keyed by an enum cost it 3 KB gzip more.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServerValues {
+    /// [`ServerMetric::Running`].
+    #[serde(default)]
+    pub running: Option<Vec<Option<f64>>>,
+    /// [`ServerMetric::Waiting`].
+    #[serde(default)]
+    pub waiting: Option<Vec<Option<f64>>>,
+    /// [`ServerMetric::KvUsage`].
+    #[serde(default)]
+    pub kv_cache_usage: Option<Vec<Option<f64>>>,
+    /// [`ServerMetric::GenerationTokens`].
+    #[serde(default)]
+    pub generation_tokens_total: Option<Vec<Option<f64>>>,
+    /// [`ServerMetric::PromptTokens`].
+    #[serde(default)]
+    pub prompt_tokens_total: Option<Vec<Option<f64>>>,
+    /// [`ServerMetric::DecodeCalls`].
+    #[serde(default)]
+    pub decode_calls_total: Option<Vec<Option<f64>>>,
+    /// [`ServerMetric::GenThroughput`].
+    #[serde(default)]
+    pub engine_generation_tps: Option<Vec<Option<f64>>>,
+}
+
+impl ServerValues {
+    /// The column of `m`, where the server reported it.
+    pub fn get(&self, m: ServerMetric) -> Option<&Vec<Option<f64>>> {
+        self.slot(m).as_ref()
+    }
+
+    /// The column of `m`, to change, where the server reported it.
+    pub fn get_mut(&mut self, m: ServerMetric) -> Option<&mut Vec<Option<f64>>> {
+        self.slot_mut(m).as_mut()
+    }
+
+    /// The column of `m`, `None` as the place where it is not reported.
+    pub fn slot(&self, m: ServerMetric) -> &Option<Vec<Option<f64>>> {
+        match m {
+            ServerMetric::Running => &self.running,
+            ServerMetric::Waiting => &self.waiting,
+            ServerMetric::KvUsage => &self.kv_cache_usage,
+            ServerMetric::GenerationTokens => &self.generation_tokens_total,
+            ServerMetric::PromptTokens => &self.prompt_tokens_total,
+            ServerMetric::DecodeCalls => &self.decode_calls_total,
+            ServerMetric::GenThroughput => &self.engine_generation_tps,
+        }
+    }
+
+    /// The place of `m`'s column.
+    pub fn slot_mut(&mut self, m: ServerMetric) -> &mut Option<Vec<Option<f64>>> {
+        match m {
+            ServerMetric::Running => &mut self.running,
+            ServerMetric::Waiting => &mut self.waiting,
+            ServerMetric::KvUsage => &mut self.kv_cache_usage,
+            ServerMetric::GenerationTokens => &mut self.generation_tokens_total,
+            ServerMetric::PromptTokens => &mut self.prompt_tokens_total,
+            ServerMetric::DecodeCalls => &mut self.decode_calls_total,
+            ServerMetric::GenThroughput => &mut self.engine_generation_tps,
+        }
+    }
+
+    /// Every reported column with its metric, in [`ServerMetric::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (ServerMetric, &Vec<Option<f64>>)> {
+        ServerMetric::ALL
+            .into_iter()
+            .filter_map(|m| Some((m, self.get(m)?)))
+    }
+}
+
+impl FromIterator<(ServerMetric, Vec<Option<f64>>)> for ServerValues {
+    fn from_iter<I: IntoIterator<Item = (ServerMetric, Vec<Option<f64>>)>>(iter: I) -> Self {
+        let mut v = ServerValues::default();
+        for (m, column) in iter {
+            *v.slot_mut(m) = Some(column);
+        }
+        v
+    }
 }
 
 /// A gauge over a window, over its samples there (polls are evenly spaced).
@@ -172,7 +244,7 @@ fn in_window(t: &[f64], values: &[Option<f64>], (from, to): (f64, f64)) -> Vec<(
 }
 
 fn spread(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Option<Spread> {
-    let v: Vec<f64> = in_window(&s.t_s, s.values.get(&m)?, window)
+    let v: Vec<f64> = in_window(&s.t_s, s.values.get(m)?, window)
         .into_iter()
         .map(|(_, v)| v)
         .collect();
@@ -180,10 +252,10 @@ fn spread(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Option<Sprea
         return None;
     }
     let mean = crate::stats::sum(&v) / v.len() as f64;
-    let mut sorted = v.clone();
-    sorted.sort_by(f64::total_cmp);
-    let p50 = crate::stats::percentile_sorted(&sorted, 50.0)?;
-    let max = sorted[sorted.len() - 1];
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut v = v;
+    let [p50] = crate::stats::percentiles(&mut v, [50.0]);
+    let p50 = p50?;
     Some(Spread {
         mean,
         p50,
@@ -200,7 +272,7 @@ fn spread(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Option<Sprea
 /// and last poll inside. The time is the window's length, or the polls' span where the window is
 /// unbounded. An error with fewer than two polls, or where the counter goes down (a restart).
 fn rise(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Result<(f64, f64), String> {
-    let Some(values) = s.values.get(&m) else {
+    let Some(values) = s.values.get(m) else {
         return Err(format!("the server does not report {}", m.key()));
     };
     let all: Vec<(f64, f64)> = s
@@ -296,21 +368,30 @@ pub struct ServerSummary {
     /// Output tokens per decode call (llama.cpp): the batch, from the engine's counters.
     pub tokens_per_decode_step: Option<f64>,
     /// Why a figure is undefined, by its key.
-    pub undefined: BTreeMap<&'static str, String>,
+    pub undefined: Undefined,
+}
+
+/// Why a server figure is undefined (`summarize --json`: an object with a key per undefined
+/// figure).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Undefined {
+    /// Why `generation_tps` is undefined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation_tps: Option<String>,
+    /// Why `tokens_per_decode_step` is undefined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens_per_decode_step: Option<String>,
 }
 
 /// The summary of a level's series over `window`.
 pub fn summary(s: &ServerSeries, window: (f64, f64)) -> ServerSummary {
     let f = figures(s, window);
-    let mut undefined = BTreeMap::new();
-    let generation_tps = f
-        .generation_tps
-        .map_err(|e| undefined.insert("generation_tps", e))
-        .ok();
-    let tokens_per_decode_step = f
-        .tokens_per_decode_step
-        .map_err(|e| undefined.insert("tokens_per_decode_step", e))
-        .ok();
+    let undefined = Undefined {
+        generation_tps: f.generation_tps.clone().err(),
+        tokens_per_decode_step: f.tokens_per_decode_step.clone().err(),
+    };
+    let generation_tps = f.generation_tps.ok();
+    let tokens_per_decode_step = f.tokens_per_decode_step.ok();
     ServerSummary {
         source: s.source.clone(),
         window_s: window,

@@ -133,14 +133,14 @@ fn push(
 ) {
     let before = series.t_s.len();
     series.t_s.push(at);
-    for m in values.keys() {
-        series
-            .values
-            .entry(*m)
-            .or_insert_with(|| vec![None; before]);
-    }
-    for (m, column) in series.values.iter_mut() {
-        column.push(values.get(m).copied());
+    for m in ServerMetric::ALL {
+        let slot = series.values.slot_mut(m);
+        if slot.is_none() && values.contains_key(&m) {
+            *slot = Some(vec![None; before]);
+        }
+        if let Some(column) = slot {
+            column.push(values.get(&m).copied());
+        }
     }
 }
 
@@ -187,11 +187,11 @@ mod tests {
         push(&mut s, 0.5, &BTreeMap::from([(ServerMetric::Waiting, 6.0)]));
         assert_eq!(s.t_s, vec![0.0, 0.25, 0.5]);
         assert_eq!(
-            s.values[&ServerMetric::Running],
+            s.values.running.clone().unwrap(),
             vec![Some(1.0), Some(2.0), None]
         );
         assert_eq!(
-            s.values[&ServerMetric::Waiting],
+            s.values.waiting.clone().unwrap(),
             vec![None, Some(5.0), Some(6.0)]
         );
     }

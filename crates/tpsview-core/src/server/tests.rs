@@ -6,14 +6,14 @@ fn level() -> ServerSeries {
     let t: Vec<f64> = (0..10).map(|i| f64::from(i) * 0.25).collect();
     let calls: Vec<f64> = t.iter().map(|t| 1000.0 + 16.0 * t).collect();
     let tokens: Vec<f64> = calls.iter().map(|c| 4.0 * (c - 1000.0) + 500.0).collect();
-    let mut values = BTreeMap::new();
+    let mut values = ServerValues::default();
     let some = |v: Vec<f64>| v.into_iter().map(Some).collect::<Vec<_>>();
-    values.insert(ServerMetric::Running, some(vec![4.0; 10]));
+    values.running = Some(some(vec![4.0; 10]));
     let mut waiting = some(vec![2.0, 2.0, 2.0, 3.0, 2.0, 2.0, 1.0, 2.0, 2.0, 0.0]);
     waiting[9] = None;
-    values.insert(ServerMetric::Waiting, waiting);
-    values.insert(ServerMetric::DecodeCalls, some(calls));
-    values.insert(ServerMetric::GenerationTokens, some(tokens));
+    values.waiting = Some(waiting);
+    values.decode_calls_total = Some(some(calls));
+    values.generation_tokens_total = Some(some(tokens));
     ServerSeries {
         source: "test".into(),
         t_s: t,
@@ -51,7 +51,7 @@ fn a_narrower_window_takes_only_its_samples() {
 #[test]
 fn a_counter_that_goes_down_leaves_the_rate_undefined_with_the_reason() {
     let mut s = level();
-    if let Some(v) = s.values.get_mut(&ServerMetric::GenerationTokens) {
+    if let Some(v) = s.values.get_mut(ServerMetric::GenerationTokens) {
         v[5] = Some(10.0);
     }
     let f = figures(&s, (0.0, 2.25));
@@ -80,7 +80,15 @@ fn counters_are_read_from_the_poll_before_the_window_to_the_levels_last_poll() {
 fn one_sample_is_no_rate() {
     let mut s = level();
     s.t_s.truncate(1);
-    for v in s.values.values_mut() {
+    for v in [
+        &mut s.values.running,
+        &mut s.values.waiting,
+        &mut s.values.decode_calls_total,
+        &mut s.values.generation_tokens_total,
+    ]
+    .into_iter()
+    .flatten()
+    {
         v.truncate(1);
     }
     let f = figures(&s, (0.0, 1.0));

@@ -168,7 +168,7 @@ fn a_levels_server_series_round_trips_and_older_files_have_none() {
     report.runs[0].points[1].server = Some(series.clone());
     let text = write(&report);
     // Stored under the metrics' keys, a poll without a value as null.
-    assert!(text.contains(r#""server":{"source":"http://127.0.0.1:8080/metrics","t_s":[0.5,0.75,1.0],"values":{"running":[4.0,4.0,null],"decode_calls_total":[10.0,14.0,18.0]}}"#), "{}", &text[..text.len().min(400)]);
+    assert!(text.contains(r#""server":{"source":"http://127.0.0.1:8080/metrics","t_s":[0.5,0.75,1.0],"values":{"running":[4.0,4.0,null],"waiting":null,"kv_cache_usage":null,"generation_tokens_total":null,"prompt_tokens_total":null,"decode_calls_total":[10.0,14.0,18.0],"engine_generation_tps":null}}"#), "{}", &text[..text.len().min(400)]);
     let parsed = parse_any("s.json", text.as_bytes()).unwrap();
     assert_eq!(parsed.report.runs[0].points[1].server, Some(series));
     assert_eq!(parsed.report.runs[0].points[0].server, None);
