@@ -367,6 +367,12 @@ pub struct ServerSummary {
     pub generation_tps: Option<f64>,
     /// Output tokens per decode call (llama.cpp): the batch, from the engine's counters.
     pub tokens_per_decode_step: Option<f64>,
+    /// The client's system T/s over the same window, for the audit.
+    pub client_system_tps: Option<f64>,
+    /// (server − client) ÷ client × 100, where both are known.
+    pub difference_pct: Option<f64>,
+    /// What a difference over [`AUDIT_TOLERANCE_PCT`] may mean; `null` within it.
+    pub audit: Option<String>,
     /// Why a figure is undefined, by its key.
     pub undefined: Undefined,
 }
@@ -383,8 +389,44 @@ pub struct Undefined {
     pub tokens_per_decode_step: Option<String>,
 }
 
-/// The summary of a level's series over `window`.
-pub fn summary(s: &ServerSeries, window: (f64, f64)) -> ServerSummary {
+/// How far (%) the server's generation T/s may sit from the client's system T/s before the
+/// difference is named.
+pub const AUDIT_TOLERANCE_PCT: f64 = 5.0;
+
+/// The server's generation T/s against the client's system T/s over the same window: the
+/// difference in percent, and what it may mean where it is over [`AUDIT_TOLERANCE_PCT`].
+pub fn audit(server_tps: f64, client_tps: f64) -> Option<(f64, Option<String>)> {
+    if !(client_tps > 0.0 && server_tps.is_finite()) {
+        return None;
+    }
+    let pct = (server_tps - client_tps) / client_tps * 100.0;
+    let note = (pct.abs() > AUDIT_TOLERANCE_PCT).then(|| {
+        if pct > 0.0 {
+            format!(
+                "the server generated {pct:.1} % more tokens per second than this client received: \
+                 other clients on the server, warm-up or abandoned requests counted in the window, \
+                 or the client counting fewer tokens than the server (e.g. chunks, not tokens)"
+            )
+        } else {
+            format!(
+                "the server counted {:.1} % fewer tokens per second than this client received: \
+                 the server counting a request's tokens only when it finishes (some were still \
+                 running at the window's end), a counter not covering every request, or the \
+                 client counting more tokens than the server (a tokenizer other than the model's)",
+                -pct
+            )
+        }
+    });
+    Some((pct, note))
+}
+
+/// The summary of a level's series over `window`, audited against the client's system T/s over
+/// the same window where it is known.
+pub fn summary(
+    s: &ServerSeries,
+    window: (f64, f64),
+    client_system_tps: Option<f64>,
+) -> ServerSummary {
     let f = figures(s, window);
     let undefined = Undefined {
         generation_tps: f.generation_tps.clone().err(),
@@ -392,6 +434,9 @@ pub fn summary(s: &ServerSeries, window: (f64, f64)) -> ServerSummary {
     };
     let generation_tps = f.generation_tps.ok();
     let tokens_per_decode_step = f.tokens_per_decode_step.ok();
+    let checked = generation_tps
+        .zip(client_system_tps)
+        .and_then(|(s, c)| audit(s, c));
     ServerSummary {
         source: s.source.clone(),
         window_s: window,
@@ -405,6 +450,9 @@ pub fn summary(s: &ServerSeries, window: (f64, f64)) -> ServerSummary {
         kv_cache_usage: f.kv_cache_usage,
         generation_tps,
         tokens_per_decode_step,
+        client_system_tps,
+        difference_pct: checked.as_ref().map(|c| c.0),
+        audit: checked.and_then(|c| c.1),
         undefined,
     }
 }

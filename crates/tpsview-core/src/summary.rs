@@ -203,7 +203,7 @@ pub fn summarize_report(
                         audited: a.checked,
                         slo: None,
                         usd_per_million_output_tokens: None,
-                        server: server_summary(p),
+                        server: server_summary(p, m.system_tps),
                         metrics: m,
                     }
                 })
@@ -216,7 +216,10 @@ pub fn summarize_report(
 /// A level's server figures over its window: from its first send to its last response (the
 /// requests' own clock, which the polls share), or over every poll where the level has no send
 /// times.
-fn server_summary(p: &crate::model::Point) -> Option<crate::server::ServerSummary> {
+fn server_summary(
+    p: &crate::model::Point,
+    client_system_tps: Option<f64>,
+) -> Option<crate::server::ServerSummary> {
     let s = p.server.as_ref()?;
     let window = p
         .requests
@@ -237,7 +240,7 @@ fn server_summary(p: &crate::model::Point) -> Option<crate::server::ServerSummar
             (first.is_finite() && last >= first).then_some((first, last))
         })
         .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-    Some(crate::server::summary(s, window))
+    Some(crate::server::summary(s, window, client_system_tps))
 }
 
 /// Evaluates every level of every run of `report` (summarised in `runs`, in the same order)

@@ -122,3 +122,42 @@ fn every_documented_name_maps_to_one_metric_and_keys_round_trip() {
         assert_eq!(ServerMetric::from_key(m.key()), Some(m));
     }
 }
+
+#[test]
+fn the_servers_rate_is_audited_against_the_clients() {
+    // Within 5 %: the difference, no note.
+    let (pct, note) = audit(102.4, 100.0).expect("both known");
+    assert!((pct - 2.4).abs() < 1e-9);
+    assert_eq!(note, None);
+    // 12 % more on the server: named, with what it may mean.
+    let (pct, note) = audit(112.0, 100.0).expect("both known");
+    assert!((pct - 12.0).abs() < 1e-9);
+    let note = note.expect("over 5 %");
+    assert!(
+        note.contains("12.0 % more") && note.contains("other clients"),
+        "{note}"
+    );
+    // 20 % fewer.
+    let note = audit(80.0, 100.0).and_then(|a| a.1).expect("over 5 %");
+    assert!(
+        note.contains("20.0 % fewer") && note.contains("finishes"),
+        "{note}"
+    );
+    // No client rate: no audit (never a 0).
+    assert_eq!(audit(80.0, 0.0), None);
+    assert_eq!(audit(f64::NAN, 100.0), None);
+}
+
+#[test]
+fn a_summary_carries_the_audit_over_its_window() {
+    // level(): 70 tokens/s over 0.6–2.2 s; a client that received 60 tokens/s there.
+    let s = summary(&level(), (0.6, 2.2), Some(60.0));
+    let server = s.generation_tps.expect("rate");
+    assert!((server - 70.0).abs() < 1e-9);
+    assert!((s.difference_pct.expect("pct") - (70.0 - 60.0) / 60.0 * 100.0).abs() < 1e-9);
+    assert!(s.audit.expect("16.7 % over").contains("16.7 % more"));
+    // Without a client figure: the server's figures alone.
+    let s = summary(&level(), (0.6, 2.2), None);
+    assert_eq!((s.difference_pct, s.audit), (None, None));
+    assert!(s.generation_tps.is_some());
+}
