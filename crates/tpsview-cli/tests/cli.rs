@@ -516,8 +516,24 @@ fn compare_tells_runs_with_one_label_apart_by_id() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Starts the hidden stub server on a free port; returns the child and its URL.
-fn stub_server(interval_ms: &str) -> (std::process::Child, String) {
+/// The stub server's process, killed when dropped (a failed assertion does not leave it running).
+struct Stub(std::process::Child);
+
+impl Stub {
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Stub {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Starts the hidden stub server on a free port; returns it and its URL.
+fn stub_server(interval_ms: &str) -> (Stub, String) {
     use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_tpsview"))
         .args(["stub-server", "--port", "0", "--interval-ms", interval_ms])
@@ -533,7 +549,7 @@ fn stub_server(interval_ms: &str) -> (std::process::Child, String) {
         .strip_prefix("listening on ")
         .expect("listening line")
         .to_owned();
-    (child, url)
+    (Stub(child), url)
 }
 
 #[test]
@@ -556,7 +572,7 @@ fn bench_writes_a_report_summarize_reads_back() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    let _ = stub.kill();
+    stub.kill();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("client overhead:"), "{stderr}");
@@ -583,6 +599,116 @@ fn bench_writes_a_report_summarize_reads_back() {
         tpsview(&["validate", out.to_str().unwrap()]).status.code(),
         Some(0)
     );
+}
+
+#[test]
+fn bench_polls_the_servers_metrics_and_summarize_audits_them() {
+    // The stub reports llama.cpp's names: requests streaming now, and every chunk sent as one
+    // token and one decode call (it does not batch).
+    let (mut stub, url) = stub_server("5");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bench.json");
+    let o = tpsview(&[
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "stub",
+        "--concurrency",
+        "1,4",
+        "--requests-per-level",
+        "12",
+        "--max-tokens",
+        "40",
+        "--server-metrics",
+        "--server-metrics-interval-ms",
+        "50",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    stub.kill();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("polls of the server's metrics failed"),
+        "{stderr}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let v = json(&tpsview(&["summarize", "--json", out.to_str().unwrap()]));
+    for (i, level) in [1.0, 4.0].into_iter().enumerate() {
+        let stored = &report["runs"][0]["points"][i]["server"];
+        assert_eq!(stored["source"], format!("{url}/metrics"));
+        let polls = stored["t_s"].as_array().unwrap().len();
+        // 480 ms of streaming at 4, 1.9 s at 1; a poll every 50 ms.
+        assert!(polls >= 5, "{polls} polls at {level}");
+        let s = &v["runs"][0]["points"][i]["server"];
+        assert_eq!(s["source"], format!("{url}/metrics"));
+        let running = &s["running"];
+        assert!(running["max"].as_f64().unwrap() <= level, "{running}");
+        // Every chunk is a decode call: one token each, exactly.
+        assert_eq!(s["tokens_per_decode_step"], 1.0, "{s}");
+        // The stub's counter counts the very tokens the client received, over the same window.
+        let (server, client) = (
+            s["generation_tps"].as_f64().unwrap(),
+            v["runs"][0]["points"][i]["system_tps"].as_f64().unwrap(),
+        );
+        assert_eq!(s["client_system_tps"].as_f64(), Some(client));
+        assert!(
+            (server - client).abs() / client < 0.01,
+            "server {server} client {client}"
+        );
+        assert_eq!(s["audit"], serde_json::Value::Null, "{s}");
+    }
+    // At 4 the server ran about 4 most of the time; at 1, never more than 1.
+    let at4 = v["runs"][0]["points"][1]["server"]["running"]["mean"]
+        .as_f64()
+        .unwrap();
+    assert!(at4 > 2.5, "running mean at 4: {at4}");
+}
+
+#[test]
+fn a_missing_slow_or_foreign_metrics_endpoint_is_said_and_the_bench_goes_on() {
+    let (mut stub, url) = stub_server("2");
+    let dir = tempfile::tempdir().unwrap();
+    for (path, said) in [
+        ("/metrics/none", "HTTP 404"),
+        ("/metrics/html", "not Prometheus text"),
+        ("/metrics/slow", "timed out"),
+    ] {
+        let out = dir.path().join("bench.json");
+        let o = tpsview(&[
+            "bench",
+            "--url",
+            &url,
+            "--model",
+            "stub",
+            "--concurrency",
+            "2",
+            "--requests-per-level",
+            "6",
+            "--max-tokens",
+            "20",
+            "--server-metrics",
+            &format!("{url}{path}"),
+            "--server-metrics-interval-ms",
+            "50",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{path}: {stderr}");
+        assert!(
+            stderr.contains("polls of the server's metrics failed") && stderr.contains(said),
+            "{path}: {stderr}"
+        );
+        // The level is there, with its requests and no server series.
+        let v = json(&tpsview(&["summarize", "--json", out.to_str().unwrap()]));
+        let p = &v["runs"][0]["points"][0];
+        assert_eq!(p["requests_ok"], 6, "{path}");
+        assert!(p.get("server").is_none(), "{path}: {p}");
+    }
+    stub.kill();
 }
 
 #[test]
@@ -627,7 +753,7 @@ fn ctrl_c_writes_what_finished_and_exits_cleanly() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
-    let _ = stub.kill();
+    stub.kill();
     assert_eq!(status.code(), Some(130));
     let v = json(&tpsview(&["summarize", "--json", out.to_str().unwrap()]));
     let p = &v["runs"][0]["points"][0];

@@ -111,16 +111,21 @@ async fn scrape(
     url: &str,
     timeout: std::time::Duration,
 ) -> Result<BTreeMap<ServerMetric, f64>, String> {
-    let resp = client
-        .get(url)
-        .timeout(timeout)
-        .send()
-        .await
-        .map_err(|e| format!("{url}: {e}"))?;
+    let why = |e: reqwest::Error| {
+        if e.is_timeout() {
+            format!(
+                "{url}: timed out: no answer within {} ms (the poll interval)",
+                timeout.as_millis()
+            )
+        } else {
+            format!("{url}: {e}")
+        }
+    };
+    let resp = client.get(url).timeout(timeout).send().await.map_err(why)?;
     if !resp.status().is_success() {
         return Err(format!("{url}: HTTP {}", resp.status()));
     }
-    let text = resp.text().await.map_err(|e| format!("{url}: {e}"))?;
+    let text = resp.text().await.map_err(why)?;
     read(&text).map_err(|e| format!("{url}: {e}"))
 }
 

@@ -3,7 +3,15 @@
 //! interval, usage in a final chunk, then `[DONE]`. A request whose `model` is `fault:<kind>`
 //! gets that fault: `http500`, `malformed`, `cut` (closes mid-stream), `hang` (never answers),
 //! `split` (every event written in two pieces), `nousage`, `error` (streams an error object).
+//!
+//! It also serves its own metrics under llama.cpp's names (`bench --server-metrics` tests):
+//! `GET /metrics` — requests streaming now (`llamacpp:requests_processing`), chunks sent
+//! (`llamacpp:tokens_predicted_total`; one per decode call, `llamacpp:n_decode_total`: the stub
+//! does not batch); `GET /metrics/html` answers a web page (not Prometheus text), `GET
+//! /metrics/slow` never answers, any other `GET /metrics/…` is a 404.
 
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -13,13 +21,75 @@ use tokio::net::{TcpListener, TcpStream};
 pub async fn serve(port: u16, interval: Duration) -> std::io::Result<()> {
     let listener = TcpListener::bind(("127.0.0.1", port)).await?;
     println!("listening on http://{}", listener.local_addr()?);
+    let counts = Arc::new(Counts::default());
     loop {
         let (sock, _) = listener.accept().await?;
         let _ = sock.set_nodelay(true);
+        let counts = counts.clone();
         tokio::spawn(async move {
-            let _ = handle(sock, interval).await;
+            let _ = handle(sock, interval, &counts).await;
         });
     }
+}
+
+/// What the stub's `/metrics` reports.
+#[derive(Default)]
+struct Counts {
+    /// Requests streaming now.
+    running: AtomicI64,
+    /// Chunks sent since it started (each one token, one decode call).
+    tokens: AtomicI64,
+}
+
+/// Decrements `running` when a request's stream ends, however it ends.
+struct Streaming<'a>(&'a Counts);
+
+impl Drop for Streaming<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+async fn metrics(sock: &mut TcpStream, path: &str, counts: &Counts) -> std::io::Result<()> {
+    let (status, kind, body) = match path {
+        "/metrics" => {
+            let running = counts.running.load(Ordering::Relaxed);
+            let tokens = counts.tokens.load(Ordering::Relaxed);
+            (
+                "200 OK",
+                "text/plain; version=0.0.4",
+                format!(
+                    "# HELP llamacpp:requests_processing Number of requests processing.\n\
+                     # TYPE llamacpp:requests_processing gauge\n\
+                     llamacpp:requests_processing {running}\n\
+                     # HELP llamacpp:requests_deferred Number of requests deferred.\n\
+                     # TYPE llamacpp:requests_deferred gauge\n\
+                     llamacpp:requests_deferred 0\n\
+                     # HELP llamacpp:tokens_predicted_total Number of generation tokens processed.\n\
+                     # TYPE llamacpp:tokens_predicted_total counter\n\
+                     llamacpp:tokens_predicted_total {tokens}\n\
+                     # HELP llamacpp:n_decode_total Total number of llama_decode() calls\n\
+                     # TYPE llamacpp:n_decode_total counter\n\
+                     llamacpp:n_decode_total {tokens}\n"
+                ),
+            )
+        }
+        "/metrics/html" => (
+            "200 OK",
+            "text/html",
+            "<!doctype html><title>Not here</title><p>No metrics here.</p>\n".to_owned(),
+        ),
+        "/metrics/slow" => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            return Ok(());
+        }
+        _ => ("404 Not Found", "text/plain", "not found\n".to_owned()),
+    };
+    let resp = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    sock.write_all(resp.as_bytes()).await
 }
 
 async fn read_request(sock: &mut TcpStream) -> std::io::Result<(String, String)> {
@@ -60,8 +130,15 @@ async fn read_request(sock: &mut TcpStream) -> std::io::Result<(String, String)>
     Ok((line, body))
 }
 
-async fn handle(mut sock: TcpStream, interval: Duration) -> std::io::Result<()> {
+async fn handle(mut sock: TcpStream, interval: Duration, counts: &Counts) -> std::io::Result<()> {
     let (line, body) = read_request(&mut sock).await?;
+    if let Some(path) = line
+        .strip_prefix("GET ")
+        .and_then(|l| l.split(' ').next())
+        .filter(|p| p.starts_with("/metrics"))
+    {
+        return metrics(&mut sock, path, counts).await;
+    }
     if line.starts_with("GET /v1/models") {
         let json = r#"{"object":"list","data":[{"id":"stub","object":"model","owned_by":"tpsview-stub"}]}"#;
         let resp = format!(
@@ -90,6 +167,8 @@ async fn handle(mut sock: TcpStream, interval: Duration) -> std::io::Result<()> 
         }
         _ => {}
     }
+    counts.running.fetch_add(1, Ordering::Relaxed);
+    let _streaming = Streaming(counts);
     sock.write_all(
         b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n",
     )
@@ -135,6 +214,7 @@ async fn handle(mut sock: TcpStream, interval: Duration) -> std::io::Result<()> 
         } else {
             sock.write_all(ev.as_bytes()).await?;
         }
+        counts.tokens.fetch_add(1, Ordering::Relaxed);
     }
     if fault != "nousage" {
         let usage = format!(
