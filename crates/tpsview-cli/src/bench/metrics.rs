@@ -10,7 +10,14 @@ use tpsview_core::server::{canonical, ServerMetric};
 /// or calls, and averaged where it is a fraction (KV-cache usage); samples that are not numbers
 /// are left out. An error when the text is not Prometheus's.
 pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
-    let exposition = openmetrics_parser::prometheus::parse_prometheus(text)
+    let known = known_lines(text);
+    if known.is_empty() && !text.trim().is_empty() {
+        // Nothing under a known name: say whether it is Prometheus text at all.
+        openmetrics_parser::prometheus::parse_prometheus(text)
+            .map_err(|e| format!("not Prometheus text: {e:?}"))?;
+        return Ok(BTreeMap::new());
+    }
+    let exposition = openmetrics_parser::prometheus::parse_prometheus(&known)
         .map_err(|e| format!("not Prometheus text: {e:?}"))?;
     let mut sums: BTreeMap<ServerMetric, (f64, usize)> = BTreeMap::new();
     for (name, family) in &exposition.families {
@@ -43,6 +50,43 @@ pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
             (m, v)
         })
         .collect())
+}
+
+/// The lines of `text` about a metric [`canonical`] knows (its `# TYPE`/`# HELP` lines and its
+/// samples), samples whose value is not a number left out. The parser is strict — a NaN counter
+/// anywhere (vLLM's `process_cpu_seconds_total` on some hosts) fails the whole text — and the
+/// engines' expositions are mostly histograms tpsview does not read.
+fn known_lines(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let keep = if let Some(rest) = line
+            .strip_prefix("# TYPE ")
+            .or_else(|| line.strip_prefix("# HELP "))
+        {
+            rest.split_whitespace()
+                .next()
+                .is_some_and(|n| canonical(n).is_some())
+        } else if line.starts_with('#') {
+            false
+        } else {
+            let name_end = line.find(['{', ' ', '\t']).unwrap_or(line.len());
+            let after = match line[name_end..].strip_prefix('{') {
+                Some(labels) => labels.rsplit_once('}').map_or("", |(_, v)| v),
+                None => &line[name_end..],
+            };
+            canonical(&line[..name_end]).is_some()
+                && after
+                    .split_whitespace()
+                    .next()
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .is_some_and(|v| !v.is_nan())
+        };
+        if keep {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// Polls the server's metrics at `url` every `interval` (each poll may take no longer) until
@@ -178,6 +222,77 @@ mod tests {
             None,
             "SGLang counts no decode calls"
         );
+    }
+
+    #[test]
+    fn a_real_llama_cpp_capture_reads_as_it_shows() {
+        // Mid-run (tests/exposition/README.md): 4 processing, 4 deferred, 37 decode calls, and
+        // no token counted yet (llama.cpp counts a request's tokens when it finishes).
+        let v = read(&fixture("llamacpp-loaded.prom")).expect("prometheus text");
+        assert_eq!(v.get(&ServerMetric::Running), Some(&4.0));
+        assert_eq!(v.get(&ServerMetric::Waiting), Some(&4.0));
+        assert_eq!(v.get(&ServerMetric::DecodeCalls), Some(&37.0));
+        assert_eq!(v.get(&ServerMetric::GenerationTokens), Some(&0.0));
+        assert_eq!(v.get(&ServerMetric::PromptTokens), Some(&68.0));
+        // After: the 8 requests' 48 tokens each, over 97 calls.
+        let after = read(&fixture("llamacpp-after.prom")).expect("prometheus text");
+        assert_eq!(
+            after.get(&ServerMetric::GenerationTokens),
+            Some(&(8.0 * 48.0))
+        );
+        assert_eq!(after.get(&ServerMetric::DecodeCalls), Some(&97.0));
+        assert_eq!(after.get(&ServerMetric::Running), Some(&0.0));
+    }
+
+    #[test]
+    fn vllm_v1_with_two_engines_sums_requests_and_averages_the_cache() {
+        let v = read(&fixture("vllm-v1.prom")).expect("prometheus text");
+        assert_eq!(v.get(&ServerMetric::Running), Some(&(12.0 + 9.0)));
+        assert_eq!(v.get(&ServerMetric::Waiting), Some(&3.0));
+        assert!((v[&ServerMetric::KvUsage] - (0.42 + 0.3) / 2.0).abs() < 1e-12);
+        assert_eq!(
+            v.get(&ServerMetric::GenerationTokens),
+            Some(&(98231.0 + 95002.0))
+        );
+        assert_eq!(
+            v.get(&ServerMetric::PromptTokens),
+            Some(&(183042.0 + 176310.0))
+        );
+        // The `_created` timestamps, the histogram and the NaN counter of another family change
+        // nothing.
+        assert_eq!(v.len(), 5, "{v:?}");
+    }
+
+    #[test]
+    fn vllm_v0s_older_cache_name_and_tgis_batch_and_queue() {
+        let v = read(&fixture("vllm-v0.prom")).expect("prometheus text");
+        assert_eq!(v.get(&ServerMetric::KvUsage), Some(&0.0625));
+        assert_eq!(v.get(&ServerMetric::Running), Some(&7.0));
+        assert_eq!(v.get(&ServerMetric::Waiting), Some(&1.0));
+        let t = read(&fixture("tgi.prom")).expect("prometheus text");
+        assert_eq!(t.get(&ServerMetric::Running), Some(&8.0));
+        assert_eq!(t.get(&ServerMetric::Waiting), Some(&5.0));
+        assert_eq!(
+            t.len(),
+            2,
+            "TGI reports no token counter under a known name: {t:?}"
+        );
+    }
+
+    #[test]
+    fn a_nan_sample_is_left_out_and_a_web_page_is_not_prometheus() {
+        let text = "# TYPE vllm:generation_tokens_total counter\n\
+            vllm:generation_tokens_total{engine=\"0\"} NaN\n\
+            vllm:generation_tokens_total{engine=\"1\"} 20\n\
+            # TYPE vllm:num_requests_running gauge\n\
+            vllm:num_requests_running 2\n";
+        let v = read(text).expect("the rest reads");
+        assert_eq!(v.get(&ServerMetric::GenerationTokens), Some(&20.0));
+        assert_eq!(v.get(&ServerMetric::Running), Some(&2.0));
+        let e = read("<!doctype html><p>No metrics here.</p>").expect_err("html");
+        assert!(e.contains("not Prometheus text"), "{e}");
+        // Prometheus text with none of the engines' names: read, nothing known.
+        assert_eq!(read("# TYPE up gauge\nup 1\n"), Ok(BTreeMap::new()));
     }
 
     #[test]
