@@ -34,14 +34,15 @@ fn help(text: String) -> impl IntoView {
     }
 }
 
-/// A card for a T/s figure at a level (`data-value` in T/s, `data-concurrency`), or "–" and
-/// `none` when no level has it.
+/// A card for a T/s figure at a level (`data-value` in T/s, `data-concurrency`, `data-ran`: the
+/// batch the server ran there, where known), or "–" and `none` when no level has it.
 fn tps_card(
     testid: &'static str,
     label: &'static str,
     definition: &'static str,
     at: Option<(AtLevel, String)>,
     none: &'static str,
+    ran: Option<String>,
 ) -> impl IntoView {
     let (value, concurrency, shown, sub) = match at {
         Some((a, sub)) => (
@@ -58,7 +59,7 @@ fn tps_card(
         ),
     };
     view! {
-        <div class="kpi" data-testid=testid data-value=value data-concurrency=concurrency>
+        <div class="kpi" data-testid=testid data-value=value data-concurrency=concurrency data-ran=ran>
             <div class="kpi-label">{label}{help(definition.to_owned())}</div>
             <p class="kpi-value">{shown}<span class="kpi-unit">" T/s"</span></p>
             <p class="kpi-sub">{sub}</p>
@@ -111,14 +112,25 @@ pub fn RunAnswer(
     put("files", Some(files.join(", ")));
 
     let peak = answers.peak_system.map(|p| {
-        let sub = format!(
+        let mut sub = format!(
             "at {} · {} T/s per user · TTFT {} ms there",
             level(&p, run.axis.as_deref()),
             p.per_stream_tps.map_or_else(|| "–".into(), tps),
             fmt_num(p.ttft_mean_ms, 0)
         );
+        // The batch the server measured there (its own metrics), where the level has them.
+        if let Some(r) = p.ran {
+            sub.push_str(&format!(" · the server {}", r.text()));
+            if let Some(t) = r.tokens_per_step {
+                sub.push_str(&format!(", {} tokens per decode step", fmt_num(Some(t), 2)));
+            }
+        }
         (p, sub)
     });
+    let peak_ran = answers
+        .peak_system
+        .and_then(|p| p.ran)
+        .map(|r| fmt_value(Some(r.running)));
     let best = answers.best_per_stream.map(|b| {
         let sub = format!(
             "at {} · {} T/s system there",
@@ -244,11 +256,11 @@ pub fn RunAnswer(
             </header>
             <div class="answer-cards">
                 {tps_card("kpi-peak-system", "Peak system T/s",
-                    "The highest system T/s of any level: all output tokens of all streams per second of wall-clock time, over the whole level. Shown with one user's decode speed (per-stream T/s) and the mean time to first token at that level.",
-                    peak, "no level has a system T/s")}
+                    "The highest system T/s of any level: all output tokens of all streams per second of wall-clock time, over the whole level. Shown with one user's decode speed (per-stream T/s) and the mean time to first token at that level, and, where the server's own metrics were read, the batch it ran there (its mean number of running requests) against the concurrency asked.",
+                    peak, "no level has a system T/s", peak_ran)}
                 {tps_card("kpi-best-per-stream", "Best per-user T/s",
                     "The highest per-stream T/s of any level: one request's decode rate, 1 / mean TPOT — how fast one user sees tokens once they start. Usually at the lowest concurrency.",
-                    best, "no level has a per-stream T/s")}
+                    best, "no level has a per-stream T/s", None)}
                 <div class="kpi" data-testid="kpi-knee" data-concurrency=fmt_value(knee_c)>
                     <div class="kpi-label">"Knee"{help(KNEE_RULE.to_owned())}</div>
                     <p class="kpi-value">{knee_value}</p>

@@ -161,6 +161,8 @@ pub struct AtLevel {
     pub system_tps: Option<f64>,
     /// Mean TTFT at that level, ms.
     pub ttft_mean_ms: Option<f64>,
+    /// The batch the server ran there, where the level carries its metrics.
+    pub ran: Option<crate::server::Ran>,
 }
 
 /// Where the knee is.
@@ -278,6 +280,10 @@ fn at(k: usize, p: &PointSummary, value: f64) -> AtLevel {
         per_stream_tps: p.metrics.per_stream_tps,
         system_tps: p.metrics.system_tps,
         ttft_mean_ms: p.metrics.ttft_ms.mean,
+        ran: p
+            .server
+            .as_ref()
+            .and_then(|s| crate::server::Ran::of(p.metrics.concurrency, s)),
     }
 }
 

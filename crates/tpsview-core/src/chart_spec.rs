@@ -350,7 +350,13 @@ fn concurrency_axis(summary: &Summary, opts: &ChartOptions) -> Axis {
     let xs = summary
         .runs
         .iter()
-        .flat_map(|r| r.points.iter().filter_map(|p| p.metrics.concurrency));
+        .flat_map(|r| r.points.iter())
+        .flat_map(|p| {
+            // The batch the server ran is drawn against the same axis (throughput).
+            let ran = p.server.as_ref().and_then(|s| s.running).map(|r| r.mean);
+            [p.metrics.concurrency, ran.filter(|r| *r > 0.0)]
+        })
+        .flatten();
     // A llama-bench sweep's level is the parameter it varies, not concurrency.
     let axes: Vec<Option<&str>> = summary.runs.iter().map(|r| r.axis.as_deref()).collect();
     let label = match axes.first() {
@@ -381,7 +387,7 @@ pub use empty::{why_empty, Empty};
 pub use interactivity::{interactivity, pareto_frontier};
 pub use latency::latency;
 pub use roofline::{efficiency, roofline, Efficiency};
-pub use throughput::throughput;
+pub use throughput::{throughput, RAN};
 pub use timeline::timeline;
 
 #[cfg(test)]

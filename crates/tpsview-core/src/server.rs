@@ -459,3 +459,55 @@ pub fn summary(
 
 #[cfg(test)]
 mod tests;
+
+/// The batch the server ran at a level, against the concurrency asked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ran {
+    /// The concurrency asked, when the level has one.
+    pub asked: Option<f64>,
+    /// Requests running, mean over the level's window: the batch the server ran.
+    pub running: f64,
+    /// The most requests waiting at a poll, where the server reports its queue.
+    pub waited: Option<f64>,
+    /// Output tokens per decode step, where the engine counts its steps.
+    pub tokens_per_step: Option<f64>,
+}
+
+impl Ran {
+    /// The batch a level's server summary shows, where it reports running requests.
+    pub fn of(asked: Option<f64>, s: &ServerSummary) -> Option<Ran> {
+        Some(Ran {
+            asked,
+            running: s.running?.mean,
+            waited: s.waiting.map(|w| w.max),
+            tokens_per_step: s.tokens_per_decode_step,
+        })
+    }
+
+    /// True where the server ran fewer than asked — by half a request or more on average — while
+    /// requests waited for a slot.
+    pub fn short(&self) -> bool {
+        self.asked.is_some_and(|a| a - self.running >= 0.5) && self.waited.is_some_and(|w| w > 0.0)
+    }
+
+    /// How the chart and the cards say it: "asked 8, ran 4: 4 waited" where [`short`](Self::short),
+    /// else "ran 3.8".
+    pub fn text(&self) -> String {
+        let ran = count(self.running);
+        match (self.asked, self.waited) {
+            (Some(a), Some(w)) if self.short() => {
+                format!("asked {}, ran {ran}: {} waited", count(a), count(w))
+            }
+            _ => format!("ran {ran}"),
+        }
+    }
+}
+
+/// A count of requests as text: whole where it is within 0.05 of one, else one decimal.
+fn count(v: f64) -> String {
+    if (v - v.round()).abs() < 0.05 {
+        format!("{:.0}", v.round())
+    } else {
+        format!("{v:.1}")
+    }
+}

@@ -76,13 +76,18 @@ impl ChartSpec {
         let nearest = self
             .panels
             .iter()
-            .flat_map(|p| p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)))
+            // The batch the server ran is drawn, not hovered: its x is not a level.
+            .flat_map(|p| p.series.iter().filter(|s| s.name != super::RAN))
+            .flat_map(|s| s.points.iter().map(|q| q.0))
             .filter_map(|px| Some((px, (self.x.scale.to_axis(px)? - ax).abs())))
             .min_by(|a, b| a.1.total_cmp(&b.1))?
             .0;
         let (mut rows, mut at) = (Vec::new(), Vec::new());
         for (pi, p) in self.panels.iter().enumerate() {
             for (si, s) in p.series.iter().enumerate() {
+                if s.name == super::RAN {
+                    continue;
+                }
                 // `nearest` is one of the points' own x values: an exact match, not a tolerance.
                 if let Some(k) = s.points.iter().position(|q| q.0 == nearest) {
                     rows.push(HoverRow {
@@ -192,7 +197,9 @@ impl ChartSpec {
         let mut xs: Vec<f64> = self
             .panels
             .iter()
-            .flat_map(|p| p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0)))
+            // The batch the server ran is drawn, not hovered: its x is not a level.
+            .flat_map(|p| p.series.iter().filter(|s| s.name != super::RAN))
+            .flat_map(|s| s.points.iter().map(|q| q.0))
             .collect();
         xs.sort_unstable_by(f64::total_cmp);
         xs.dedup();

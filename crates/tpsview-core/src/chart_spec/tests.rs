@@ -566,3 +566,97 @@ fn the_interactivity_chart_shades_from_the_tpot_target_and_can_show_cost() {
         assert!(f.points[i..].iter().all(|q| q.1 >= p.1 - 1e-12));
     }
 }
+
+/// The real llama.cpp bench run with the server's metrics (4 slots; concurrency 1, 4, 8).
+fn llamacpp_server() -> Summary {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let parsed = crate::parse_any("llamacpp.json", &bytes).unwrap();
+    crate::summarize(vec![parsed], &MetricOptions::default())
+}
+
+#[test]
+fn the_batch_the_server_ran_is_drawn_beside_the_concurrency_asked() {
+    let s = llamacpp_server();
+    let c = throughput(&s, &ChartOptions::default());
+    let line = &c.panels[0].series[0];
+    assert_eq!(line.name, "system T/s");
+    let ran = c.panels[0]
+        .series
+        .iter()
+        .find(|x| x.name == RAN)
+        .expect("a ran series");
+    assert_eq!(ran.mark, Mark::Dashed);
+    assert_eq!(ran.run, line.run, "in the run's colour");
+    // Each level's system T/s, placed at the server's running mean there: the polls inside each
+    // level's window, averaged here from the file's own arrays.
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let means: Vec<f64> = report["runs"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let r = &p["requests"];
+            let f = |k: &str| -> Vec<f64> {
+                r[k].as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap())
+                    .collect()
+            };
+            let (start, e2e) = (f("start_s"), f("e2e_s"));
+            let first = start.iter().copied().fold(f64::INFINITY, f64::min);
+            let last = start
+                .iter()
+                .zip(&e2e)
+                .map(|(a, b)| a + b)
+                .fold(0.0, f64::max);
+            let t = p["server"]["t_s"].as_array().unwrap();
+            let v = p["server"]["values"]["running"].as_array().unwrap();
+            let inside: Vec<f64> = t
+                .iter()
+                .zip(v)
+                .filter(|(t, _)| (first..=last).contains(&t.as_f64().unwrap()))
+                .map(|(_, v)| v.as_f64().unwrap())
+                .collect();
+            inside.iter().sum::<f64>() / inside.len() as f64
+        })
+        .collect();
+    let mut want: Vec<(f64, f64)> = means
+        .iter()
+        .zip(&line.points)
+        .map(|(m, p)| (*m, p.1))
+        .collect();
+    want.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert_eq!(ran.points.len(), 3);
+    for (got, want) in ran.points.iter().zip(&want) {
+        assert!(
+            (got.0 - want.0).abs() < 1e-12 && got.1 == want.1,
+            "{got:?} {want:?}"
+        );
+    }
+    // At 8 the server ran its 4 slots while 4 requests waited: marked on the line there; at 4 it
+    // ran (about) what was asked: no mark.
+    let marks: Vec<&Annotation> = c
+        .marks
+        .iter()
+        .filter(|m| m.text.starts_with("asked"))
+        .collect();
+    assert_eq!(marks.len(), 1, "{:?}", c.marks);
+    assert_eq!((marks[0].x, marks[0].y), line.points[2]);
+    assert_eq!(marks[0].text, "asked 8, ran 4: 4 waited");
+    // Hovering where the folded line lies (x ≈ 3.8) names the level asked, 4.
+    let h = c.hover(3.82, None, 0).expect("a hover");
+    assert_eq!(h.x, 4.0);
+    assert!(h.rows.iter().all(|r| r.series != RAN));
+}

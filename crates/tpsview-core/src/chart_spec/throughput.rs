@@ -24,7 +24,9 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         })
         .collect();
     let mut system = system;
+    let ran = ran_series(summary, &system);
     system.extend(goodput_series(summary, &cmp));
+    system.extend(ran);
     let mut spec = ChartSpec {
         id: ChartKind::Throughput,
         x: concurrency_axis(summary, opts),
@@ -52,8 +54,90 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
     };
     spec.marks = peak_and_knee(&spec, summary);
     spec.marks.extend(capacity_marks(&spec, summary));
+    spec.marks.extend(short_marks(&spec, summary));
     spec.shade = slo_window(&spec, summary, opts);
     spec
+}
+
+/// The series name of the system T/s placed at the batch the server ran.
+pub const RAN: &str = "system T/s at the batch the server ran";
+
+/// The server's batch at a point, where it reported one.
+fn ran_at(p: &PointSummary) -> Option<crate::server::Ran> {
+    crate::server::Ran::of(p.metrics.concurrency, p.server.as_ref()?)
+}
+
+/// For each run whose levels carry the server's metrics: its system T/s again (the same values as
+/// its line, per GPU when that is), each placed at the batch the server ran there instead of the
+/// concurrency asked — dashed, in the run's colour. Where the server ran what was asked it lies on
+/// the line; where slots were full it folds back to the batch the server could run.
+fn ran_series(summary: &Summary, system: &[Series]) -> Vec<Series> {
+    system
+        .iter()
+        .filter_map(|line| {
+            let run = summary.runs.get(line.run.as_ref()?.index)?;
+            let mut points: Vec<(f64, f64)> = line
+                .points
+                .iter()
+                .filter_map(|&(x, y)| {
+                    let p = run
+                        .points
+                        .iter()
+                        .find(|p| p.metrics.concurrency == Some(x))?;
+                    Some((ran_at(p)?.running, y))
+                })
+                .collect();
+            if points.is_empty() {
+                return None;
+            }
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Some(Series {
+                name: RAN.to_owned(),
+                points,
+                band: Vec::new(),
+                labels: Vec::new(),
+                mark: Mark::Dashed,
+                ..line.clone()
+            })
+        })
+        .collect()
+}
+
+/// The levels where the server ran fewer than asked while requests waited, marked on their run's
+/// system T/s line: "asked 8, ran 4: 4 waited".
+fn short_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
+    let Some(panel) = spec.panels.first() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (si, s) in panel
+        .series
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.name == "system T/s")
+        .take(MARKED_RUNS)
+    {
+        let Some(run) = s.run.as_ref().and_then(|r| summary.runs.get(r.index)) else {
+            continue;
+        };
+        for &(x, y) in &s.points {
+            let ran = run
+                .points
+                .iter()
+                .find(|p| p.metrics.concurrency == Some(x))
+                .and_then(ran_at);
+            if let Some(ran) = ran.filter(crate::server::Ran::short) {
+                out.push(Annotation {
+                    panel: 0,
+                    series: si,
+                    x,
+                    y,
+                    text: ran.text(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The series name of goodput: output tokens per second of the requests meeting the SLO.

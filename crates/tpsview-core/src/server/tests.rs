@@ -161,3 +161,30 @@ fn a_summary_carries_the_audit_over_its_window() {
     assert_eq!((s.difference_pct, s.audit), (None, None));
     assert!(s.generation_tps.is_some());
 }
+
+#[test]
+fn the_batch_ran_is_said_against_the_concurrency_asked() {
+    // level(): 4 running throughout, up to 3 waiting (0.5–1.5 s: polls 2..=6).
+    let s = summary(&level(), (0.5, 1.5), None);
+    let ran = Ran::of(Some(8.0), &s).expect("running reported");
+    assert_eq!((ran.running, ran.waited), (4.0, Some(3.0)));
+    assert!(ran.short());
+    assert_eq!(ran.text(), "asked 8, ran 4: 3 waited");
+    // Asked 4, ran 4: not short, however many waited.
+    let at4 = Ran::of(Some(4.0), &s).expect("running");
+    assert!(!at4.short());
+    assert_eq!(at4.text(), "ran 4");
+    // A fractional mean keeps its decimal; no queue reported: never "short".
+    let r = Ran {
+        asked: Some(4.0),
+        running: 3.84,
+        waited: None,
+        tokens_per_step: Some(3.91),
+    };
+    assert!(!r.short());
+    assert_eq!(r.text(), "ran 3.8");
+    // Without running requests there is no batch to say.
+    let mut none = s.clone();
+    none.running = None;
+    assert_eq!(Ran::of(Some(8.0), &none), None);
+}
