@@ -328,7 +328,9 @@ pub fn draw_chart<DB: DrawingBackend>(
                     });
             }
         }
-        draw_bars(&mut chart, spec, k)?;
+        if pi == 0 {
+            draw_bars(&mut chart, spec, k)?;
+        }
         for s in &panel.series {
             let colour = series_colour(s);
             let pts: Vec<(f64, f64)> = s

@@ -26,7 +26,8 @@ impl ChartSpec {
         if self.id == ChartKind::Interactivity {
             return self.hover_point(x, y?, panel);
         }
-        if self.id == ChartKind::Timeline {
+        // The requests' panel; the server's panels under it are hovered as lines.
+        if self.id == ChartKind::Timeline && panel == 0 {
             let row = y?.floor() as usize;
             let bar = self.bars.iter().position(|b| b.row == row)?;
             let b = &self.bars[bar];

@@ -660,3 +660,61 @@ fn the_batch_the_server_ran_is_drawn_beside_the_concurrency_asked() {
     assert_eq!(h.x, 4.0);
     assert!(h.rows.iter().all(|r| r.series != RAN));
 }
+
+#[test]
+fn the_timeline_shows_what_the_server_ran_under_the_requests() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"
+    );
+    let parsed = crate::parse_any("llamacpp.json", &std::fs::read(path).unwrap()).unwrap();
+    let point = &parsed.report.runs[0].points[2];
+    assert_eq!(point.concurrency, Some(8.0));
+    let c = timeline(point).expect("send times");
+    assert_eq!(
+        c.panels.len(),
+        2,
+        "requests, then running/waiting (llama.cpp reports no KV)"
+    );
+    let names: Vec<&str> = c.panels[1].series.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["running (the batch)", "waiting"]);
+    // The polls inside the shown time, on the requests' clock (first send = 0).
+    let s = point.server.as_ref().unwrap();
+    let origin = point
+        .requests
+        .as_ref()
+        .unwrap()
+        .start_s
+        .as_ref()
+        .unwrap()
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    let inside: Vec<usize> = (0..s.t_s.len())
+        .filter(|&i| (0.0..=c.x.range.1).contains(&(s.t_s[i] - origin)))
+        .collect();
+    let running = &c.panels[1].series[0];
+    assert_eq!(running.points.len(), inside.len());
+    assert_eq!(running.points[0].0, s.t_s[inside[0]] - origin);
+    assert!(running.points.iter().all(|p| p.1 <= 4.0), "4 slots");
+    assert!(
+        c.panels[1].series[1].points.iter().any(|p| p.1 > 0.0),
+        "some waited at 8"
+    );
+    // Hovering the server's panel names the values there; the requests' panel still its bars.
+    let h = c.hover(running.points[3].0, Some(1.0), 1).expect("a hover");
+    assert!(
+        h.rows.iter().any(|r| r.series == "running (the batch)"),
+        "{h:?}"
+    );
+    assert!(matches!(
+        c.hover(0.01, Some(0.5), 0).unwrap().at[0],
+        HoverAt::Bar(_)
+    ));
+    // A level without the server's metrics keeps its single panel.
+    let (report, _) = seed();
+    assert_eq!(
+        timeline(&report.runs[0].points[1]).map(|c| c.panels.len()),
+        Some(1)
+    );
+}

@@ -56,14 +56,20 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
         )
     });
     let rows = bars.len().max(1) as f64;
+    let x_end = if end > 0.0 { end * 1.02 } else { 1.0 };
+    let server = point
+        .server
+        .as_ref()
+        .map(|s| server_panels(s, origin, x_end))
+        .unwrap_or_default();
     Some(ChartSpec {
         id: ChartKind::Timeline,
         x: Axis {
             label: "seconds since the first request was sent".into(),
             scale: Scale::Linear,
-            range: (0.0, if end > 0.0 { end * 1.02 } else { 1.0 }),
+            range: (0.0, x_end),
         },
-        panels: vec![Panel {
+        panels: std::iter::once(Panel {
             title: format!(
                 "requests at concurrency {} in send order: waiting + prefill (TTFT), then decode",
                 point
@@ -76,9 +82,79 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
                 range: (0.0, rows),
             },
             series: Vec::new(),
-        }],
+        })
+        .chain(server)
+        .collect(),
         bars,
         shade,
         marks: Vec::new(),
     })
+}
+
+/// The server's own view of the level under its requests, on the same clock: requests running (the
+/// batch) and waiting in one panel, KV-cache usage in another where reported. Polls outside the
+/// shown time (the warm-up before the first send) are left out.
+fn server_panels(s: &crate::server::ServerSeries, origin: f64, x_end: f64) -> Vec<Panel> {
+    use crate::server::ServerMetric;
+    let series = |m: ServerMetric, name: &str, mark: Mark, k: f64| -> Option<Series> {
+        let points: Vec<(f64, f64)> = s
+            .t_s
+            .iter()
+            .zip(s.values.get(m)?)
+            .filter_map(|(t, v)| Some((t - origin, (*v)? * k)))
+            .filter(|(x, y)| (0.0..=x_end).contains(x) && y.is_finite())
+            .collect();
+        (!points.is_empty()).then(|| Series {
+            name: name.to_owned(),
+            run: None,
+            run_label: "server".to_owned(),
+            points,
+            band: Vec::new(),
+            labels: Vec::new(),
+            mark,
+        })
+    };
+    let top = |ss: &[Series]| {
+        ss.iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(1.0f64, f64::max)
+    };
+    let mut out = Vec::new();
+    let queue: Vec<Series> = [
+        series(
+            ServerMetric::Running,
+            "running (the batch)",
+            Mark::Line,
+            1.0,
+        ),
+        series(ServerMetric::Waiting, "waiting", Mark::Dashed, 1.0),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !queue.is_empty() {
+        out.push(Panel {
+            title:
+                "what the server ran: requests running (the batch) and waiting, from its metrics"
+                    .into(),
+            y: Axis {
+                label: "requests".into(),
+                scale: Scale::Linear,
+                range: (0.0, top(&queue) * 1.15),
+            },
+            series: queue,
+        });
+    }
+    if let Some(kv) = series(ServerMetric::KvUsage, "KV-cache usage", Mark::Line, 100.0) {
+        out.push(Panel {
+            title: "the server's KV-cache usage".into(),
+            y: Axis {
+                label: "%".into(),
+                scale: Scale::Linear,
+                range: (0.0, 100.0),
+            },
+            series: vec![kv],
+        });
+    }
+    out
 }
