@@ -388,7 +388,7 @@ pub use interactivity::{interactivity, pareto_frontier};
 pub use latency::latency;
 pub use roofline::{efficiency, roofline, Efficiency};
 pub use throughput::{throughput, RAN};
-pub use timeline::timeline;
+pub use timeline::{timeline, SERVER_KV, SERVER_RUNNING, SERVER_WAITING};
 
 #[cfg(test)]
 mod tests;

@@ -196,9 +196,15 @@ pub fn run_colour(i: usize) -> RGBColor {
 
 /// A series' colour: its run's, or grey for a series of no single run (a frontier, a bound).
 pub fn series_colour(s: &tpsview_core::chart_spec::Series) -> RGBColor {
-    s.run
-        .as_ref()
-        .map_or(RGBColor(120, 120, 120), |r| run_colour(r.index))
+    use tpsview_core::chart_spec::{SERVER_KV, SERVER_RUNNING, SERVER_WAITING};
+    match (&s.run, s.name.as_str()) {
+        (Some(r), _) => run_colour(r.index),
+        // The server's own series under a timeline, apart from the requests' blue bars.
+        (None, SERVER_RUNNING) => PALETTE[2],
+        (None, SERVER_WAITING) => PALETTE[1],
+        (None, SERVER_KV) => PALETTE[3],
+        (None, _) => RGBColor(120, 120, 120),
+    }
 }
 
 /// A panel title that fits `width` pixels: at 13 px (× `k`), else smaller down to 10 px, else cut
@@ -271,7 +277,15 @@ pub fn draw_chart<DB: DrawingBackend>(
             panel.y.range.1 - panel.y.range.0,
         );
         let x_fmt = move |v: &f64| match scale {
-            Scale::Log2 if (v - v.round()).abs() < 1e-6 => format!("{}", v.exp2().round()),
+            // Whole powers of two; below 1 (an axis padded under a level of 1) as 0.5, 0.25.
+            Scale::Log2 if (v - v.round()).abs() < 1e-6 => {
+                let p = v.round().exp2();
+                if p >= 1.0 {
+                    format!("{p}")
+                } else {
+                    format!("{p:.2}").trim_end_matches('0').to_owned()
+                }
+            }
             Scale::Log2 | Scale::Log10 => String::new(),
             Scale::Linear => format_tick(*v, x_span),
         };

@@ -90,7 +90,7 @@ fn ran_series(summary: &Summary, system: &[Series]) -> Vec<Series> {
             if points.is_empty() {
                 return None;
             }
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            points.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             Some(Series {
                 name: RAN.to_owned(),
                 points,

@@ -91,6 +91,13 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
     })
 }
 
+/// The timeline's server series, by name (the renderer gives each its own colour).
+pub const SERVER_RUNNING: &str = "running (the batch)";
+/// See [`SERVER_RUNNING`].
+pub const SERVER_WAITING: &str = "waiting";
+/// See [`SERVER_RUNNING`].
+pub const SERVER_KV: &str = "KV-cache usage";
+
 /// The server's own view of the level under its requests, on the same clock: requests running (the
 /// batch) and waiting in one panel, KV-cache usage in another where reported. Polls outside the
 /// shown time (the warm-up before the first send) are left out.
@@ -145,7 +152,7 @@ fn server_panels(s: &crate::server::ServerSeries, origin: f64, x_end: f64) -> Ve
             series: queue,
         });
     }
-    if let Some(kv) = series(ServerMetric::KvUsage, "KV-cache usage", Mark::Line, 100.0) {
+    if let Some(kv) = series(ServerMetric::KvUsage, SERVER_KV, Mark::Line, 100.0) {
         out.push(Panel {
             title: "the server's KV-cache usage".into(),
             y: Axis {

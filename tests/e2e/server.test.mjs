@@ -1,0 +1,91 @@
+// What the server saw (issue 31), in a real headless Chromium: a real `tpsview bench
+// --server-metrics` run on llama.cpp (4 slots; concurrency 1, 4, 8) opened in the viewer — the
+// throughput chart's "asked 8, ran 4" mark and the dashed line at the batch the server ran, the
+// peak card's batch, the timeline's server panel — checked against running means and queue
+// lengths recounted here from the file's own arrays, then screenshots (light, phone, dark) and
+// axe-core.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { serve, launch, open, fixture, shots, settled, upload, axe, cliSummary } from './harness.mjs';
+
+const FILE = fixture('tpsview-bench/llamacpp-4slots-server-metrics.json');
+
+let server, context;
+before(async () => {
+  server = await serve();
+  context = await launch();
+});
+after(async () => { await context?.close(); await server?.close(); });
+
+/** Per level, from the file: the running mean over the polls inside [first send, last response]
+ *  and the most waiting there. */
+async function recount() {
+  const report = JSON.parse(await readFile(FILE, 'utf8'));
+  return report.runs[0].points.map((p) => {
+    const r = p.requests;
+    const first = Math.min(...r.start_s);
+    const last = Math.max(...r.start_s.map((s, i) => s + r.e2e_s[i]));
+    const inside = p.server.t_s.map((t, i) => [t, i]).filter(([t]) => t >= first && t <= last).map(([, i]) => i);
+    const running = inside.map((i) => p.server.values.running[i]);
+    const waiting = inside.map((i) => p.server.values.waiting[i]);
+    return {
+      concurrency: p.concurrency,
+      ran: running.reduce((a, b) => a + b, 0) / running.length,
+      waited: Math.max(...waiting),
+    };
+  });
+}
+
+test('the batch the server ran, beside the concurrency asked', async () => {
+  const levels = await recount();
+  // The bench asked 8 of a 4-slot server: it ran 4 and queued 4.
+  const at8 = levels.find((l) => l.concurrency === 8);
+  assert.equal(Math.round(at8.ran), 4);
+  assert.ok(at8.waited > 0);
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, [FILE]);
+  const chart = page.locator('[data-testid=chart-throughput]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=chart-throughput]')?.dataset.drawn === 'true');
+  const marks = (await chart.getAttribute('data-marks')).split(' | ');
+  // Marked where the server ran fewer than asked while requests waited — only at 8.
+  const short = levels.filter((l) => l.concurrency - l.ran >= 0.5 && l.waited > 0);
+  assert.deepEqual(short.map((l) => l.concurrency), [8]);
+  assert.ok(marks.includes(`asked 8, ran ${Math.round(at8.ran)}: ${at8.waited} waited@8`), marks.join(' | '));
+  assert.equal(marks.filter((m) => m.startsWith('asked')).length, 1);
+  // The legend names the dashed line.
+  assert.match(await page.textContent('[data-testid=chart-throughput-legend], section[aria-labelledby=h-throughput]'), /system T\/s at the batch the server ran/);
+  // The peak card: the level with the highest system T/s (from the CLI), and the batch there.
+  const cli = cliSummary(FILE).runs[0].points;
+  const peak = cli.reduce((a, b) => (b.system_tps > a.system_tps ? b : a));
+  const card = page.locator('[data-testid=kpi-peak-system]').first();
+  assert.equal(Number(await card.getAttribute('data-concurrency')), peak.concurrency);
+  const ran = levels.find((l) => l.concurrency === peak.concurrency).ran;
+  assert.ok(Math.abs(Number(await card.getAttribute('data-ran')) - ran) < 1e-9, `${await card.getAttribute('data-ran')} vs ${ran}`);
+  assert.match(await card.textContent(), new RegExp(`the server ran ${ran.toFixed(1).replace(/\.0$/, '')}, ${peak.server.tokens_per_decode_step.toFixed(2)} tokens per decode step`));
+  await page.screenshot({ path: path.join(shots, 'server-1280.png'), fullPage: false });
+  // The timeline at 8: the server's panel under the requests.
+  await page.selectOption('[data-testid=timeline-point]', { label: /8/ }).catch(async () => {
+    const options = await page.$$eval('[data-testid=timeline-point] option', (o) => o.map((x) => [x.value, x.textContent]));
+    const v = options.find(([, t]) => /concurrency 8\b/.test(t))?.[0];
+    await page.selectOption('[data-testid=timeline-point]', v);
+  });
+  await settled(page);
+  const timeline = page.locator('[data-testid=chart-timeline]');
+  await timeline.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'server-timeline-1280.png') });
+  assert.match(await page.textContent('section[aria-labelledby=h-timeline]'), /running \(the batch\)/);
+  assert.deepEqual(await axe(page), []);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await settled(page);
+  await page.locator('[data-testid=kpi-peak-system]').first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'server-390.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await settled(page);
+  await chart.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'server-dark.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(log.errors, []);
+});
