@@ -198,8 +198,8 @@ pub fn DecodeModel(
                     <thead><tr><th scope="col">"concurrency"</th><th scope="col">"system T/s"</th><th scope="col">"bound"</th><th scope="col">"efficiency"</th><th scope="col">"per-stream T/s"</th><th scope="col">"bound"</th></tr></thead>
                     <tbody>
                         {eff.get().into_iter().map(|e| view! {
-                            <tr data-concurrency=fmt_value(Some(e.concurrency))>
-                                <td>{fmt_num(Some(e.concurrency), 0)}</td>
+                            <tr data-concurrency=fmt_value(Some(e.concurrency)) data-batch=fmt_value(Some(e.batch))>
+                                <td>{fmt_num(Some(e.concurrency), 0)}{e.measured_batch.then(|| format!(" (the server ran {}: the bound is taken there)", tpsview_core::server::count(e.batch)))}</td>
                                 <td>{fmt_num(Some(e.system_tps), 0)}</td>
                                 <td>{fmt_num(Some(e.system_bound), 0)}</td>
                                 {

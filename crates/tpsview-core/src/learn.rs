@@ -47,6 +47,22 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
     let sys = |p: &PointSummary| p.metrics.system_tps.unwrap_or(0.0);
     let tpot = |p: &PointSummary| p.metrics.tpot_ms.mean.unwrap_or(0.0);
     let tpot99 = |p: &PointSummary| p.metrics.tpot_ms.p99.unwrap_or(0.0);
+    // How many streams shared each read: the batch the server ran where its metrics say, else the
+    // concurrency asked.
+    let share = |p: &PointSummary| {
+        match crate::server::Ran::at(p) {
+        Some(r) if r.short() => format!(
+            "the server ran {} streams at a time (its own metrics; the rest of the {} asked waited) and they share each read",
+            crate::server::count(r.running),
+            f0(c(p))
+        ),
+        Some(r) => format!(
+            "the server ran {} streams at a time (its own metrics): they share each read",
+            crate::server::count(r.running)
+        ),
+        None => format!("{} streams share each read", f0(c(p))),
+    }
+    };
     let mut steps = vec![
         Step {
             slug: "decode-step",
@@ -81,13 +97,16 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
             body: vec![
                 "Generating one token needs every weight of the model, read from HBM (the GPU's memory) into the compute units. At small batches that read, not arithmetic, sets the step time: the chip waits on memory bandwidth.".into(),
                 format!(
-                    "Batching lets one read serve many sequences. At concurrency {}, {} streams share each read: {:.1} T/s each, {} T/s together — {:.0}× batch 1's system T/s for a step only {:.0} % longer.",
-                    f0(c(mid)), f0(c(mid)), ps(mid), f0(sys(mid)), sys(mid) / sys(lo).max(1e-9), (tpot(mid) / tpot(lo).max(1e-9) - 1.0) * 100.0
+                    "Batching lets one read serve many sequences. At concurrency {}, {}: {:.1} T/s each, {} T/s together — {:.0}× batch 1's system T/s for a step only {:.0} % longer.",
+                    f0(c(mid)), share(mid), ps(mid), f0(sys(mid)), sys(mid) / sys(lo).max(1e-9), (tpot(mid) / tpot(lo).max(1e-9) - 1.0) * 100.0
                 ),
             ],
             chart: ChartKind::Throughput,
             highlight: Some(c(mid)),
-            values: vec![("concurrency".into(), c(mid)), ("per-stream T/s".into(), ps(mid)), ("system T/s".into(), sys(mid))],
+            values: [("concurrency".to_owned(), c(mid)), ("per-stream T/s".into(), ps(mid)), ("system T/s".into(), sys(mid))]
+                .into_iter()
+                .chain(crate::server::Ran::at(mid).map(|r| ("batch the server ran".to_owned(), r.running)))
+                .collect(),
         },
         Step {
             slug: "per-stream-falls",

@@ -474,6 +474,11 @@ pub struct Ran {
 }
 
 impl Ran {
+    /// The batch the server ran at a level of a summary, where the level carries its metrics.
+    pub fn at(p: &crate::summary::PointSummary) -> Option<Ran> {
+        Ran::of(p.metrics.concurrency, p.server.as_ref()?)
+    }
+
     /// The batch a level's server summary shows, where it reports running requests.
     pub fn of(asked: Option<f64>, s: &ServerSummary) -> Option<Ran> {
         Some(Ran {
@@ -504,7 +509,7 @@ impl Ran {
 }
 
 /// A count of requests as text: whole where it is within 0.05 of one, else one decimal.
-fn count(v: f64) -> String {
+pub fn count(v: f64) -> String {
     if (v - v.round()).abs() < 0.05 {
         format!("{:.0}", v.round())
     } else {

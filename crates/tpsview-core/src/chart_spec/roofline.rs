@@ -7,8 +7,13 @@ use super::*;
 /// batch, and the same for per-stream T/s.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Efficiency {
-    /// Concurrency (taken as the batch size).
+    /// Concurrency asked.
     pub concurrency: f64,
+    /// The batch the bound is taken at: the batch the server ran where its metrics say
+    /// ([`crate::server::Ran`]), else the concurrency.
+    pub batch: f64,
+    /// True where `batch` is the server's measured batch.
+    pub measured_batch: bool,
     /// Measured system T/s.
     pub system_tps: f64,
     /// Bound on system T/s at this batch.
@@ -40,9 +45,15 @@ pub fn efficiency(
         .iter()
         .filter_map(|p| {
             let c = p.metrics.concurrency?;
-            let b = model.step(c);
+            let ran = crate::server::Ran::at(p)
+                .map(|r| r.running)
+                .filter(|r| *r > 0.0);
+            let batch = ran.unwrap_or(c);
+            let b = model.step(batch);
             Some(Efficiency {
                 concurrency: c,
+                batch,
+                measured_batch: ran.is_some(),
                 system_tps: p.metrics.system_tps?,
                 system_bound: b.system_tps,
                 per_stream_tps: p.metrics.per_stream_tps?,
@@ -86,6 +97,19 @@ pub fn roofline(
         run.map(|r| {
             let mut s = metric_series(0, r, name, f);
             s.mark = Mark::Points;
+            // Each level at the batch the server ran, where its metrics say.
+            for q in &mut s.points {
+                if let Some(ran) = r
+                    .points
+                    .iter()
+                    .find(|p| p.metrics.concurrency == Some(q.0))
+                    .and_then(crate::server::Ran::at)
+                    .filter(|ran| ran.running > 0.0)
+                {
+                    q.0 = ran.running;
+                }
+            }
+            s.points.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             s
         })
         .into_iter()

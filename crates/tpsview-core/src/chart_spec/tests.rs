@@ -718,3 +718,51 @@ fn the_timeline_shows_what_the_server_ran_under_the_requests() {
         Some(1)
     );
 }
+
+#[test]
+fn the_decode_model_and_the_walkthrough_take_the_batch_the_server_ran() {
+    let s = llamacpp_server();
+    let run = &s.runs[0];
+    let model = crate::roofline::DecodeInputs {
+        hbm_bytes_per_s: 50e9,
+        peak_flops: 1e12,
+        params: 59_337_984.0,
+        bytes_per_param: 4.0,
+        kv_bytes_per_token: 0.0,
+        context_tokens: 0.0,
+    };
+    let eff = efficiency(run, &model);
+    for (e, p) in eff.iter().zip(&run.points) {
+        let ran = p.server.as_ref().unwrap().running.unwrap().mean;
+        assert!(e.measured_batch);
+        assert_eq!(e.batch, ran);
+        // The bound at the batch the server ran, not at the concurrency asked.
+        assert_eq!(e.system_bound, model.step(ran).system_tps);
+    }
+    // At 8 the bound is the 4-stream one.
+    assert_eq!(eff[2].concurrency, 8.0);
+    assert_eq!(eff[2].batch, 4.0);
+    let c = roofline(&model, Some(run), 1.0, &ChartOptions::default());
+    let measured = c.panels[0]
+        .series
+        .iter()
+        .find(|x| x.name == "system T/s measured")
+        .expect("measured");
+    assert!(
+        measured.points.iter().all(|p| p.0 <= 4.0),
+        "{:?}",
+        measured.points
+    );
+    // The walkthrough's shared-read step says the server's batch.
+    let steps = crate::learn::walkthrough(run);
+    let shared = steps
+        .iter()
+        .find(|x| x.slug == "shared-read")
+        .expect("step");
+    let text = shared.body.join(" ");
+    assert!(text.contains("the server ran"), "{text}");
+    assert!(shared
+        .values
+        .iter()
+        .any(|(k, _)| k == "batch the server ran"));
+}

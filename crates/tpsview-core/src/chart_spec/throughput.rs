@@ -62,11 +62,6 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
 /// The series name of the system T/s placed at the batch the server ran.
 pub const RAN: &str = "system T/s at the batch the server ran";
 
-/// The server's batch at a point, where it reported one.
-fn ran_at(p: &PointSummary) -> Option<crate::server::Ran> {
-    crate::server::Ran::of(p.metrics.concurrency, p.server.as_ref()?)
-}
-
 /// For each run whose levels carry the server's metrics: its system T/s again (the same values as
 /// its line, per GPU when that is), each placed at the batch the server ran there instead of the
 /// concurrency asked — dashed, in the run's colour. Where the server ran what was asked it lies on
@@ -84,7 +79,7 @@ fn ran_series(summary: &Summary, system: &[Series]) -> Vec<Series> {
                         .points
                         .iter()
                         .find(|p| p.metrics.concurrency == Some(x))?;
-                    Some((ran_at(p)?.running, y))
+                    Some((crate::server::Ran::at(p)?.running, y))
                 })
                 .collect();
             if points.is_empty() {
@@ -125,7 +120,7 @@ fn short_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
                 .points
                 .iter()
                 .find(|p| p.metrics.concurrency == Some(x))
-                .and_then(ran_at);
+                .and_then(crate::server::Ran::at);
             if let Some(ran) = ran.filter(crate::server::Ran::short) {
                 out.push(Annotation {
                     panel: 0,
