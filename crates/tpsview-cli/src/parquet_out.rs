@@ -237,6 +237,11 @@ pub fn write(
     );
     let mut points = Table::default();
     let mut requests = Table::default();
+    // The server's figures get their columns when any level has them (`bench --server-metrics`).
+    let server = summary
+        .runs
+        .iter()
+        .any(|r| r.points.iter().any(|p| p.server.is_some()));
     // The request table's columns, declared first so that a report without per-request data
     // still gets the whole schema (and no row).
     let text = || Values::Text(Vec::new());
@@ -322,6 +327,30 @@ pub fn write(
                     "usd_per_million_output_tokens",
                     ps.usd_per_million_output_tokens.flatten(),
                 );
+            }
+            if server {
+                let s = ps.server.as_ref();
+                let spread = |f: fn(
+                    &tpsview_core::server::ServerSummary,
+                ) -> Option<tpsview_core::server::Spread>| {
+                    s.and_then(f)
+                };
+                let running = spread(|s| s.running);
+                let waiting = spread(|s| s.waiting);
+                let kv = spread(|s| s.kv_cache_usage);
+                points.f64("server_running_mean", running.map(|v| v.mean));
+                points.f64("server_running_p50", running.map(|v| v.p50));
+                points.f64("server_running_max", running.map(|v| v.max));
+                points.f64("server_waiting_mean", waiting.map(|v| v.mean));
+                points.f64("server_waiting_max", waiting.map(|v| v.max));
+                points.f64("server_kv_cache_usage_mean", kv.map(|v| v.mean));
+                points.f64("server_kv_cache_usage_max", kv.map(|v| v.max));
+                points.f64("server_generation_tps", s.and_then(|s| s.generation_tps));
+                points.f64(
+                    "server_tokens_per_decode_step",
+                    s.and_then(|s| s.tokens_per_decode_step),
+                );
+                points.f64("server_difference_pct", s.and_then(|s| s.difference_pct));
             }
             let Some(req) = &point.requests else { continue };
             for i in 0..req.len() {

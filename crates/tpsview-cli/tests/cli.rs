@@ -1224,6 +1224,72 @@ fn big_record_files_read_as_they_arrive_summarize_as_the_whole_file_reader_does(
     }
 }
 
+/// `convert --to parquet` of a bench run with the server's metrics: its figures per level, equal
+/// to `summarize --json`'s (whose values the recorded case checks against the file's arrays).
+#[test]
+fn parquet_carries_the_servers_figures_per_level() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tables");
+    let file = root().join("tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json");
+    let file = file.to_str().unwrap();
+    let run = tpsview(&[
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        out.to_str().unwrap(),
+        file,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let reader =
+        SerializedFileReader::new(std::fs::File::open(out.join("points.parquet")).unwrap())
+            .unwrap();
+    let rows: Vec<Vec<(String, Field)>> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|r| {
+            r.unwrap()
+                .get_column_iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .collect();
+    let v = json(&tpsview(&["summarize", "--json", file]));
+    let levels = v["runs"][0]["points"].as_array().unwrap();
+    assert_eq!(rows.len(), levels.len());
+    for (row, level) in rows.iter().zip(levels) {
+        let get = |k: &str| {
+            row.iter()
+                .find(|(n, _)| n == k)
+                .unwrap_or_else(|| panic!("no column {k}"))
+                .1
+                .clone()
+        };
+        let s = &level["server"];
+        for (col, want) in [
+            ("server_running_mean", &s["running"]["mean"]),
+            ("server_running_max", &s["running"]["max"]),
+            ("server_waiting_max", &s["waiting"]["max"]),
+            ("server_generation_tps", &s["generation_tps"]),
+            (
+                "server_tokens_per_decode_step",
+                &s["tokens_per_decode_step"],
+            ),
+            ("server_difference_pct", &s["difference_pct"]),
+        ] {
+            assert_eq!(get(col), Field::Double(want.as_f64().unwrap()), "{col}");
+        }
+        // llama.cpp reports no KV-cache usage: null, never 0.
+        assert_eq!(get("server_kv_cache_usage_mean"), Field::Null);
+    }
+}
+
 /// `convert --to parquet`: a row per request, a failed request's times are nulls (never 0), an
 /// undefined figure is a null; the SLO and price options belong to Parquet output and are checked.
 /// (scripts/parquet-duckdb.sh reads the same tables with DuckDB and recomputes the figures.)
