@@ -146,7 +146,7 @@ fn summarize(args: &[&str]) -> Value {
 #[test]
 fn summarize_json_follows_its_schema() {
     let s = schema();
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 7] = [
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",
             "--steady-state",
@@ -179,6 +179,9 @@ fn summarize_json_follows_its_schema() {
             "--slo",
             "e2e_p99_ms=100000",
         ],
+        // A real bench run with the server's metrics, and a real AIPerf summary with energy.
+        &["tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"],
+        &["tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json"],
     ];
     for args in cases {
         if !root().join(args[0]).exists() {

@@ -9,6 +9,7 @@ pub mod bounds;
 pub mod chart_spec;
 pub mod claim;
 pub mod compare;
+pub mod energy;
 pub mod error;
 pub mod formats;
 pub mod group;

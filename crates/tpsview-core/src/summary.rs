@@ -154,6 +154,10 @@ pub struct PointSummary {
     /// --server-metrics`); absent when the file has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server: Option<crate::server::ServerSummary>,
+    /// Joules per output token and output tokens per joule, where the file carries the GPUs'
+    /// power or energy (`crate::energy`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<crate::energy::EnergySummary>,
 }
 
 impl PointSummary {
@@ -204,6 +208,13 @@ pub fn summarize_report(
                         slo: None,
                         usd_per_million_output_tokens: None,
                         server: server_summary(p, m.system_tps),
+                        energy: crate::energy::of(
+                            &p.reported.tool,
+                            &p.reported.figures,
+                            &run.meta.labels,
+                            m.output_tokens.map(|t| t as f64),
+                            m.duration_s,
+                        ),
                         metrics: m,
                     }
                 })

@@ -40,8 +40,14 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     format: Format::AiperfSummary,
     id: SUMMARY_ID,
     name: "AIPerf profile_export_aiperf.json",
+    // AIPerf 0.6 writes neither version key: its `input_config.loadgen` or its command tell it
+    // from GenAI-Perf's summary (tests/fixtures/aiperf/telemetry-c*_profile_export_aiperf.json).
     detect: |has, _| {
-        (has("\"aiperf_version\"") || has("\"schema_version\"")) && has("\"time_to_first_token\"")
+        (has("\"aiperf_version\"")
+            || has("\"schema_version\"")
+            || has("\"loadgen\"")
+            || has("aiperf profile"))
+            && has("\"time_to_first_token\"")
     },
     keys: &[
         "time_to_first_token",
@@ -451,6 +457,8 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         labels.insert("endpoint".into(), endpoint);
     }
     reasoning_note(file, &figures, &mut diags);
+    let mut figures = figures;
+    telemetry(root, &mut figures, &mut labels);
     let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
     Ok((
         common::one_run(
@@ -465,6 +473,129 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         ),
         diags,
     ))
+}
+
+/// The GPUs' energy and power from the summary's `telemetry_data` (AIPerf's DCGM telemetry:
+/// `endpoints[url].gpus[gpu_N].metrics.{energy_consumption, gpu_power_usage}` with their units),
+/// into the figures [`crate::energy::AIPERF_ENERGY_J`] (each GPU's cumulative counter, max − min)
+/// and [`crate::energy::AIPERF_POWER_W`] (its mean), summed over distinct GPUs — two exporters
+/// scraping one GPU (the same UUID) count it once, at the mean of what they report — and the
+/// labels naming the GPUs and the window.
+fn telemetry(
+    root: &Value,
+    figures: &mut BTreeMap<String, f64>,
+    labels: &mut BTreeMap<String, String>,
+) {
+    let Some(endpoints) = root
+        .pointer("/telemetry_data/endpoints")
+        .and_then(Value::as_object)
+    else {
+        return;
+    };
+    // (uuid or endpoint/gpu, name, endpoints, energy J and mean W per exporter)
+    type Gpu = (
+        String,
+        String,
+        Vec<String>,
+        Vec<Option<f64>>,
+        Vec<Option<f64>>,
+    );
+    let mut gpus: Vec<Gpu> = Vec::new();
+    for (url, e) in endpoints {
+        let Some(list) = e.get("gpus").and_then(Value::as_object) else {
+            continue;
+        };
+        for (key, g) in list {
+            let id = g
+                .get("gpu_uuid")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("{url}/{key}"), str::to_owned);
+            let metric = |name: &str| g.pointer(&format!("/metrics/{name}"));
+            let energy = metric("energy_consumption").and_then(|m| {
+                let scale = match m.get("unit").and_then(Value::as_str)? {
+                    "MJ" => 1e6,
+                    "kJ" => 1e3,
+                    "J" => 1.0,
+                    "mJ" => 1e-3,
+                    _ => return None,
+                };
+                let (lo, hi) = (m.get("min")?.as_f64()?, m.get("max")?.as_f64()?);
+                (hi >= lo).then_some((hi - lo) * scale)
+            });
+            let power = metric("gpu_power_usage").and_then(|m| {
+                let scale = match m.get("unit").and_then(Value::as_str)? {
+                    "W" => 1.0,
+                    "kW" => 1e3,
+                    "mW" => 1e-3,
+                    _ => return None,
+                };
+                Some(m.get("avg")?.as_f64()? * scale)
+            });
+            let name = g
+                .get("gpu_name")
+                .and_then(Value::as_str)
+                .unwrap_or("a GPU")
+                .to_owned();
+            match gpus.iter_mut().find(|x| x.0 == id) {
+                Some(seen) => {
+                    seen.2.push(url.clone());
+                    seen.3.push(energy);
+                    seen.4.push(power);
+                }
+                None => gpus.push((id, name, vec![url.clone()], vec![energy], vec![power])),
+            }
+        }
+    }
+    if gpus.is_empty() {
+        return;
+    }
+    // A GPU several exporters report: the mean of what they say of it; then summed over GPUs
+    // (undefined when one GPU lacks the figure).
+    let mean = |v: &[Option<f64>]| {
+        v.iter()
+            .copied()
+            .sum::<Option<f64>>()
+            .map(|s| s / v.len() as f64)
+    };
+    if let Some(j) = gpus.iter().map(|g| mean(&g.3)).sum::<Option<f64>>() {
+        figures.insert(crate::energy::AIPERF_ENERGY_J.into(), j);
+    }
+    if let Some(w) = gpus.iter().map(|g| mean(&g.4)).sum::<Option<f64>>() {
+        figures.insert(crate::energy::AIPERF_POWER_W.into(), w);
+    }
+    let named: Vec<String> = gpus
+        .iter()
+        .map(|(id, name, urls, _, _)| {
+            let mut s = format!("{name} ({id})");
+            if urls.len() > 1 {
+                s.push_str(&format!(
+                    " — reported by {} exporters ({}): counted once",
+                    urls.len(),
+                    urls.join(", ")
+                ));
+            }
+            s
+        })
+        .collect();
+    labels.insert(
+        crate::energy::GPUS_LABEL.into(),
+        format!(
+            "{} GPU{}: {}",
+            gpus.len(),
+            if gpus.len() == 1 { "" } else { "s" },
+            named.join("; ")
+        ),
+    );
+    let at = |k: &str| {
+        root.pointer(&format!("/telemetry_data/summary/{k}"))
+            .and_then(Value::as_str)
+    };
+    if let (Some(a), Some(b)) = (at("start_time"), at("end_time")) {
+        labels.insert(
+            crate::energy::WINDOW_LABEL.into(),
+            format!("{a} → {b} (AIPerf's telemetry)"),
+        );
+    }
 }
 
 /// A profiling record read straight from its bytes into [`RecordParts`], each key taken as

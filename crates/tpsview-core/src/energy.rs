@@ -1,0 +1,125 @@
+//! Energy per level (issue 31): joules per output token and output tokens per joule, where a
+//! file carries the GPUs' power or energy — AIPerf's GPU telemetry (`telemetry_data` of its
+//! summary: DCGM's cumulative energy counter and mean power per GPU, read by the AIPerf reader
+//! into the figures [`AIPERF_ENERGY_J`], [`AIPERF_POWER_W`] and the labels [`GPUS_LABEL`],
+//! [`WINDOW_LABEL`]) and InferenceX's power keys (`joules_per_output_token`, `avg_power_w`,
+//! `total_gpu_energy_j`). Which GPUs, over which window and on which basis is always stated.
+
+use std::collections::BTreeMap;
+
+/// Joules the GPUs used over AIPerf's telemetry window: the rise of each GPU's cumulative energy
+/// counter, summed over distinct GPUs.
+pub const AIPERF_ENERGY_J: &str = "telemetry.energy_j";
+/// Mean power (W) over AIPerf's telemetry window, summed over distinct GPUs.
+pub const AIPERF_POWER_W: &str = "telemetry.mean_power_w";
+/// The GPUs the telemetry covers (run label).
+pub const GPUS_LABEL: &str = "telemetry_gpus";
+/// The telemetry window (run label).
+pub const WINDOW_LABEL: &str = "telemetry_window";
+
+/// Past this (fraction), the energy counter and mean power × duration are said to disagree.
+pub const ENERGY_AGREEMENT: f64 = 0.10;
+
+/// A level's energy, as `summarize --json` writes it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct EnergySummary {
+    /// Where the figures come from.
+    pub source: &'static str,
+    /// How the joules were had: `energy counter`, `mean power × duration`, or `the tool's`.
+    pub basis: &'static str,
+    /// Which GPUs, as the file names them.
+    pub gpus: Option<String>,
+    /// Over which window.
+    pub window: Option<String>,
+    /// Joules over the window (all the GPUs counted), where known.
+    pub joules: Option<f64>,
+    /// Mean power, W (all the GPUs counted), where known.
+    pub mean_power_w: Option<f64>,
+    /// Joules per output token.
+    pub joules_per_output_token: f64,
+    /// Output tokens per joule.
+    pub output_tokens_per_joule: f64,
+    /// Where two ways of counting disagree, or what the basis leaves out.
+    pub note: Option<String>,
+}
+
+/// The energy of a level from the tool's figures and its run's labels; `output_tokens` and
+/// `duration_s` are the level's. `None` where the file carries no power or energy.
+pub fn of(
+    tool: &str,
+    figures: &BTreeMap<String, f64>,
+    labels: &BTreeMap<String, String>,
+    output_tokens: Option<f64>,
+    duration_s: Option<f64>,
+) -> Option<EnergySummary> {
+    let positive = |k: &str| {
+        figures
+            .get(k)
+            .copied()
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    let tokens = output_tokens.filter(|t| *t > 0.0);
+    let per = |joules: f64| -> Option<(f64, f64)> {
+        let t = tokens?;
+        Some((joules / t, t / joules))
+    };
+    if let Some(counter) = positive(AIPERF_ENERGY_J) {
+        let power = positive(AIPERF_POWER_W);
+        let (jpt, tpj) = per(counter)?;
+        let by_power = power
+            .zip(duration_s.filter(|d| *d > 0.0))
+            .map(|(p, d)| p * d);
+        let note = by_power
+            .filter(|j| (counter - j).abs() / j > ENERGY_AGREEMENT)
+            .map(|j| {
+                format!(
+                    "the energy counter rose {counter:.0} J over the telemetry window; mean power × the level's duration gives {j:.0} J ({:.0} % apart): the counter is used — they part where the counter is coarse or the telemetry's samples miss the window's edges",
+                    (counter - j).abs() / j * 100.0
+                )
+            });
+        return Some(EnergySummary {
+            source: "AIPerf GPU telemetry (DCGM)",
+            basis: "energy counter",
+            gpus: labels.get(GPUS_LABEL).cloned(),
+            window: labels.get(WINDOW_LABEL).cloned(),
+            joules: Some(counter),
+            mean_power_w: power,
+            joules_per_output_token: jpt,
+            output_tokens_per_joule: tpj,
+            note,
+        });
+    }
+    if let Some(power) = positive(AIPERF_POWER_W) {
+        let d = duration_s.filter(|d| *d > 0.0)?;
+        let (jpt, tpj) = per(power * d)?;
+        return Some(EnergySummary {
+            source: "AIPerf GPU telemetry (DCGM)",
+            basis: "mean power × duration",
+            gpus: labels.get(GPUS_LABEL).cloned(),
+            window: labels.get(WINDOW_LABEL).cloned(),
+            joules: Some(power * d),
+            mean_power_w: Some(power),
+            joules_per_output_token: jpt,
+            output_tokens_per_joule: tpj,
+            note: Some("no energy counter in the file: mean power × the level's duration".into()),
+        });
+    }
+    if tool == crate::formats::inferencex::ID {
+        let jpt = positive("joules_per_output_token")?;
+        return Some(EnergySummary {
+            source: "InferenceX power",
+            basis: "the tool's",
+            gpus: Some("every GPU of the run, as InferenceX sums them".into()),
+            window: Some("the benchmark, as InferenceX measured it".into()),
+            joules: positive("total_gpu_energy_j"),
+            mean_power_w: positive("avg_power_w"),
+            joules_per_output_token: jpt,
+            output_tokens_per_joule: 1.0 / jpt,
+            note: None,
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,85 @@
+use super::*;
+
+fn figures(kv: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    kv.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect()
+}
+
+#[test]
+fn the_energy_counter_gives_joules_per_token_and_its_inverse() {
+    // 1,000 J for 2,000 tokens: 0.5 J a token, 2 tokens a joule; 100 W × 10 s agrees.
+    let f = figures(&[(AIPERF_ENERGY_J, 1000.0), (AIPERF_POWER_W, 100.0)]);
+    let labels = BTreeMap::from([(GPUS_LABEL.to_owned(), "1 GPU: X".to_owned())]);
+    let e = of("aiperf", &f, &labels, Some(2000.0), Some(10.0)).expect("energy");
+    assert_eq!(e.basis, "energy counter");
+    assert_eq!(
+        (e.joules_per_output_token, e.output_tokens_per_joule),
+        (0.5, 2.0)
+    );
+    assert_eq!(e.gpus.as_deref(), Some("1 GPU: X"));
+    assert_eq!(e.note, None);
+    // 100 W × 12.5 s = 1,250 J against the counter's 1,000: 20 % apart, named; the counter kept.
+    let e = of("aiperf", &f, &labels, Some(2000.0), Some(12.5)).expect("energy");
+    assert_eq!(e.joules, Some(1000.0));
+    assert!(e.note.expect("20 %").contains("(20 % apart)"));
+}
+
+#[test]
+fn power_alone_is_power_times_the_levels_duration_and_said_so() {
+    let f = figures(&[(AIPERF_POWER_W, 300.0)]);
+    let e = of("aiperf", &f, &BTreeMap::new(), Some(600.0), Some(4.0)).expect("energy");
+    assert_eq!(e.basis, "mean power × duration");
+    assert_eq!(e.joules, Some(1200.0));
+    assert_eq!(e.joules_per_output_token, 2.0);
+    assert!(e.note.expect("said").contains("no energy counter"));
+    // Without a duration there is nothing to multiply.
+    assert_eq!(of("aiperf", &f, &BTreeMap::new(), Some(600.0), None), None);
+}
+
+#[test]
+fn inferencex_keeps_its_own_joules_per_output_token() {
+    let f = figures(&[("joules_per_output_token", 0.25), ("avg_power_w", 5600.0)]);
+    let e = of(
+        crate::formats::inferencex::ID,
+        &f,
+        &BTreeMap::new(),
+        None,
+        None,
+    )
+    .expect("energy");
+    assert_eq!(e.basis, "the tool's");
+    assert_eq!(
+        (e.joules_per_output_token, e.output_tokens_per_joule),
+        (0.25, 4.0)
+    );
+    assert_eq!(e.mean_power_w, Some(5600.0));
+    // The same keys under another tool are not InferenceX's.
+    assert_eq!(of("vllm", &f, &BTreeMap::new(), None, None), None);
+}
+
+#[test]
+fn no_tokens_or_no_usable_energy_is_no_energy_never_zero() {
+    let f = figures(&[(AIPERF_ENERGY_J, 1000.0)]);
+    assert_eq!(of("aiperf", &f, &BTreeMap::new(), None, Some(1.0)), None);
+    assert_eq!(
+        of("aiperf", &f, &BTreeMap::new(), Some(0.0), Some(1.0)),
+        None
+    );
+    for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+        let f = figures(&[(AIPERF_ENERGY_J, bad)]);
+        assert_eq!(
+            of("aiperf", &f, &BTreeMap::new(), Some(10.0), Some(1.0)),
+            None,
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        of(
+            "aiperf",
+            &BTreeMap::new(),
+            &BTreeMap::new(),
+            Some(10.0),
+            Some(1.0)
+        ),
+        None
+    );
+}
