@@ -215,6 +215,24 @@ pub fn RunAnswer(
             .peak_usd_per_million
             .map(|u| (u, "at the peak system T/s".to_owned())),
     };
+    // Energy: at the peak where that level has it, else at the first level that does.
+    let energy = answers
+        .peak_system
+        .and_then(|p| Some((p.point, run.points.get(p.point)?.energy.clone()?)))
+        .or_else(|| {
+            run.points
+                .iter()
+                .enumerate()
+                .find_map(|(k, p)| Some((k, p.energy.clone()?)))
+        })
+        .map(|(k, e)| {
+            let at = run.points[k].metrics.concurrency.map_or_else(
+                || "at its level".to_owned(),
+                |c| format!("at concurrency {c}"),
+            );
+            let peak = answers.peak_system.is_some_and(|p| p.point == k);
+            (e, at, peak)
+        });
     // A price but no cost: the run states no GPU count (or no system T/s).
     let cost_missing = cost.is_none() && answers.priced;
     let (errors, warnings, notes) = health;
@@ -280,6 +298,31 @@ pub fn RunAnswer(
                         <p class="kpi-value">{format!("${usd:.3}")}</p>
                         <p class="kpi-sub">{format!("{sub} · {} tokens per dollar", fmt_num(tpsview_core::slo::tokens_per_usd(usd), 0))}</p>
                     </div>
+                })}
+                {energy.map(|(e, at, peak)| {
+                    // The GPUs in short on the card (their count and name), in full in its title.
+                    let gpus = e.gpus.clone().unwrap_or_else(|| "GPUs not named".into());
+                    let short = gpus.split(" (").next().unwrap_or(&gpus).to_owned();
+                    let title = [Some(gpus.clone()), e.window.clone()].into_iter().flatten().collect::<Vec<_>>().join(" · ");
+                    view! {
+                        <div class="kpi" data-testid="kpi-energy" data-value=fmt_value(Some(e.joules_per_output_token))
+                            data-tokens-per-joule=fmt_value(Some(e.output_tokens_per_joule)) data-basis=e.basis title=title>
+                            <div class="kpi-label">"Energy per output token"{help("Joules the GPUs used over the level ÷ its output tokens, and its inverse. From the file's own GPU telemetry (AIPerf's DCGM energy counter, or its mean power × the window) or the tool's own figure (InferenceX). The GPUs only: not the host, the network or cooling.".to_owned())}</div>
+                            <p class="kpi-value">{fmt_num(Some(e.joules_per_output_token), if e.joules_per_output_token < 10.0 { 2 } else { 0 })}<span class="kpi-unit">" J"</span></p>
+                            <p class="kpi-sub">{format!(
+                                "{at}{} · {} output tokens per joule · {short} · {}",
+                                if peak { " (the peak)" } else { "" },
+                                fmt_num(Some(e.output_tokens_per_joule), 2),
+                                e.basis
+                            )}</p>
+                            {e.note.clone().map(|n| view! {
+                                <details class="kpi-note" data-testid="energy-note">
+                                    <summary>{e.apart_pct.map_or_else(|| "how it was counted".to_owned(), |p| format!("two counts {p:.0} % apart"))}</summary>
+                                    <p>{n}</p>
+                                </details>
+                            })}
+                        </div>
+                    }
                 })}
                 {cost_missing.then(|| view! {
                     <div class="kpi" data-testid="kpi-cost" data-value="">

@@ -89,3 +89,46 @@ test('the batch the server ran, beside the concurrency asked', async () => {
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(log.errors, []);
 });
+
+test('an energy card from AIPerf GPU telemetry, recounted from the files', async () => {
+  const files = [1, 4].map((c) => fixture(`aiperf/telemetry-c${c}_profile_export_aiperf.json`));
+  // J per output token, from each file: distinct GPUs (by UUID; a GPU two exporters report at
+  // the mean of theirs), energy counter max − min (MJ), ÷ total output tokens.
+  const want = [];
+  for (const f of files) {
+    const d = JSON.parse(await readFile(f, 'utf8'));
+    const gpus = new Map();
+    for (const e of Object.values(d.telemetry_data.endpoints)) {
+      for (const g of Object.values(e.gpus)) {
+        const ec = g.metrics.energy_consumption;
+        assert.equal(ec.unit, 'MJ');
+        gpus.set(g.gpu_uuid, [...(gpus.get(g.gpu_uuid) ?? []), (ec.max - ec.min) * 1e6]);
+      }
+    }
+    const joules = [...gpus.values()].reduce((a, v) => a + v.reduce((x, y) => x + y, 0) / v.length, 0);
+    want.push({ concurrency: d.input_config.loadgen.concurrency, jpt: joules / d.total_output_tokens.avg });
+  }
+  // Batching shows in energy too: fewer joules per token at 4 than at 1.
+  assert.ok(want[1].jpt < want[0].jpt / 3, JSON.stringify(want));
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, files);
+  // The two files are one setup at two levels: one run, its card at the peak (concurrency 4).
+  const cards = page.locator('[data-testid=kpi-energy]');
+  assert.equal(await cards.count(), 1);
+  const peak = Number(await page.getAttribute('[data-testid=kpi-peak-system]', 'data-concurrency'));
+  assert.equal(peak, 4);
+  const got = Number(await cards.first().getAttribute('data-value'));
+  const at4 = want.find((w) => w.concurrency === 4).jpt;
+  assert.ok(Math.abs(got - at4) < 1e-9 * at4, `${got} vs ${at4}`);
+  const text = await cards.first().textContent();
+  assert.match(text, /at concurrency 4 \(the peak\)/);
+  assert.match(text, /1 GPU: NVIDIA RTX 6000 Ada Generation/);
+  assert.match(text, /energy counter/);
+  // Which GPU and over which window, in full in its title; the two counts' difference in a note.
+  assert.match(await cards.first().getAttribute('title'), /counted once · AIPerf's telemetry window of the level, 65\.8 s/);
+  assert.match(await page.textContent('[data-testid=energy-note] summary'), /two counts 20 % apart/);
+  await cards.first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'energy-1280.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(log.errors, []);
+});

@@ -237,6 +237,11 @@ pub fn write(
     );
     let mut points = Table::default();
     let mut requests = Table::default();
+    // Energy columns when any level has energy.
+    let energy = summary
+        .runs
+        .iter()
+        .any(|r| r.points.iter().any(|p| p.energy.is_some()));
     // The server's figures get their columns when any level has them (`bench --server-metrics`).
     let server = summary
         .runs
@@ -351,6 +356,19 @@ pub fn write(
                     s.and_then(|s| s.tokens_per_decode_step),
                 );
                 points.f64("server_difference_pct", s.and_then(|s| s.difference_pct));
+            }
+            if energy {
+                let e = ps.energy.as_ref();
+                points.f64(
+                    "joules_per_output_token",
+                    e.map(|e| e.joules_per_output_token),
+                );
+                points.f64(
+                    "output_tokens_per_joule",
+                    e.map(|e| e.output_tokens_per_joule),
+                );
+                points.f64("energy_j", e.and_then(|e| e.joules));
+                points.text("energy_basis", true, e.map(|e| e.basis));
             }
             let Some(req) = &point.requests else { continue };
             for i in 0..req.len() {

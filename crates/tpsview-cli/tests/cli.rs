@@ -1288,6 +1288,52 @@ fn parquet_carries_the_servers_figures_per_level() {
         // llama.cpp reports no KV-cache usage: null, never 0.
         assert_eq!(get("server_kv_cache_usage_mean"), Field::Null);
     }
+    // A real AIPerf summary with GPU telemetry: its energy, as summarize --json writes it.
+    let aiperf = root().join("tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json");
+    let aiperf = aiperf.to_str().unwrap();
+    let out = dir.path().join("energy");
+    let run = tpsview(&[
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        out.to_str().unwrap(),
+        aiperf,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let reader =
+        SerializedFileReader::new(std::fs::File::open(out.join("points.parquet")).unwrap())
+            .unwrap();
+    let row: Vec<(String, Field)> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .get_column_iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let e = &json(&tpsview(&["summarize", "--json", aiperf]))["runs"][0]["points"][0]["energy"];
+    let get = |k: &str| row.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(
+        get("joules_per_output_token"),
+        Some(Field::Double(
+            e["joules_per_output_token"].as_f64().unwrap()
+        ))
+    );
+    assert_eq!(
+        get("energy_basis"),
+        Some(Field::Str("energy counter".into()))
+    );
+    assert_eq!(
+        get("server_running_mean"),
+        None,
+        "no server columns without server metrics"
+    );
 }
 
 /// `convert --to parquet`: a row per request, a failed request's times are nulls (never 0), an

@@ -1,8 +1,8 @@
 //! Energy per level (issue 31): joules per output token and output tokens per joule, where a
 //! file carries the GPUs' power or energy — AIPerf's GPU telemetry (`telemetry_data` of its
 //! summary: DCGM's cumulative energy counter and mean power per GPU, read by the AIPerf reader
-//! into the figures [`AIPERF_ENERGY_J`], [`AIPERF_POWER_W`] and the labels [`GPUS_LABEL`],
-//! [`WINDOW_LABEL`]) and InferenceX's power keys (`joules_per_output_token`, `avg_power_w`,
+//! into the figures [`AIPERF_ENERGY_J`], [`AIPERF_POWER_W`], [`AIPERF_WINDOW_S`] and the label
+//! [`GPUS_LABEL`]) and InferenceX's power keys (`joules_per_output_token`, `avg_power_w`,
 //! `total_gpu_energy_j`). Which GPUs, over which window and on which basis is always stated.
 
 use std::collections::BTreeMap;
@@ -12,10 +12,10 @@ use std::collections::BTreeMap;
 pub const AIPERF_ENERGY_J: &str = "telemetry.energy_j";
 /// Mean power (W) over AIPerf's telemetry window, summed over distinct GPUs.
 pub const AIPERF_POWER_W: &str = "telemetry.mean_power_w";
+/// The length (s) of AIPerf's telemetry window (`telemetry_data.summary`).
+pub const AIPERF_WINDOW_S: &str = "telemetry.window_s";
 /// The GPUs the telemetry covers (run label).
 pub const GPUS_LABEL: &str = "telemetry_gpus";
-/// The telemetry window (run label).
-pub const WINDOW_LABEL: &str = "telemetry_window";
 
 /// Past this (fraction), the energy counter and mean power × duration are said to disagree.
 pub const ENERGY_AGREEMENT: f64 = 0.10;
@@ -39,6 +39,9 @@ pub struct EnergySummary {
     pub joules_per_output_token: f64,
     /// Output tokens per joule.
     pub output_tokens_per_joule: f64,
+    /// How far apart (%) the energy counter and mean power × the window are, where both are
+    /// known.
+    pub apart_pct: Option<f64>,
     /// Where two ways of counting disagree, or what the basis leaves out.
     pub note: Option<String>,
 }
@@ -63,17 +66,21 @@ pub fn of(
         let t = tokens?;
         Some((joules / t, t / joules))
     };
+    // The counter covers the telemetry window; mean power is multiplied by the same window where
+    // the file states it, else by the level's duration.
+    let window_s = positive(AIPERF_WINDOW_S);
+    let span = window_s.or(duration_s.filter(|d| *d > 0.0));
+    let window = window_s.map(|w| format!("AIPerf's telemetry window of the level, {w:.1} s"));
+    let power = positive(AIPERF_POWER_W);
     if let Some(counter) = positive(AIPERF_ENERGY_J) {
-        let power = positive(AIPERF_POWER_W);
         let (jpt, tpj) = per(counter)?;
-        let by_power = power
-            .zip(duration_s.filter(|d| *d > 0.0))
-            .map(|(p, d)| p * d);
+        let by_power = power.zip(span).map(|(p, d)| p * d);
+        let apart_pct = by_power.map(|j| (counter - j).abs() / j * 100.0);
         let note = by_power
             .filter(|j| (counter - j).abs() / j > ENERGY_AGREEMENT)
             .map(|j| {
                 format!(
-                    "the energy counter rose {counter:.0} J over the telemetry window; mean power × the level's duration gives {j:.0} J ({:.0} % apart): the counter is used — they part where the counter is coarse or the telemetry's samples miss the window's edges",
+                    "the energy counter rose {counter:.0} J; mean power × the window gives {j:.0} J ({:.0} % apart): the counter is used — they part where the counter is coarse or the power samples miss part of the window",
                     (counter - j).abs() / j * 100.0
                 )
             });
@@ -81,27 +88,29 @@ pub fn of(
             source: "AIPerf GPU telemetry (DCGM)",
             basis: "energy counter",
             gpus: labels.get(GPUS_LABEL).cloned(),
-            window: labels.get(WINDOW_LABEL).cloned(),
+            window,
             joules: Some(counter),
             mean_power_w: power,
             joules_per_output_token: jpt,
             output_tokens_per_joule: tpj,
+            apart_pct,
             note,
         });
     }
-    if let Some(power) = positive(AIPERF_POWER_W) {
-        let d = duration_s.filter(|d| *d > 0.0)?;
-        let (jpt, tpj) = per(power * d)?;
+    if let Some(power) = power {
+        let joules = power * span?;
+        let (jpt, tpj) = per(joules)?;
         return Some(EnergySummary {
             source: "AIPerf GPU telemetry (DCGM)",
             basis: "mean power × duration",
             gpus: labels.get(GPUS_LABEL).cloned(),
-            window: labels.get(WINDOW_LABEL).cloned(),
-            joules: Some(power * d),
+            window,
+            joules: Some(joules),
             mean_power_w: Some(power),
             joules_per_output_token: jpt,
             output_tokens_per_joule: tpj,
-            note: Some("no energy counter in the file: mean power × the level's duration".into()),
+            apart_pct: None,
+            note: Some("no energy counter in the file: mean power × the window".into()),
         });
     }
     if tool == crate::formats::inferencex::ID {
@@ -115,6 +124,7 @@ pub fn of(
             mean_power_w: positive("avg_power_w"),
             joules_per_output_token: jpt,
             output_tokens_per_joule: 1.0 / jpt,
+            apart_pct: None,
             note: None,
         });
     }

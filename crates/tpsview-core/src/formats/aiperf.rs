@@ -586,16 +586,42 @@ fn telemetry(
             named.join("; ")
         ),
     );
+    // The window's length (a figure: the level's own, where a run gathers several files).
     let at = |k: &str| {
         root.pointer(&format!("/telemetry_data/summary/{k}"))
             .and_then(Value::as_str)
+            .and_then(timestamp_s)
     };
     if let (Some(a), Some(b)) = (at("start_time"), at("end_time")) {
-        labels.insert(
-            crate::energy::WINDOW_LABEL.into(),
-            format!("{a} → {b} (AIPerf's telemetry)"),
-        );
+        if b > a {
+            figures.insert(crate::energy::AIPERF_WINDOW_S.into(), b - a);
+        }
     }
+}
+
+/// Seconds since 1970-01-01 of a timestamp `YYYY-MM-DDTHH:MM:SS[.fff…]` (AIPerf writes its
+/// telemetry window so, local time without a zone: only differences are meaningful).
+fn timestamp_s(t: &str) -> Option<f64> {
+    let (date, time) = t.split_once('T')?;
+    let mut d = date.splitn(3, '-').map(|x| x.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut hms = time.splitn(3, ':');
+    let (h, mi) = (
+        hms.next()?.parse::<f64>().ok()?,
+        hms.next()?.parse::<f64>().ok()?,
+    );
+    let sec: f64 = hms.next()?.trim_end_matches('Z').parse().ok()?;
+    if !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's days_from_civil).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days as f64 * 86_400.0 + h * 3600.0 + mi * 60.0 + sec)
 }
 
 /// A profiling record read straight from its bytes into [`RecordParts`], each key taken as
