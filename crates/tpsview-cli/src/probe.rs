@@ -18,6 +18,11 @@ use ndarray::{linalg::general_mat_mul, Array2, ArrayView2, ArrayViewMut2, Axis};
 use rayon::prelude::*;
 use tpsview_core::probe::Probe;
 
+mod rapl;
+
+/// Where Linux exposes the CPU's energy counters.
+const POWERCAP: &str = "/sys/class/powercap";
+
 /// Arguments of `tpsview probe`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -166,16 +171,26 @@ fn cuda(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
         ]
         .into(),
         levels: m.levels,
+        power: Err("the CUDA path does not read the GPU's power yet (NVML)".into()),
+        step_joules: Vec::new(),
     };
     finish(&probe, &args.output)
 }
 
 /// Prints each level, the knee, and writes the report.
 fn finish(probe: &Probe, output: &std::path::Path) -> anyhow::Result<ExitCode> {
-    for (b, times) in &probe.levels {
+    for (k, (b, times)) in probe.levels.iter().enumerate() {
         let med = tpsview_core::probe::step_stats(times).map_or(f64::NAN, |s| s.median);
+        let energy = probe
+            .step_joules
+            .get(k)
+            .copied()
+            .flatten()
+            .map_or_else(String::new, |j| {
+                format!(", {:.3} J per token", j / f64::from(*b))
+            });
         eprintln!(
-            "  batch {b:>4}: step {:>8.3} ms, {:>8.1} T/s per stream, {:>9.1} T/s system",
+            "  batch {b:>4}: step {:>8.3} ms, {:>8.1} T/s per stream, {:>9.1} T/s system{energy}",
             med * 1e3,
             1.0 / med,
             f64::from(*b) / med
@@ -217,12 +232,23 @@ fn cpu(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
         bandwidth / 1e9,
         peak / 1e9
     );
+    // The CPU packages' energy over each level's timed steps, where readable (RAPL).
+    let rapl = rapl::Rapl::open(std::path::Path::new(POWERCAP));
+    match &rapl {
+        Ok(r) => eprintln!("  power: {}", r.describe()),
+        Err(why) => eprintln!("  power: not readable: {why}"),
+    }
     let mut levels = Vec::new();
+    let mut step_joules = Vec::new();
     for &b in batches {
         let x = Array2::from_shape_fn((b as usize, k), |(i, j)| ((i + j) % 13) as f32 * 1e-2);
         let mut y = Array2::<f32>::zeros((b as usize, n));
         let mut times = Vec::with_capacity(args.steps);
+        let mut before = None;
         for step in 0..WARMUP + args.steps {
+            if step == WARMUP {
+                before = rapl.as_ref().ok().and_then(|r| r.read().ok());
+            }
             let t = Instant::now();
             decode_step(x.view(), weights.view(), y.view_mut(), threads);
             black_box(&y);
@@ -230,6 +256,12 @@ fn cpu(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
                 times.push(t.elapsed().as_secs_f64());
             }
         }
+        // A counter that did not move (its resolution, or a frozen sysfs) is no reading.
+        let joules = rapl.as_ref().ok().zip(before).and_then(|(r, a)| {
+            let j = r.joules(&a, &r.read().ok()?);
+            (j > 0.0).then(|| j / times.len().max(1) as f64)
+        });
+        step_joules.push(joules);
         levels.push((b, times));
     }
     let probe = Probe {
@@ -260,6 +292,8 @@ fn cpu(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
         ]
         .into(),
         levels,
+        power: rapl.map(|r| r.describe()),
+        step_joules,
     };
     finish(&probe, &args.output)
 }

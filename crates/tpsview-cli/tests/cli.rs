@@ -1643,6 +1643,20 @@ fn a_short_cpu_probe_shows_the_batching_effect() {
     let run = &v["runs"][0];
     assert_eq!(run["meta"]["labels"]["backend"], "cpu");
     assert_eq!(run["meta"]["labels"]["dtype"], "f32");
+    // Power: read from RAPL where this machine lets it, else said — and then no energy figure.
+    let power = run["meta"]["labels"]["power"].as_str().expect("power said");
+    let energies: Vec<bool> = run["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.get("energy").is_some())
+        .collect();
+    if power.starts_with("not readable: ") {
+        assert!(energies.iter().all(|e| !e), "{power}");
+    } else {
+        assert!(power.starts_with("RAPL "), "{power}");
+        assert!(energies.iter().any(|e| *e), "{power}");
+    }
     assert!(
         run["meta"]["labels"]["bandwidth_gbs"]
             .as_str()

@@ -113,6 +113,23 @@ pub fn of(
             note: Some("no energy counter in the file: mean power × the window".into()),
         });
     }
+    if tool == crate::probe::TOOL {
+        // `tpsview probe`: the energy counter over the level's timed steps, per token (each step
+        // gives one token to each stream of the batch).
+        let jpt = positive("energy_j_per_token")?;
+        return Some(EnergySummary {
+            source: "tpsview probe",
+            basis: "energy counter",
+            gpus: labels.get(crate::probe::POWER_LABEL).cloned(),
+            window: Some("the level's timed decode steps".into()),
+            joules: positive("energy_j_per_step"),
+            mean_power_w: positive("power_w"),
+            joules_per_output_token: jpt,
+            output_tokens_per_joule: 1.0 / jpt,
+            apart_pct: None,
+            note: None,
+        });
+    }
     if tool == crate::formats::inferencex::ID {
         let jpt = positive("joules_per_output_token")?;
         return Some(EnergySummary {

@@ -17,6 +17,9 @@ use crate::vocabulary::{Figure, Latency, Metric, Stat, Vocabulary};
 /// The reported-tool id of a probe's figures.
 pub const TOOL: &str = "tpsview-probe";
 
+/// The run label saying what the probe read power from, or why it could not.
+pub const POWER_LABEL: &str = "power";
+
 const MEASURED: &str = "measured by tpsview probe: a matrix multiply standing in for a decode step (no attention, no KV cache, no kernel fusion)";
 
 const FIGURES: &[Figure] = &[
@@ -92,6 +95,12 @@ pub struct Probe {
     pub labels: BTreeMap<String, String>,
     /// Each batch size with its timed step times, seconds.
     pub levels: Vec<(u32, Vec<f64>)>,
+    /// What the power was read from (`Ok`: e.g. RAPL's package domains, NVML), or why it could
+    /// not be read (`Err`).
+    pub power: Result<String, String>,
+    /// Joules per timed step at each level (in `levels`' order), where the power was read and the
+    /// counter moved.
+    pub step_joules: Vec<Option<f64>>,
 }
 
 /// A level's step-time statistics, seconds.
@@ -172,6 +181,14 @@ impl Probe {
             if let Some(t) = self.bound_step(*b) {
                 figures.insert("bound_step_ms".to_owned(), t * 1e3);
             }
+            // Energy: per step, per token (the step gives each of the batch's streams one), and
+            // the mean power over the timed steps.
+            let k = self.levels.iter().position(|l| l.0 == *b);
+            if let Some(j) = k.and_then(|k| self.step_joules.get(k).copied().flatten()) {
+                figures.insert("energy_j_per_step".to_owned(), j);
+                figures.insert("energy_j_per_token".to_owned(), j / f64::from(*b));
+                figures.insert("power_w".to_owned(), j / s.mean);
+            }
             points.push(Point {
                 source_file: format!("probe batch {b}"),
                 concurrency: Some(f64::from(*b)),
@@ -213,6 +230,13 @@ impl Probe {
         if let Some(k) = self.measured_knee() {
             put("knee_measured_batch", k.to_string());
         }
+        put(
+            POWER_LABEL,
+            match &self.power {
+                Ok(source) => source.clone(),
+                Err(why) => format!("not readable: {why}"),
+            },
+        );
         let mb = self.weight_bytes as f64 / 1e6;
         Report {
             meta: Metadata::default(),

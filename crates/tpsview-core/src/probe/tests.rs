@@ -15,6 +15,8 @@ fn probe(levels: Vec<(u32, Vec<f64>)>) -> Probe {
         warmup: 2,
         labels: [("date".to_owned(), "2026-12-01T04:00:00Z".to_owned())].into(),
         levels,
+        power: Err("no RAPL package domain under /nowhere".into()),
+        step_joules: Vec::new(),
     }
 }
 
@@ -78,4 +80,38 @@ fn a_probe_report_gives_the_decode_model_its_measured_inputs() {
         at1.step_s
     );
     assert_eq!(decode_inputs(&crate::model::Metadata::default()), None);
+}
+
+#[test]
+fn energy_per_step_becomes_joules_per_token_and_power_and_the_energy_card() {
+    // Batch 1: 2 J a step over 10 ms steps; batch 8: 4 J a step over 20 ms — 0.5 J a token.
+    let mut p = probe(vec![(1, vec![0.01; 5]), (8, vec![0.02; 5])]);
+    p.power = Ok("RAPL package-0 (Linux powercap)".into());
+    p.step_joules = vec![Some(2.0), Some(4.0)];
+    let report = p.report();
+    let run = &report.runs[0];
+    assert_eq!(
+        run.meta.labels[POWER_LABEL],
+        "RAPL package-0 (Linux powercap)"
+    );
+    let f = |k: usize, key: &str| run.points[k].reported.figures.get(key).copied();
+    assert_eq!(f(0, "energy_j_per_token"), Some(2.0));
+    assert_eq!(f(1, "energy_j_per_token"), Some(0.5));
+    assert!((f(1, "power_w").unwrap() - 200.0).abs() < 1e-9);
+    // The summary's energy: the probe's own figure, per token, with its source.
+    let text = crate::formats::tpsview::write(&report);
+    let parsed = crate::parse_any("probe.json", text.as_bytes()).unwrap();
+    let s = crate::summarize(vec![parsed], &crate::metrics::MetricOptions::default());
+    let e = s.runs[0].points[1].energy.as_ref().expect("energy");
+    assert_eq!(e.joules_per_output_token, 0.5);
+    assert_eq!(e.output_tokens_per_joule, 2.0);
+    assert_eq!(e.gpus.as_deref(), Some("RAPL package-0 (Linux powercap)"));
+    // Not readable: said in the label, no energy figure, no energy in the summary.
+    let q = probe(vec![(1, vec![0.01; 5])]).report();
+    assert!(q.runs[0].meta.labels[POWER_LABEL].starts_with("not readable: "));
+    assert!(q.runs[0].points[0]
+        .reported
+        .figures
+        .get("energy_j_per_token")
+        .is_none());
 }
