@@ -591,9 +591,11 @@ fn bench_writes_a_report_summarize_reads_back() {
     for p in run["points"].as_array().unwrap() {
         assert_eq!(p["requests_ok"], 8);
         assert_eq!(p["output_tokens"], 8 * 12);
-        // The stub sends a chunk every 5 ms: TPOT is measured as that, give or take.
+        // The stub sends a chunk every 5 ms: TPOT is measured as that or later — its ticks come
+        // late, never early, when the machine is busy (tests in parallel, another process on a
+        // core: 9.4 ms was seen so), so the upper bound is loose.
         let tpot = p["tpot_ms"]["mean"].as_f64().unwrap();
-        assert!((4.0..8.0).contains(&tpot), "{tpot}");
+        assert!((4.0..25.0).contains(&tpot), "{tpot}");
     }
     assert_eq!(
         tpsview(&["validate", out.to_str().unwrap()]).status.code(),

@@ -7,15 +7,7 @@
 
 use std::collections::BTreeMap;
 
-/// Joules the GPUs used over AIPerf's telemetry window: the rise of each GPU's cumulative energy
-/// counter, summed over distinct GPUs.
-pub const AIPERF_ENERGY_J: &str = "telemetry.energy_j";
-/// Mean power (W) over AIPerf's telemetry window, summed over distinct GPUs.
-pub const AIPERF_POWER_W: &str = "telemetry.mean_power_w";
-/// The length (s) of AIPerf's telemetry window (`telemetry_data.summary`).
-pub const AIPERF_WINDOW_S: &str = "telemetry.window_s";
-/// The GPUs the telemetry covers (run label).
-pub const GPUS_LABEL: &str = "telemetry_gpus";
+pub use crate::formats::aiperf::{AIPERF_ENERGY_J, AIPERF_POWER_W, AIPERF_WINDOW_S, GPUS_LABEL};
 
 /// Past this (fraction), the energy counter and mean power × duration are said to disagree.
 pub const ENERGY_AGREEMENT: f64 = 0.10;

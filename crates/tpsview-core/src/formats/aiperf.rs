@@ -35,6 +35,17 @@ pub const RECORDS_SPEC: FormatSpec = FormatSpec {
     summary_partners: &[Format::AiperfSummary],
 };
 
+// What the summary's GPU telemetry is read into (`crate::energy` reads them back).
+/// Joules the GPUs used over AIPerf's telemetry window: the rise of each GPU's cumulative energy
+/// counter, summed over distinct GPUs.
+pub const AIPERF_ENERGY_J: &str = "telemetry.energy_j";
+/// Mean power (W) over AIPerf's telemetry window, summed over distinct GPUs.
+pub const AIPERF_POWER_W: &str = "telemetry.mean_power_w";
+/// The length (s) of AIPerf's telemetry window (`telemetry_data.summary`).
+pub const AIPERF_WINDOW_S: &str = "telemetry.window_s";
+/// The GPUs the telemetry covers (run label).
+pub const GPUS_LABEL: &str = "telemetry_gpus";
+
 /// AIPerf `profile_export_aiperf.json` (summary).
 pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     format: Format::AiperfSummary,
@@ -477,8 +488,8 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
 
 /// The GPUs' energy and power from the summary's `telemetry_data` (AIPerf's DCGM telemetry:
 /// `endpoints[url].gpus[gpu_N].metrics.{energy_consumption, gpu_power_usage}` with their units),
-/// into the figures [`crate::energy::AIPERF_ENERGY_J`] (each GPU's cumulative counter, max − min)
-/// and [`crate::energy::AIPERF_POWER_W`] (its mean), summed over distinct GPUs — two exporters
+/// into the figures [`AIPERF_ENERGY_J`] (each GPU's cumulative counter, max − min)
+/// and [`AIPERF_POWER_W`] (its mean), summed over distinct GPUs — two exporters
 /// scraping one GPU (the same UUID) count it once, at the mean of what they report — and the
 /// labels naming the GPUs and the window.
 fn telemetry(
@@ -558,10 +569,10 @@ fn telemetry(
             .map(|s| s / v.len() as f64)
     };
     if let Some(j) = gpus.iter().map(|g| mean(&g.3)).sum::<Option<f64>>() {
-        figures.insert(crate::energy::AIPERF_ENERGY_J.into(), j);
+        figures.insert(AIPERF_ENERGY_J.into(), j);
     }
     if let Some(w) = gpus.iter().map(|g| mean(&g.4)).sum::<Option<f64>>() {
-        figures.insert(crate::energy::AIPERF_POWER_W.into(), w);
+        figures.insert(AIPERF_POWER_W.into(), w);
     }
     let named: Vec<String> = gpus
         .iter()
@@ -578,7 +589,7 @@ fn telemetry(
         })
         .collect();
     labels.insert(
-        crate::energy::GPUS_LABEL.into(),
+        GPUS_LABEL.into(),
         format!(
             "{} GPU{}: {}",
             gpus.len(),
@@ -594,7 +605,7 @@ fn telemetry(
     };
     if let (Some(a), Some(b)) = (at("start_time"), at("end_time")) {
         if b > a {
-            figures.insert(crate::energy::AIPERF_WINDOW_S.into(), b - a);
+            figures.insert(AIPERF_WINDOW_S.into(), b - a);
         }
     }
 }
