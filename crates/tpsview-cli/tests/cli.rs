@@ -552,26 +552,41 @@ fn stub_server(interval_ms: &str) -> (Stub, String) {
     (Stub(child), url)
 }
 
+/// `tpsview bench` against `url` (model `stub`) at `concurrency`, `requests` per level of
+/// `tokens` each, written to `out`, with `extra` arguments.
+fn bench(
+    url: &str,
+    concurrency: &str,
+    requests: &str,
+    tokens: &str,
+    out: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Output {
+    let mut args = vec![
+        "bench",
+        "--url",
+        url,
+        "--model",
+        "stub",
+        "--concurrency",
+        concurrency,
+        "--requests-per-level",
+        requests,
+        "--max-tokens",
+        tokens,
+        "-o",
+        out.to_str().expect("a UTF-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    tpsview(&args)
+}
+
 #[test]
 fn bench_writes_a_report_summarize_reads_back() {
     let (mut stub, url) = stub_server("5");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bench.json");
-    let o = tpsview(&[
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "stub",
-        "--concurrency",
-        "1,4",
-        "--requests-per-level",
-        "8",
-        "--max-tokens",
-        "12",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = bench(&url, "1,4", "8", "12", &out, &[]);
     stub.kill();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -610,24 +625,14 @@ fn bench_polls_the_servers_metrics_and_summarize_audits_them() {
     let (mut stub, url) = stub_server("5");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bench.json");
-    let o = tpsview(&[
-        "bench",
-        "--url",
+    let o = bench(
         &url,
-        "--model",
-        "stub",
-        "--concurrency",
         "1,4",
-        "--requests-per-level",
         "12",
-        "--max-tokens",
         "40",
-        "--server-metrics",
-        "--server-metrics-interval-ms",
-        "50",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+        &out,
+        &["--server-metrics", "--server-metrics-interval-ms", "50"],
+    );
     stub.kill();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
@@ -679,25 +684,20 @@ fn a_missing_slow_or_foreign_metrics_endpoint_is_said_and_the_bench_goes_on() {
         ("/metrics/slow", "timed out"),
     ] {
         let out = dir.path().join("bench.json");
-        let o = tpsview(&[
-            "bench",
-            "--url",
+        let endpoint = format!("{url}{path}");
+        let o = bench(
             &url,
-            "--model",
-            "stub",
-            "--concurrency",
             "2",
-            "--requests-per-level",
             "6",
-            "--max-tokens",
             "20",
-            "--server-metrics",
-            &format!("{url}{path}"),
-            "--server-metrics-interval-ms",
-            "50",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+            &out,
+            &[
+                "--server-metrics",
+                &endpoint,
+                "--server-metrics-interval-ms",
+                "50",
+            ],
+        );
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(o.status.success(), "{path}: {stderr}");
         assert!(
@@ -1226,22 +1226,31 @@ fn big_record_files_read_as_they_arrive_summarize_as_the_whole_file_reader_does(
     }
 }
 
-/// `convert --to parquet` of a bench run with the server's metrics: its figures per level, equal
-/// to `summarize --json`'s (whose values the recorded case checks against the file's arrays).
-#[test]
-fn parquet_carries_the_servers_figures_per_level() {
+/// Every row of a Parquet file, as (column, value) pairs.
+fn parquet_rows(path: &std::path::Path) -> Vec<Vec<(String, parquet::record::Field)>> {
     use parquet::file::reader::{FileReader, SerializedFileReader};
-    use parquet::record::Field;
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("tables");
-    let file = root().join("tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json");
-    let file = file.to_str().unwrap();
+    let file = std::fs::File::open(path).expect("a Parquet file");
+    let reader = SerializedFileReader::new(file).expect("Parquet");
+    reader
+        .get_row_iter(None)
+        .expect("rows")
+        .map(|r| {
+            r.expect("a row")
+                .get_column_iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .collect()
+}
+
+/// `convert --to parquet FILE -o OUT`, and the rows of its points table.
+fn points_parquet(file: &str, out: &std::path::Path) -> Vec<Vec<(String, parquet::record::Field)>> {
     let run = tpsview(&[
         "convert",
         "--to",
         "parquet",
         "-o",
-        out.to_str().unwrap(),
+        out.to_str().expect("a UTF-8 path"),
         file,
     ]);
     assert!(
@@ -1249,19 +1258,19 @@ fn parquet_carries_the_servers_figures_per_level() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let reader =
-        SerializedFileReader::new(std::fs::File::open(out.join("points.parquet")).unwrap())
-            .unwrap();
-    let rows: Vec<Vec<(String, Field)>> = reader
-        .get_row_iter(None)
-        .unwrap()
-        .map(|r| {
-            r.unwrap()
-                .get_column_iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
-        })
-        .collect();
+    parquet_rows(&out.join("points.parquet"))
+}
+
+/// `convert --to parquet` of a bench run with the server's metrics: its figures per level, equal
+/// to `summarize --json`'s (whose values the recorded case checks against the file's arrays).
+#[test]
+fn parquet_carries_the_servers_figures_per_level() {
+    use parquet::record::Field;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tables");
+    let file = root().join("tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json");
+    let file = file.to_str().unwrap();
+    let rows = points_parquet(file, &out);
     let v = json(&tpsview(&["summarize", "--json", file]));
     let levels = v["runs"][0]["points"].as_array().unwrap();
     assert_eq!(rows.len(), levels.len());
@@ -1293,32 +1302,7 @@ fn parquet_carries_the_servers_figures_per_level() {
     // A real AIPerf summary with GPU telemetry: its energy, as summarize --json writes it.
     let aiperf = root().join("tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json");
     let aiperf = aiperf.to_str().unwrap();
-    let out = dir.path().join("energy");
-    let run = tpsview(&[
-        "convert",
-        "--to",
-        "parquet",
-        "-o",
-        out.to_str().unwrap(),
-        aiperf,
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let reader =
-        SerializedFileReader::new(std::fs::File::open(out.join("points.parquet")).unwrap())
-            .unwrap();
-    let row: Vec<(String, Field)> = reader
-        .get_row_iter(None)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .get_column_iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let row = points_parquet(aiperf, &dir.path().join("energy")).remove(0);
     let e = &json(&tpsview(&["summarize", "--json", aiperf]))["runs"][0]["points"][0]["energy"];
     let get = |k: &str| row.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     assert_eq!(
@@ -1343,7 +1327,6 @@ fn parquet_carries_the_servers_figures_per_level() {
 /// (scripts/parquet-duckdb.sh reads the same tables with DuckDB and recomputes the figures.)
 #[test]
 fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
-    use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::record::Field;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tables");
@@ -1366,20 +1349,7 @@ fn convert_to_parquet_writes_points_and_requests_with_nulls_for_undefined() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let rows = |name: &str| -> Vec<Vec<(String, Field)>> {
-        let file = std::fs::File::open(out.join(name)).unwrap();
-        let reader = SerializedFileReader::new(file).unwrap();
-        reader
-            .get_row_iter(None)
-            .unwrap()
-            .map(|r| {
-                r.unwrap()
-                    .get_column_iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect()
-            })
-            .collect()
-    };
+    let rows = |name: &str| parquet_rows(&out.join(name));
     let get = |row: &[(String, Field)], key: &str| {
         row.iter()
             .find(|(k, _)| k == key)
