@@ -18,6 +18,7 @@ pub mod learn;
 pub mod lenient;
 pub mod metrics;
 pub mod model;
+pub mod noise;
 pub mod par;
 pub mod probe;
 pub mod progress;

@@ -1,0 +1,279 @@
+//! Noise-aware comparison (issue 32): for each compared figure at each level both runs measured,
+//! the change against the baseline with a bootstrap interval, and a verdict — regression,
+//! improvement or within noise. A change counts when the interval excludes zero *and* the change
+//! exceeds a threshold (default 2 %); its direction says which (docs/metrics.md, "Noise").
+//!
+//! The interval is a percentile bootstrap over requests: each run's per-request values are
+//! resampled with replacement ([`RESAMPLES`] times, from a fixed seed: the same files give the
+//! same bits), the statistic taken on each resample, and the relative change of the two
+//! statistics collected; its 0.5th and 99.5th percentiles bound the 99 % interval
+//! ([`CONFIDENCE`]). It assumes
+//! the requests of a level are independent draws from one distribution. Figures of the whole
+//! level (system T/s, requests/s) are one number per run: without repeats there is nothing to
+//! resample, and they are not judged (said so).
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use serde::Serialize;
+
+use crate::model::{Point, Report};
+use crate::summary::Summary;
+use crate::vocabulary::{Better, Latency, Metric, RunId, Series, Stat};
+
+/// Resamples per interval.
+pub const RESAMPLES: usize = 1000;
+/// Fewer resamples where the two levels hold more requests than this together (an interval
+/// stays a fraction of a second).
+pub const LARGE: usize = 100_000;
+/// The interval's coverage: 99 %, not 95 %, because a comparison judges many figures at once (8
+/// figures × every level): at 95 % each, two runs of the same setup would show a false verdict
+/// somewhere in most comparisons of a few levels.
+pub const CONFIDENCE: f64 = 0.99;
+/// The change (%) below which a difference is not a regression however sure it is.
+pub const DEFAULT_THRESHOLD_PCT: f64 = 2.0;
+/// The seed every interval's generator starts from (mixed with what it is of).
+const SEED: u64 = 0x7470_7376_6965_7732;
+
+/// What a compared figure is, over a level's requests.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Estimator {
+    /// A statistic of a per-request series.
+    Of(Series, Stat),
+    /// 1 ÷ the mean of a series (per-stream T/s: 1 / mean TPOT).
+    InverseMean(Series),
+}
+
+/// The per-request estimator behind `metric`, where it has one.
+fn estimator(metric: Metric) -> Option<Estimator> {
+    let series = |l: Latency| match l {
+        Latency::Ttft => Some(Series::Ttft),
+        Latency::Tpot => Some(Series::Tpot),
+        Latency::E2e => Some(Series::E2e),
+        Latency::Itl => None,
+    };
+    match metric {
+        Metric::Latency(l, s) => Some(Estimator::Of(series(l)?, s)),
+        Metric::PerStreamTps => Some(Estimator::InverseMean(Series::Tpot)),
+        _ => None,
+    }
+}
+
+/// The estimator on `values` (reordered in place).
+fn estimate(values: &mut [f64], e: Estimator) -> Option<f64> {
+    match e {
+        Estimator::Of(_, Stat::Mean) => crate::stats::mean(values),
+        Estimator::Of(_, s) => {
+            let p = match s {
+                Stat::P50 => 50.0,
+                Stat::P90 => 90.0,
+                _ => 99.0,
+            };
+            crate::stats::percentiles(values, [p])[0]
+        }
+        Estimator::InverseMean(_) => crate::stats::mean(values)
+            .filter(|m| *m > 0.0)
+            .map(|m| 1.0 / m),
+    }
+}
+
+/// The series an estimator reads.
+fn series_of(e: Estimator) -> Series {
+    match e {
+        Estimator::Of(s, _) | Estimator::InverseMean(s) => s,
+    }
+}
+
+/// A relative change with its interval, in percent.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Change {
+    /// (other ÷ baseline − 1) × 100 on the full samples.
+    pub change_pct: f64,
+    /// The interval's low end, %.
+    pub low_pct: f64,
+    /// The interval's high end, %.
+    pub high_pct: f64,
+    /// Resamples drawn.
+    pub resamples: usize,
+}
+
+/// The change from `base` to `other` of the estimator, with its percentile bootstrap interval;
+/// `None` where either sample is empty or the baseline's estimate is 0.
+fn change(base: &[f64], other: &[f64], e: Estimator, seed: u64) -> Option<Change> {
+    let (mut a, mut b) = (base.to_vec(), other.to_vec());
+    let (ea, eb) = (estimate(&mut a, e)?, estimate(&mut b, e)?);
+    if ea == 0.0 || !ea.is_finite() || !eb.is_finite() {
+        return None;
+    }
+    let resamples = if base.len() + other.len() > LARGE {
+        RESAMPLES / 5
+    } else {
+        RESAMPLES
+    };
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut draw = |from: &[f64], into: &mut Vec<f64>, rng: &mut Pcg64Mcg| {
+        into.clear();
+        into.extend((0..from.len()).map(|_| from[rng.random_range(0..from.len())]));
+    };
+    let (mut ra, mut rb) = (Vec::with_capacity(a.len()), Vec::with_capacity(b.len()));
+    let mut changes = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        draw(base, &mut ra, &mut rng);
+        draw(other, &mut rb, &mut rng);
+        if let (Some(x), Some(y)) = (estimate(&mut ra, e), estimate(&mut rb, e)) {
+            if x != 0.0 {
+                changes.push((y / x - 1.0) * 100.0);
+            }
+        }
+    }
+    let tail = (1.0 - CONFIDENCE) / 2.0 * 100.0;
+    let [low, high] = crate::stats::percentiles(&mut changes, [tail, 100.0 - tail]);
+    Some(Change {
+        change_pct: (eb / ea - 1.0) * 100.0,
+        low_pct: low?,
+        high_pct: high?,
+        resamples,
+    })
+}
+
+/// What a change says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Worse beyond noise and beyond the threshold.
+    Regression,
+    /// Better beyond noise and beyond the threshold.
+    Improvement,
+    /// The interval holds zero, or the change is under the threshold.
+    WithinNoise,
+}
+
+/// The verdict on a change of a figure whose better direction is `better`.
+pub fn verdict(c: &Change, better: Better, threshold_pct: f64) -> Verdict {
+    let sure = c.low_pct > 0.0 || c.high_pct < 0.0;
+    if !sure || c.change_pct.abs() <= threshold_pct {
+        return Verdict::WithinNoise;
+    }
+    let up = c.change_pct > 0.0;
+    match (better, up) {
+        (Better::Higher, true) | (Better::Lower, false) => Verdict::Improvement,
+        (Better::Higher, false) | (Better::Lower, true) => Verdict::Regression,
+        (Better::Neither, _) => Verdict::WithinNoise,
+    }
+}
+
+/// One figure at one level of a run against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judged {
+    /// The run.
+    pub run: RunId,
+    /// The level (concurrency).
+    pub concurrency: f64,
+    /// The figure.
+    pub metric: Metric,
+    /// The change with its interval; `None` where it could not be judged.
+    pub change: Option<Change>,
+    /// The verdict; `None` where it could not be judged.
+    pub verdict: Option<Verdict>,
+    /// Why it was not judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_judged: Option<String>,
+}
+
+/// How to judge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeOptions {
+    /// The change (%) a regression must exceed.
+    pub threshold_pct: f64,
+    /// The figures judged.
+    pub metrics: Vec<Metric>,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            threshold_pct: DEFAULT_THRESHOLD_PCT,
+            metrics: crate::compare::COMPARED.to_vec(),
+        }
+    }
+}
+
+/// A deterministic seed for one interval: the fixed seed mixed with what it is of.
+fn seed_for(run: usize, level: f64, metric: Metric) -> u64 {
+    let mut h = SEED ^ (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for b in metric.key().bytes().chain(level.to_bits().to_le_bytes()) {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
+    }
+    h
+}
+
+/// The level of `run` at concurrency `c`, where it has exactly one.
+fn level_at(points: &[Point], c: f64) -> Option<&Point> {
+    let mut at = points.iter().filter(|p| p.concurrency == Some(c));
+    let one = at.next()?;
+    at.next().is_none().then_some(one)
+}
+
+/// Every other run's compared figures against run `baseline`, level by level, judged where
+/// both runs measured the level and hold its requests. `report` and `summary` are the same runs
+/// in the same order (`summary::summarize_report`).
+pub fn judge(
+    report: &Report,
+    summary: &Summary,
+    baseline: usize,
+    opts: &JudgeOptions,
+) -> Vec<Judged> {
+    let Some(base) = report.runs.get(baseline) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (ri, (run, rs)) in report.runs.iter().zip(&summary.runs).enumerate() {
+        if ri == baseline {
+            continue;
+        }
+        for p in &run.points {
+            let Some(c) = p.concurrency else { continue };
+            for &metric in &opts.metrics {
+                let mut judged = Judged {
+                    run: rs.id.clone(),
+                    concurrency: c,
+                    metric,
+                    change: None,
+                    verdict: None,
+                    not_judged: None,
+                };
+                let why = match (estimator(metric), level_at(&base.points, c)) {
+                    (None, _) if metric.is_system_wide() => Some(
+                        "a figure of the whole level: one value per run, nothing to resample (repeats would give an interval)".to_owned(),
+                    ),
+                    (None, _) => Some("not a statistic of requests (ITL pools the gaps of all requests)".to_owned()),
+                    (Some(_), None) => Some(format!("the baseline did not measure concurrency {c}")),
+                    (Some(e), Some(b)) => match (&b.requests, &p.requests) {
+                        (Some(rb), Some(rp)) => {
+                            let s = series_of(e);
+                            let (xb, xp) = (
+                                crate::metrics::per_request(rb, s),
+                                crate::metrics::per_request(rp, s),
+                            );
+                            match change(&xb, &xp, e, seed_for(ri, c, metric)) {
+                                Some(ch) => {
+                                    judged.verdict =
+                                        Some(verdict(&ch, metric.better(), opts.threshold_pct));
+                                    judged.change = Some(ch);
+                                    None
+                                }
+                                None => Some("no usable request at this level".to_owned()),
+                            }
+                        }
+                        _ => Some("no per-request data (the file has the tool's figures only)".to_owned()),
+                    },
+                };
+                judged.not_judged = why;
+                out.push(judged);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

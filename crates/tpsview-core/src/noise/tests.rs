@@ -1,0 +1,187 @@
+//! The statistics checked by simulation, not the code: runs drawn from a known distribution.
+
+use super::*;
+
+/// `n` TPOTs (seconds) drawn from a log-normal around `median` with σ = 0.2 (a level's requests
+/// spread ~20 % around their typical step time), from `seed`.
+fn tpots(n: usize, median: f64, seed: u64) -> Vec<f64> {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            // Box–Muller.
+            let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
+            let z = (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos();
+            median * (0.2 * z).exp()
+        })
+        .collect()
+}
+
+const TPOT_MEAN: Estimator = Estimator::Of(Series::Tpot, Stat::Mean);
+const TPOT: Better = Better::Lower;
+
+#[test]
+fn with_no_shift_the_verdict_is_within_noise_in_at_least_95_percent_of_seeds() {
+    let seeds = 200;
+    let quiet = (0..seeds)
+        .filter(|&s| {
+            let a = tpots(200, 0.02, 2 * s);
+            let b = tpots(200, 0.02, 2 * s + 1);
+            let c = change(&a, &b, TPOT_MEAN, s).expect("a change");
+            verdict(&c, TPOT, DEFAULT_THRESHOLD_PCT) == Verdict::WithinNoise
+        })
+        .count();
+    eprintln!("no shift: within noise in {quiet} of {seeds} seeds");
+    assert!(quiet * 100 >= 95 * seeds as usize, "{quiet} of {seeds}");
+}
+
+#[test]
+fn a_10_percent_tpot_shift_over_200_requests_is_found_in_at_least_95_percent_of_seeds() {
+    let seeds = 200;
+    let found = (0..seeds)
+        .filter(|&s| {
+            let a = tpots(200, 0.02, 2 * s);
+            let b = tpots(200, 0.022, 2 * s + 1);
+            let c = change(&a, &b, TPOT_MEAN, s).expect("a change");
+            verdict(&c, TPOT, DEFAULT_THRESHOLD_PCT) == Verdict::Regression
+        })
+        .count();
+    eprintln!("10 % TPOT shift: a regression in {found} of {seeds} seeds");
+    assert!(found * 100 >= 95 * seeds as usize, "{found} of {seeds}");
+    // And the other way round it is an improvement.
+    let a = tpots(200, 0.022, 1);
+    let b = tpots(200, 0.02, 2);
+    let c = change(&a, &b, TPOT_MEAN, 3).unwrap();
+    assert_eq!(verdict(&c, TPOT, 2.0), Verdict::Improvement);
+}
+
+#[test]
+fn the_interval_covers_the_true_change_at_its_nominal_rate() {
+    // A 10 % shift of a log-normal's scale moves its mean by exactly 10 %.
+    let seeds = 400u64;
+    let covered = (0..seeds)
+        .filter(|&s| {
+            let a = tpots(200, 0.02, 1000 + 2 * s);
+            let b = tpots(200, 0.022, 1001 + 2 * s);
+            let c = change(&a, &b, TPOT_MEAN, s).expect("a change");
+            c.low_pct <= 10.0 && 10.0 <= c.high_pct
+        })
+        .count() as f64
+        / seeds as f64;
+    eprintln!("coverage of the true 10 %: {covered} (nominal {CONFIDENCE})");
+    assert!(
+        (CONFIDENCE - 0.02..=CONFIDENCE + 0.02).contains(&covered),
+        "coverage {covered}"
+    );
+}
+
+#[test]
+fn the_same_samples_give_the_same_bits() {
+    let (a, b) = (tpots(300, 0.02, 7), tpots(300, 0.021, 8));
+    let one = change(&a, &b, Estimator::Of(Series::Tpot, Stat::P99), 42);
+    assert_eq!(
+        one,
+        change(&a, &b, Estimator::Of(Series::Tpot, Stat::P99), 42)
+    );
+    assert_ne!(
+        one,
+        change(&a, &b, Estimator::Of(Series::Tpot, Stat::P99), 43)
+    );
+}
+
+#[test]
+fn a_sure_change_under_the_threshold_or_an_unsure_one_over_it_is_noise() {
+    let c = |change_pct, low_pct, high_pct| Change {
+        change_pct,
+        low_pct,
+        high_pct,
+        resamples: RESAMPLES,
+    };
+    assert_eq!(verdict(&c(1.5, 1.0, 2.0), TPOT, 2.0), Verdict::WithinNoise);
+    assert_eq!(
+        verdict(&c(5.0, -1.0, 11.0), TPOT, 2.0),
+        Verdict::WithinNoise
+    );
+    assert_eq!(verdict(&c(5.0, 3.0, 7.0), TPOT, 2.0), Verdict::Regression);
+    assert_eq!(
+        verdict(&c(5.0, 3.0, 7.0), Better::Higher, 2.0),
+        Verdict::Improvement
+    );
+    assert_eq!(
+        verdict(&c(-5.0, -7.0, -3.0), Better::Higher, 2.0),
+        Verdict::Regression
+    );
+    assert_eq!(verdict(&c(5.0, 3.0, 7.0), TPOT, 6.0), Verdict::WithinNoise);
+}
+
+#[test]
+fn judging_runs_reads_their_requests_and_says_what_it_cannot_judge() {
+    // The built-in example against itself with every TPOT 10 % longer at 16, and a level of 64
+    // without requests.
+    let base = crate::simulate::seed_report();
+    let mut other = base.clone();
+    other.runs[0].label = "slower".into();
+    let at16 = other.runs[0]
+        .points
+        .iter()
+        .position(|p| p.concurrency == Some(16.0))
+        .unwrap();
+    let r = other.runs[0].points[at16].requests.as_mut().unwrap();
+    for i in 0..r.len() {
+        let decode = r.e2e_s[i] - r.ttft_s[i];
+        r.e2e_s[i] = r.ttft_s[i] + decode * 1.1;
+    }
+    let at64 = other.runs[0]
+        .points
+        .iter()
+        .position(|p| p.concurrency == Some(64.0))
+        .unwrap();
+    other.runs[0].points[at64].requests = None;
+    let report = Report {
+        meta: base.meta.clone(),
+        runs: vec![base.runs[0].clone(), other.runs[0].clone()],
+    };
+    let (runs, _) = crate::summary::summarize_report(&report, &Default::default());
+    let summary = Summary {
+        runs,
+        diagnostics: Vec::new(),
+    };
+    let j = judge(&report, &summary, 0, &JudgeOptions::default());
+    let at = |c: f64, m: Metric| {
+        j.iter()
+            .find(|x| x.concurrency == c && x.metric == m)
+            .unwrap()
+    };
+    let tpot = Metric::Latency(Latency::Tpot, Stat::Mean);
+    let t16 = at(16.0, tpot);
+    assert_eq!(t16.verdict, Some(Verdict::Regression), "{t16:?}");
+    // The point estimate is the summary's own figures' change.
+    let (b, o) = (
+        summary.runs[0].points[at16].get(tpot).unwrap(),
+        summary.runs[1].points[at16].get(tpot).unwrap(),
+    );
+    assert!((t16.change.unwrap().change_pct - (o / b - 1.0) * 100.0).abs() < 1e-9);
+    let ps = at(16.0, Metric::PerStreamTps);
+    assert_eq!(ps.verdict, Some(Verdict::Regression));
+    let (b, o) = (
+        summary.runs[0].points[at16]
+            .get(Metric::PerStreamTps)
+            .unwrap(),
+        summary.runs[1].points[at16]
+            .get(Metric::PerStreamTps)
+            .unwrap(),
+    );
+    assert!((ps.change.unwrap().change_pct - (o / b - 1.0) * 100.0).abs() < 1e-9);
+    // TTFT did not move at 16: within noise (the same requests: a change of exactly 0).
+    assert_eq!(
+        at(16.0, Metric::Latency(Latency::Ttft, Stat::Mean)).verdict,
+        Some(Verdict::WithinNoise)
+    );
+    // Not judged, with the reason.
+    let sys = at(16.0, Metric::SystemTps);
+    assert!(sys.verdict.is_none() && sys.not_judged.as_deref().unwrap().contains("repeats"));
+    assert!(at(64.0, tpot)
+        .not_judged
+        .as_deref()
+        .unwrap()
+        .contains("no per-request data"));
+}
