@@ -1,13 +1,16 @@
 //! `tpsview compare`: runs against a baseline, level by level. Files are grouped into runs exactly
 //! as `summarize` and the viewer group them (a sweep written one file per level is one run); the
-//! first run is the baseline unless `--baseline` names another.
+//! first run is the baseline unless `--baseline` names another. Each compared figure at each level
+//! is judged against noise (`tpsview_core::noise`): regression, improvement or within noise;
+//! `--fail-on-regression` turns the regressions into exit status 1 for a CI job.
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 use tpsview_core::compare::{compare, CompareOptions};
 use tpsview_core::metrics::MetricOptions;
-use tpsview_core::summary::summarize;
+use tpsview_core::noise::{judge, JudgeOptions, Judged, Verdict};
+use tpsview_core::vocabulary::Metric;
 
 use crate::inputs::Inputs;
 use crate::table;
@@ -31,6 +34,131 @@ pub struct Args {
     /// (repeatable).
     #[arg(long = "gpus", value_name = "RUN=N")]
     gpus: Vec<String>,
+    /// Exit with status 1 when any judged figure regressed beyond noise and the threshold,
+    /// listing them (0 when none).
+    #[arg(long)]
+    fail_on_regression: bool,
+    /// The change (%) a figure must exceed, in its bad direction, to be a regression.
+    #[arg(long, value_name = "PCT", default_value_t = tpsview_core::noise::DEFAULT_THRESHOLD_PCT)]
+    threshold: f64,
+    /// The figures judged, by key (e.g. `tpot_mean_ms,ttft_p99_ms,per_stream_tps`). Default:
+    /// every compared figure.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    metrics: Vec<String>,
+    /// Print the comparison as a Markdown table (for a CI job's summary) instead of the text table.
+    #[arg(long, conflicts_with = "json")]
+    markdown: bool,
+}
+
+/// `--json`: the comparison with its verdicts.
+#[derive(serde::Serialize)]
+struct Output<'a> {
+    #[serde(flatten)]
+    comparison: &'a tpsview_core::compare::Comparison,
+    /// The threshold the verdicts used, %.
+    threshold_pct: f64,
+    /// The interval's coverage.
+    confidence: f64,
+    /// Every judged (or not judged) figure at every level.
+    verdicts: &'a [Judged],
+}
+
+/// A verdict as a word.
+fn word(j: &Judged) -> &'static str {
+    match j.verdict {
+        Some(Verdict::Regression) => "regression",
+        Some(Verdict::Improvement) => "improvement",
+        Some(Verdict::WithinNoise) => "within noise",
+        None => "not judged",
+    }
+}
+
+/// A judged change as text: `+10.2 % (+6.1 … +14.5)`.
+fn change_text(j: &Judged) -> String {
+    j.change.map_or_else(
+        || "–".to_owned(),
+        |c| {
+            format!(
+                "{:+.1} % ({:+.1} … {:+.1})",
+                c.change_pct, c.low_pct, c.high_pct
+            )
+        },
+    )
+}
+
+/// The comparison as a Markdown table, a row per judged figure (and the figures not judged,
+/// counted with their reasons).
+fn markdown(c: &tpsview_core::compare::Comparison, verdicts: &[Judged], threshold: f64) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "### tpsview compare: against `{}`\n\nA change counts when its {:.0} % interval excludes 0 and it exceeds {threshold} % (docs/metrics.md, \"Noise\").\n",
+        c.baseline,
+        tpsview_core::noise::CONFIDENCE * 100.0
+    );
+    let regressions = verdicts
+        .iter()
+        .filter(|j| j.verdict == Some(Verdict::Regression))
+        .count();
+    let _ = writeln!(
+        out,
+        "**{regressions} regression{}**, {} improvement(s), {} within noise, {} not judged.\n",
+        if regressions == 1 { "" } else { "s" },
+        verdicts
+            .iter()
+            .filter(|j| j.verdict == Some(Verdict::Improvement))
+            .count(),
+        verdicts
+            .iter()
+            .filter(|j| j.verdict == Some(Verdict::WithinNoise))
+            .count(),
+        verdicts.iter().filter(|j| j.verdict.is_none()).count()
+    );
+    let _ = writeln!(
+        out,
+        "| run | concurrency | figure | baseline | value | change (interval) | verdict |\n|---|---:|---|---:|---:|---|---|"
+    );
+    let cell = |run: &str, level: f64, m: Metric| {
+        c.runs
+            .iter()
+            .find(|r| r.label.as_str() == run)
+            .and_then(|r| r.rows.iter().find(|row| row.concurrency == level))
+            .and_then(|row| row.cells.iter().find(|x| x.metric == m))
+    };
+    let num = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |v| format!("{v:.4}"));
+    for j in verdicts.iter().filter(|j| j.verdict.is_some()) {
+        let x = cell(j.run.as_str(), j.concurrency, j.metric);
+        let verdict = match j.verdict {
+            Some(Verdict::Regression) => "**regression**",
+            _ => word(j),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {verdict} |",
+            j.run.as_str().replace('|', "\\|"),
+            j.concurrency,
+            j.metric.label(),
+            num(x.and_then(|x| x.baseline)),
+            num(x.and_then(|x| x.value)),
+            change_text(j)
+        );
+    }
+    let mut reasons: Vec<(&str, usize)> = Vec::new();
+    for j in verdicts.iter().filter(|j| j.verdict.is_none()) {
+        let r = j.not_judged.as_deref().unwrap_or("");
+        match reasons.iter_mut().find(|x| x.0 == r) {
+            Some(x) => x.1 += 1,
+            None => reasons.push((r, 1)),
+        }
+    }
+    if !reasons.is_empty() {
+        let _ = writeln!(out, "\nNot judged:");
+        for (r, n) in reasons {
+            let _ = writeln!(out, "- {n} × {r}");
+        }
+    }
+    out
 }
 
 /// A usage error: exit status 2, like clap's own.
@@ -85,7 +213,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if loaded.failed > 0 || loaded.parsed.is_empty() {
         return Ok(ExitCode::from(1));
     }
-    let summary = summarize(loaded.parsed, &MetricOptions::default());
+    let mut judged_metrics = Vec::new();
+    for key in &args.metrics {
+        match Metric::parse(key.trim()) {
+            Some(m) => judged_metrics.push(m),
+            None => {
+                let keys: Vec<&str> = tpsview_core::compare::COMPARED
+                    .iter()
+                    .map(|m| m.key())
+                    .collect();
+                return usage(format!(
+                    "--metrics: {key:?} is not a figure; the compared ones are {}",
+                    keys.join(", ")
+                ));
+            }
+        }
+    }
+    if !(args.threshold.is_finite() && args.threshold >= 0.0) {
+        return usage(format!(
+            "--threshold {}: a percentage of 0 or more",
+            args.threshold
+        ));
+    }
+    let (report, mut diagnostics) = tpsview_core::group::group(loaded.parsed);
+    let (runs, d) = tpsview_core::summary::summarize_report(&report, &MetricOptions::default());
+    diagnostics.extend(d);
+    let summary = tpsview_core::Summary { runs, diagnostics };
     if summary.runs.len() < 2 {
         let ids: Vec<String> = summary.runs.iter().map(|r| r.id.to_string()).collect();
         eprintln!(
@@ -116,10 +269,69 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         gpu_counts,
     };
     let c = compare(&summary, baseline, &opts).context("no run to use as the baseline")?;
+    let judge_opts = JudgeOptions {
+        threshold_pct: args.threshold,
+        metrics: if judged_metrics.is_empty() {
+            JudgeOptions::default().metrics
+        } else {
+            judged_metrics
+        },
+    };
+    let verdicts = judge(&report, &summary, baseline, &judge_opts);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&c)?);
+        let out = Output {
+            comparison: &c,
+            threshold_pct: args.threshold,
+            confidence: tpsview_core::noise::CONFIDENCE,
+            verdicts: &verdicts,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else if args.markdown {
+        print!("{}", markdown(&c, &verdicts, args.threshold));
     } else {
         print!("{}", table::render_comparison(&c));
+        let judged = verdicts.iter().filter(|j| j.verdict.is_some()).count();
+        let not = verdicts.len() - judged;
+        println!(
+            "\nagainst noise ({:.0} % intervals over requests, threshold {} %): {judged} figure(s) judged, {not} not (no per-request data, or a figure of the whole level)",
+            tpsview_core::noise::CONFIDENCE * 100.0,
+            args.threshold
+        );
+        for j in verdicts
+            .iter()
+            .filter(|j| matches!(j.verdict, Some(Verdict::Regression | Verdict::Improvement)))
+        {
+            println!(
+                "  {} at concurrency {}: {} {} — {}",
+                j.run,
+                j.concurrency,
+                j.metric.label(),
+                change_text(j),
+                word(j)
+            );
+        }
+    }
+    let regressions: Vec<&Judged> = verdicts
+        .iter()
+        .filter(|j| j.verdict == Some(Verdict::Regression))
+        .collect();
+    if args.fail_on_regression && !regressions.is_empty() {
+        eprintln!(
+            "error: {} regression{} beyond noise and {} %:",
+            regressions.len(),
+            if regressions.len() == 1 { "" } else { "s" },
+            args.threshold
+        );
+        for j in &regressions {
+            eprintln!(
+                "  {} at concurrency {}: {} {}",
+                j.run,
+                j.concurrency,
+                j.metric.label(),
+                change_text(j)
+            );
+        }
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

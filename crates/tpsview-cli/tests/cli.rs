@@ -1869,3 +1869,147 @@ fn report_without_a_build_of_the_viewer_says_how_to_get_one_or_to_go_static() {
     );
     assert!(!out.exists(), "nothing written");
 }
+
+/// The built-in example and a copy of it whose decode is 10 % slower at concurrency 16 (each
+/// request's E2E − TTFT × 1.1), named apart: written to `dir`.
+fn slower_at_16(dir: &std::path::Path) -> (String, String) {
+    let sample = root().join("public/samples/h100-llama70b-fp8.tpsview.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sample).expect("sample")).expect("json");
+    let base = dir.join("base.json");
+    v["runs"][0]["label"] = "tonight".into();
+    std::fs::write(&base, v.to_string()).expect("write");
+    v["runs"][0]["label"] = "tomorrow".into();
+    for p in v["runs"][0]["points"].as_array_mut().expect("points") {
+        if p["concurrency"] != 16.0 {
+            continue;
+        }
+        let r = &mut p["requests"];
+        let ttft: Vec<f64> = r["ttft_s"]
+            .as_array()
+            .expect("ttft")
+            .iter()
+            .map(|x| x.as_f64().expect("a number"))
+            .collect();
+        for (e, t) in r["e2e_s"].as_array_mut().expect("e2e").iter_mut().zip(ttft) {
+            let e2e = e.as_f64().expect("a number");
+            *e = (t + (e2e - t) * 1.1).into();
+        }
+    }
+    let other = dir.join("other.json");
+    std::fs::write(&other, v.to_string()).expect("write");
+    (
+        base.to_string_lossy().into_owned(),
+        other.to_string_lossy().into_owned(),
+    )
+}
+
+#[test]
+fn compare_fails_on_a_regression_beyond_noise_and_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, other) = slower_at_16(dir.path());
+    // The same requests against themselves (named apart): nothing moved, exit 0.
+    let same_dir = tempfile::tempdir().unwrap();
+    let (same, _) = slower_at_16(same_dir.path());
+    let o = tpsview(&["compare", "--fail-on-regression", &base, &same]);
+    // Both are named "tonight": one run; give them names.
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = tpsview(&[
+        "compare",
+        "--fail-on-regression",
+        "--run-name",
+        &format!("{same}=again"),
+        &base,
+        &same,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // 10 % slower decode at 16: TPOT and per-stream T/s (and E2E) regress there, nowhere else.
+    let o = tpsview(&["compare", "--fail-on-regression", &base, &other]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("regression"), "{err}");
+    assert!(
+        err.contains("tomorrow at concurrency 16: TPOT mean +10.0 %"),
+        "{err}"
+    );
+    assert!(
+        err.lines().skip(1).all(|l| l.contains("at concurrency 16")),
+        "{err}"
+    );
+    // The JSON carries each verdict with its interval; the regressed ones' intervals exclude 0.
+    let v = json(&tpsview(&["compare", "--json", &base, &other]));
+    assert_eq!(v["confidence"], 0.99);
+    let verdicts = v["verdicts"].as_array().unwrap();
+    let regressed: Vec<&serde_json::Value> = verdicts
+        .iter()
+        .filter(|j| j["verdict"] == "regression")
+        .collect();
+    assert!(regressed.iter().any(|j| j["metric"] == "tpot_mean_ms"));
+    assert!(regressed.iter().any(|j| j["metric"] == "per_stream_tps"));
+    for j in &regressed {
+        assert_eq!(j["concurrency"], 16.0);
+        let c = &j["change"];
+        let (lo, hi) = (
+            c["low_pct"].as_f64().unwrap(),
+            c["high_pct"].as_f64().unwrap(),
+        );
+        assert!(lo > 0.0 || hi < 0.0, "{j}");
+    }
+    // TTFT did not move: within noise at every level.
+    assert!(verdicts
+        .iter()
+        .filter(|j| j["metric"] == "ttft_mean_ms")
+        .all(|j| j["verdict"] == "within_noise"));
+    // A threshold above the change, or only TTFT judged: no regression.
+    let o = tpsview(&[
+        "compare",
+        "--fail-on-regression",
+        "--threshold",
+        "15",
+        &base,
+        &other,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = tpsview(&[
+        "compare",
+        "--fail-on-regression",
+        "--metrics",
+        "ttft_mean_ms,ttft_p99_ms",
+        &base,
+        &other,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    // Usage errors: exit 2.
+    for bad in [
+        &["--metrics", "tpot_mean_sec"][..],
+        &["--threshold", "-1"][..],
+        &["--threshold", "NaN"][..],
+    ] {
+        let mut args = vec!["compare", "--fail-on-regression"];
+        args.extend_from_slice(bad);
+        args.extend([base.as_str(), other.as_str()]);
+        assert_eq!(tpsview(&args).status.code(), Some(2), "{bad:?}");
+    }
+    // Markdown for a CI job's summary.
+    let md = tpsview(&["compare", "--markdown", &base, &other]);
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains("| run | concurrency | figure |"), "{md}");
+    assert!(
+        md.contains("| tomorrow | 16 | TPOT mean |") && md.contains("**regression**"),
+        "{md}"
+    );
+    assert!(
+        md.contains("not judged") || md.contains("Not judged"),
+        "{md}"
+    );
+}

@@ -110,7 +110,7 @@ fn change(base: &[f64], other: &[f64], e: Estimator, seed: u64) -> Option<Change
         RESAMPLES
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut draw = |from: &[f64], into: &mut Vec<f64>, rng: &mut Pcg64Mcg| {
+    let draw = |from: &[f64], into: &mut Vec<f64>, rng: &mut Pcg64Mcg| {
         into.clear();
         into.extend((0..from.len()).map(|_| from[rng.random_range(0..from.len())]));
     };
