@@ -293,7 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let judged = verdicts.iter().filter(|j| j.verdict.is_some()).count();
         let not = verdicts.len() - judged;
         println!(
-            "\nagainst noise ({:.0} % intervals over requests, threshold {} %): {judged} figure(s) judged, {not} not (no per-request data, or a figure of the whole level)",
+            "\nagainst noise ({:.0} % intervals over requests, threshold {} %): {judged} figure(s) judged, {not} not (--json or --markdown says why each)",
             tpsview_core::noise::CONFIDENCE * 100.0,
             args.threshold
         );

@@ -1965,11 +1965,18 @@ fn compare_fails_on_a_regression_beyond_noise_and_says_which() {
         );
         assert!(lo > 0.0 || hi < 0.0, "{j}");
     }
-    // TTFT did not move: within noise at every level.
-    assert!(verdicts
+    // TTFT did not move: within noise wherever judged (at 16 it is; a level with fewer than 10
+    // requests is not, and says so).
+    let ttft: Vec<&serde_json::Value> = verdicts
         .iter()
         .filter(|j| j["metric"] == "ttft_mean_ms")
-        .all(|j| j["verdict"] == "within_noise"));
+        .collect();
+    assert!(ttft
+        .iter()
+        .all(|j| j["verdict"] == "within_noise" || j["not_judged"].is_string()));
+    assert!(ttft
+        .iter()
+        .any(|j| j["concurrency"] == 16.0 && j["verdict"] == "within_noise"));
     // A threshold above the change, or only TTFT judged: no regression.
     let o = tpsview(&[
         "compare",

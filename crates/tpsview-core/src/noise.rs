@@ -76,6 +76,27 @@ fn estimate(values: &mut [f64], e: Estimator) -> Option<f64> {
     }
 }
 
+/// Each run needs this many requests beyond a percentile (n × (1 − p) ≥ 5) for the percentile
+/// to be judged: below it the statistic is one of the sample's few largest values, whose
+/// bootstrap interval is too narrow to trust (p99 needs 500 requests, p90 50, p50 10).
+pub const TAIL_REQUESTS: f64 = 5.0;
+/// A mean is judged from this many requests per run.
+pub const MIN_REQUESTS: usize = 10;
+
+/// Why an estimator cannot be judged over `n` requests, where it cannot.
+fn too_few(e: Estimator, n: usize) -> Option<String> {
+    let p = match e {
+        Estimator::Of(_, Stat::P50) => 0.50,
+        Estimator::Of(_, Stat::P90) => 0.90,
+        Estimator::Of(_, Stat::P99) => 0.99,
+        _ => 0.0,
+    };
+    let need = ((TAIL_REQUESTS / (1.0 - p)).round() as usize).max(MIN_REQUESTS);
+    (n < need).then(|| {
+        format!("{n} requests: a figure like this is judged from {need} a run (fewer leave its interval too narrow to trust)")
+    })
+}
+
 /// The series an estimator reads.
 fn series_of(e: Estimator) -> Series {
     match e {
@@ -254,6 +275,11 @@ pub fn judge(
                                 crate::metrics::per_request(rb, s),
                                 crate::metrics::per_request(rp, s),
                             );
+                            if let Some(why) = too_few(e, xb.len().min(xp.len())) {
+                                judged.not_judged = Some(why);
+                                out.push(judged);
+                                continue;
+                            }
                             match change(&xb, &xp, e, seed_for(ri, c, metric)) {
                                 Some(ch) => {
                                     judged.verdict =

@@ -185,3 +185,18 @@ fn judging_runs_reads_their_requests_and_says_what_it_cannot_judge() {
         .unwrap()
         .contains("no per-request data"));
 }
+
+#[test]
+fn a_percentile_needs_enough_requests_beyond_it_to_be_judged() {
+    let p99 = Estimator::Of(Series::Tpot, Stat::P99);
+    assert!(too_few(p99, 499)
+        .expect("too few")
+        .contains("judged from 500"));
+    assert_eq!(too_few(p99, 500), None);
+    let p90 = Estimator::Of(Series::Tpot, Stat::P90);
+    assert!(too_few(p90, 49).is_some());
+    assert_eq!(too_few(p90, 50), None);
+    assert!(too_few(TPOT_MEAN, 9).is_some());
+    assert_eq!(too_few(TPOT_MEAN, 10), None);
+    assert_eq!(too_few(Estimator::InverseMean(Series::Tpot), 10), None);
+}
