@@ -48,6 +48,144 @@ pub struct Args {
     /// Print the comparison as a Markdown table (for a CI job's summary) instead of the text table.
     #[arg(long, conflicts_with = "json")]
     markdown: bool,
+    /// The runs as a history of one setup: ordered by date (or as given where a run states none),
+    /// each headline figure's trend, and each run against the one before it, judged against
+    /// noise.
+    #[arg(long, conflicts_with_all = ["baseline", "markdown", "per_gpu"])]
+    history: bool,
+}
+
+/// `--history`: the runs in order, their headline figures, and each against the one before.
+fn history(
+    report: &tpsview_core::model::Report,
+    summary: &tpsview_core::Summary,
+    opts: &JudgeOptions,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let (order, by) = tpsview_core::noise::history_order(report);
+    let headline = |i: usize| {
+        let a = tpsview_core::answer::answers(&summary.runs[i]);
+        (
+            a.peak_system.map(|p| (p.value, p.concurrency)),
+            a.best_per_stream.map(|p| (p.value, p.concurrency)),
+        )
+    };
+    let mut moves: Vec<(usize, Judged)> = Vec::new();
+    for w in order.windows(2) {
+        let (prev, cur) = (w[0], w[1]);
+        moves.extend(
+            tpsview_core::noise::judge_pair(
+                &report.runs[prev],
+                &report.runs[cur],
+                &summary.runs[cur].id,
+                cur,
+                opts,
+            )
+            .into_iter()
+            .map(|j| (prev, j)),
+        );
+    }
+    if json {
+        let runs: Vec<serde_json::Value> = order
+            .iter()
+            .map(|&i| {
+                let (peak, best) = headline(i);
+                serde_json::json!({
+                    "run": summary.runs[i].id,
+                    "date": report.runs[i].meta.date,
+                    "peak_system_tps": peak.map(|p| p.0),
+                    "peak_concurrency": peak.and_then(|p| p.1),
+                    "best_per_stream_tps": best.map(|p| p.0),
+                    "best_per_stream_concurrency": best.and_then(|p| p.1),
+                })
+            })
+            .collect();
+        let moves: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|(prev, j)| {
+                let mut v = serde_json::to_value(j).unwrap_or_default();
+                v["against"] = serde_json::json!(summary.runs[*prev].id);
+                v
+            })
+            .collect();
+        let out = serde_json::json!({
+            "order": by,
+            "threshold_pct": opts.threshold_pct,
+            "confidence": tpsview_core::noise::CONFIDENCE,
+            "runs": runs,
+            "moves": moves,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "history of {} runs, ordered {}:",
+        order.len(),
+        match by {
+            tpsview_core::noise::Order::Date => "by date",
+            tpsview_core::noise::Order::Given => "as given (a run states no date)",
+        }
+    );
+    let fmt = |v: Option<(f64, Option<f64>)>| {
+        v.map_or_else(
+            || "–".to_owned(),
+            |(x, c)| match c {
+                Some(c) => format!("{x:.1} @ {c}"),
+                None => format!("{x:.1}"),
+            },
+        )
+    };
+    let width = order
+        .iter()
+        .map(|&i| summary.runs[i].id.as_str().chars().count())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    println!(
+        "  {:<width$}  {:<22}  {:>20}  {:>22}",
+        "run", "date", "peak system T/s", "best per-stream T/s"
+    );
+    let mut prev_peak: Option<f64> = None;
+    for &i in &order {
+        let (peak, best) = headline(i);
+        let trend = match (prev_peak, peak) {
+            (Some(a), Some((b, _))) if a > 0.0 => format!("  {:+.1} %", (b / a - 1.0) * 100.0),
+            _ => String::new(),
+        };
+        prev_peak = peak.map(|p| p.0);
+        println!(
+            "  {:<width$}  {:<22}  {:>20}  {:>22}{trend}",
+            summary.runs[i].id.as_str(),
+            report.runs[i].meta.date.as_deref().unwrap_or("–"),
+            fmt(peak),
+            fmt(best)
+        );
+    }
+    let moved: Vec<&(usize, Judged)> = moves
+        .iter()
+        .filter(|(_, j)| matches!(j.verdict, Some(Verdict::Regression | Verdict::Improvement)))
+        .collect();
+    let judged = moves.iter().filter(|(_, j)| j.verdict.is_some()).count();
+    println!(
+        "\nmoved beyond noise, each run against the one before ({judged} figures judged, {:.0} % intervals, threshold {} %):",
+        tpsview_core::noise::CONFIDENCE * 100.0,
+        opts.threshold_pct
+    );
+    if moved.is_empty() {
+        println!("  nothing");
+    }
+    for (prev, j) in moved {
+        println!(
+            "  {} (against {}) at concurrency {}: {} {} — {}",
+            j.run,
+            summary.runs[*prev].id,
+            j.concurrency,
+            j.metric.label(),
+            change_text(j),
+            word(j)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--json`: the comparison with its verdicts.
@@ -250,6 +388,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
+    let judge_opts = JudgeOptions {
+        threshold_pct: args.threshold,
+        metrics: if judged_metrics.is_empty() {
+            JudgeOptions::default().metrics
+        } else {
+            judged_metrics
+        },
+    };
+    if args.history {
+        return history(&report, &summary, &judge_opts, args.json);
+    }
     let baseline = match &args.baseline {
         None => 0,
         Some(want) => match resolve(&summary, "--baseline", want) {
@@ -269,14 +418,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         gpu_counts,
     };
     let c = compare(&summary, baseline, &opts).context("no run to use as the baseline")?;
-    let judge_opts = JudgeOptions {
-        threshold_pct: args.threshold,
-        metrics: if judged_metrics.is_empty() {
-            JudgeOptions::default().metrics
-        } else {
-            judged_metrics
-        },
-    };
     let verdicts = judge(&report, &summary, baseline, &judge_opts);
     if args.json {
         let out = Output {

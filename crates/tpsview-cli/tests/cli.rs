@@ -2020,3 +2020,68 @@ fn compare_fails_on_a_regression_beyond_noise_and_says_which() {
         "{md}"
     );
 }
+
+#[test]
+fn history_orders_runs_by_date_and_marks_what_moved_beyond_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, other) = slower_at_16(dir.path());
+    // Three nights, given out of order: the slower decode arrives on the second and stays.
+    let dated = |path: &str, label: &str, date: &str| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        v["runs"][0]["label"] = label.into();
+        v["runs"][0]["meta"]["date"] = date.into();
+        let out = dir.path().join(format!("{label}.json"));
+        std::fs::write(&out, v.to_string()).unwrap();
+        out.to_string_lossy().into_owned()
+    };
+    let n1 = dated(&base, "night-1", "2026-12-01T02:00:00Z");
+    let n2 = dated(&other, "night-2", "2026-12-02T02:00:00Z");
+    let n3 = dated(&other, "night-3", "2026-12-03T02:00:00Z");
+    let v = json(&tpsview(&["compare", "--history", "--json", &n3, &n1, &n2]));
+    assert_eq!(v["order"], "date");
+    let runs: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run"].as_str().unwrap())
+        .collect();
+    assert_eq!(runs, ["night-1", "night-2", "night-3"]);
+    let moved: Vec<(&str, &str, f64, &str)> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["verdict"] == "regression" || m["verdict"] == "improvement")
+        .map(|m| {
+            (
+                m["run"].as_str().unwrap(),
+                m["against"].as_str().unwrap(),
+                m["concurrency"].as_f64().unwrap(),
+                m["metric"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // Night 2 against night 1 at 16: TPOT (and per-stream T/s) regressed; night 3 = night 2.
+    assert!(
+        moved.contains(&("night-2", "night-1", 16.0, "tpot_mean_ms")),
+        "{moved:?}"
+    );
+    assert!(
+        moved.iter().all(|m| m.0 == "night-2" && m.2 == 16.0),
+        "{moved:?}"
+    );
+    // The text names the order and the move.
+    let o = tpsview(&["compare", "--history", &n3, &n1, &n2]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("history of 3 runs, ordered by date"),
+        "{text}"
+    );
+    assert!(
+        text.contains("night-2 (against night-1) at concurrency 16: TPOT mean +10.0 %"),
+        "{text}"
+    );
+    // Without a date on every run: as given.
+    let v = json(&tpsview(&["compare", "--history", "--json", &base, &n2]));
+    assert_eq!(v["order"], "given");
+}

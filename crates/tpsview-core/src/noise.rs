@@ -246,41 +246,54 @@ pub fn judge(
     let Some(base) = report.runs.get(baseline) else {
         return Vec::new();
     };
+    report
+        .runs
+        .iter()
+        .zip(&summary.runs)
+        .enumerate()
+        .filter(|(ri, _)| *ri != baseline)
+        .flat_map(|(ri, (run, rs))| judge_pair(base, run, &rs.id, ri, opts))
+        .collect()
+}
+
+/// `run` (named `id`; `index` mixes into the seeds) against `base`, level by level.
+pub fn judge_pair(
+    base: &crate::model::Run,
+    run: &crate::model::Run,
+    id: &RunId,
+    index: usize,
+    opts: &JudgeOptions,
+) -> Vec<Judged> {
     let mut out = Vec::new();
-    for (ri, (run, rs)) in report.runs.iter().zip(&summary.runs).enumerate() {
-        if ri == baseline {
-            continue;
-        }
-        for p in &run.points {
-            let Some(c) = p.concurrency else { continue };
-            for &metric in &opts.metrics {
-                let mut judged = Judged {
-                    run: rs.id.clone(),
-                    concurrency: c,
-                    metric,
-                    change: None,
-                    verdict: None,
-                    not_judged: None,
-                };
-                let why = match (estimator(metric), level_at(&base.points, c)) {
-                    (None, _) if metric.is_system_wide() => Some(
-                        "a figure of the whole level: one value per run, nothing to resample (repeats would give an interval)".to_owned(),
-                    ),
-                    (None, _) => Some("not a statistic of requests (ITL pools the gaps of all requests)".to_owned()),
-                    (Some(_), None) => Some(format!("the baseline did not measure concurrency {c}")),
-                    (Some(e), Some(b)) => match (&b.requests, &p.requests) {
-                        (Some(rb), Some(rp)) => {
-                            let s = series_of(e);
-                            let (xb, xp) = (
-                                crate::metrics::per_request(rb, s),
-                                crate::metrics::per_request(rp, s),
-                            );
-                            if let Some(why) = too_few(e, xb.len().min(xp.len())) {
-                                judged.not_judged = Some(why);
-                                out.push(judged);
-                                continue;
-                            }
-                            match change(&xb, &xp, e, seed_for(ri, c, metric)) {
+    for p in &run.points {
+        let Some(c) = p.concurrency else { continue };
+        for &metric in &opts.metrics {
+            let mut judged = Judged {
+                run: id.clone(),
+                concurrency: c,
+                metric,
+                change: None,
+                verdict: None,
+                not_judged: None,
+            };
+            judged.not_judged = match (estimator(metric), level_at(&base.points, c)) {
+                (None, _) if metric.is_system_wide() => Some(
+                    "a figure of the whole level: one value per run, nothing to resample (repeats would give an interval)".to_owned(),
+                ),
+                (None, _) => Some(
+                    "not a statistic of requests (ITL pools the gaps of all requests)".to_owned(),
+                ),
+                (Some(_), None) => Some(format!("the baseline did not measure concurrency {c}")),
+                (Some(e), Some(b)) => match (&b.requests, &p.requests) {
+                    (Some(rb), Some(rp)) => {
+                        let s = series_of(e);
+                        let (xb, xp) = (
+                            crate::metrics::per_request(rb, s),
+                            crate::metrics::per_request(rp, s),
+                        );
+                        match too_few(e, xb.len().min(xp.len())) {
+                            Some(why) => Some(why),
+                            None => match change(&xb, &xp, e, seed_for(index, c, metric)) {
                                 Some(ch) => {
                                     judged.verdict =
                                         Some(verdict(&ch, metric.better(), opts.threshold_pct));
@@ -288,17 +301,46 @@ pub fn judge(
                                     None
                                 }
                                 None => Some("no usable request at this level".to_owned()),
-                            }
+                            },
                         }
-                        _ => Some("no per-request data (the file has the tool's figures only)".to_owned()),
-                    },
-                };
-                judged.not_judged = why;
-                out.push(judged);
-            }
+                    }
+                    _ => Some(
+                        "no per-request data (the file has the tool's figures only)".to_owned(),
+                    ),
+                },
+            };
+            out.push(judged);
         }
     }
     out
+}
+
+/// How a history is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// By each run's date (every run states one).
+    Date,
+    /// As given (some run states no date).
+    Given,
+}
+
+/// The order of a history of runs: by date where every run states one (ISO 8601 dates compare
+/// as text; a tie keeps the given order), else as given.
+pub fn history_order(report: &Report) -> (Vec<usize>, Order) {
+    let mut order: Vec<usize> = (0..report.runs.len()).collect();
+    let dates: Option<Vec<&str>> = report
+        .runs
+        .iter()
+        .map(|r| r.meta.date.as_deref().filter(|d| !d.is_empty()))
+        .collect();
+    match dates {
+        Some(d) => {
+            order.sort_by(|&a, &b| d[a].cmp(d[b]));
+            (order, Order::Date)
+        }
+        None => (order, Order::Given),
+    }
 }
 
 #[cfg(test)]
