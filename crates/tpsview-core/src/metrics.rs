@@ -526,6 +526,13 @@ fn take_counts_from_tool(point: &Point, m: &mut PointMetrics) {
 
 /// Last token's arrival of any ok request − first send of any request.
 fn duration(req: &Requests) -> Option<f64> {
+    window(req).map(|(first, last)| last - first)
+}
+
+/// The level's window on the file's clock: the first send of any request that is not invalid, and
+/// the last token's arrival of any usable request. `None` without send times or usable requests.
+/// The duration and the server audit's window are both this one.
+pub fn window(req: &Requests) -> Option<(f64, f64)> {
     let start = req.start_s.as_ref()?;
     let mut first = f64::INFINITY;
     let mut last = f64::NEG_INFINITY;
@@ -537,7 +544,7 @@ fn duration(req: &Requests) -> Option<f64> {
             last = last.max(s + req.e2e_s[i]);
         }
     }
-    (first.is_finite() && last.is_finite()).then_some(last - first)
+    (first.is_finite() && last.is_finite()).then_some((first, last))
 }
 
 fn gap_analysis(

@@ -224,7 +224,7 @@ pub fn summarize_report(
     (runs, diags)
 }
 
-/// A level's server figures over its window: from its first send to its last response (the
+/// A level's server figures over its window, the one its duration is taken over (the
 /// requests' own clock, which the polls share), or over every poll where the level has no send
 /// times.
 fn server_summary(
@@ -232,24 +232,12 @@ fn server_summary(
     client_system_tps: Option<f64>,
 ) -> Option<crate::server::ServerSummary> {
     let s = p.server.as_ref()?;
+    // The level's window as its duration takes it (failed requests' ends left out), so the
+    // server's rate and the client's are taken over the same seconds.
     let window = p
         .requests
         .as_ref()
-        .and_then(|r| {
-            let start = r.start_s.as_ref()?;
-            let first = start
-                .iter()
-                .copied()
-                .filter(|v| v.is_finite())
-                .fold(f64::INFINITY, f64::min);
-            let last = start
-                .iter()
-                .zip(&r.e2e_s)
-                .map(|(s, e)| s + e)
-                .filter(|v| v.is_finite())
-                .fold(f64::NEG_INFINITY, f64::max);
-            (first.is_finite() && last >= first).then_some((first, last))
-        })
+        .and_then(crate::metrics::window)
         .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
     Some(crate::server::summary(s, window, client_system_tps))
 }

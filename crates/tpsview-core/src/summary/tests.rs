@@ -81,3 +81,45 @@ fn undefined_figures_say_why_and_the_decode_context_is_prompt_plus_half_the_outp
         .why_undefined(Metric::ConcurrencyAchieved)
         .contains("send time"));
 }
+
+#[test]
+fn the_server_audit_takes_the_window_of_the_levels_duration() {
+    // The real llama.cpp run with the server's series; in its first level the request that ends
+    // last is made a failure that ends 5 s later still: the duration leaves its end out, and so
+    // must the window the server's rate is taken over.
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"
+    ))
+    .unwrap();
+    let parsed = crate::parse_any("run.json", &text).unwrap();
+    let mut report = crate::group::group(vec![parsed]).0;
+    let req = report.runs[0].points[0].requests.as_mut().unwrap();
+    let start = req.start_s.clone().unwrap();
+    let (last, _) = start
+        .iter()
+        .zip(&req.e2e_s)
+        .map(|(s, e)| s + e)
+        .enumerate()
+        .fold(
+            (0, f64::MIN),
+            |b, (i, end)| if end > b.1 { (i, end) } else { b },
+        );
+    let first = start.iter().copied().fold(f64::INFINITY, f64::min);
+    req.outcome[last] = crate::model::Outcome::Failed("test".into());
+    req.e2e_s[last] += 5.0;
+    // The ends of the requests still counted, recomputed here.
+    let end = (0..start.len())
+        .filter(|&i| i != last)
+        .map(|i| start[i] + req.e2e_s[i])
+        .fold(f64::MIN, f64::max);
+    let (runs, _) = summarize_report(&report, &MetricOptions::default());
+    let p = &runs[0].points[0];
+    let server = p.server.as_ref().expect("the level has a server series");
+    assert_eq!(server.window_s, (first, end));
+    let d = p.metrics.duration_s.unwrap();
+    assert!(
+        (server.window_s.1 - server.window_s.0 - d).abs() < 1e-9,
+        "{d}"
+    );
+}
