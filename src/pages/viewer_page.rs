@@ -11,11 +11,55 @@ use tpsview_core::answer;
 use tpsview_core::chart_spec::{self, ChartOptions, ChartSpec, Empty};
 use tpsview_core::compare::{self, CompareOptions};
 use tpsview_core::health::{self, HealthItem};
+use tpsview_core::noise;
 use tpsview_core::vocabulary::RunId;
 
 use crate::share;
 use crate::state::{use_analysis, use_files, use_view, Analysis};
 use crate::view::bundle;
+
+/// Resampled values the page draws for the diff's verdicts in one task (about 10 ms).
+const VERDICT_STEP: usize = 4_000_000;
+/// The most one figure's interval may draw in the page (it is drawn in one task).
+const VERDICT_MAX: usize = 8_000_000;
+/// The most the page draws for one comparison's verdicts in all.
+const VERDICT_BUDGET: usize = 400_000_000;
+
+/// One step of the diff's verdicts, then the next in a task of its own until all are judged.
+#[allow(clippy::too_many_arguments)]
+fn judge_steps(
+    stream: tpsview_components::Latest,
+    report: Memo<crate::state::Grouped>,
+    summary: Memo<tpsview_core::Summary>,
+    into: RwSignal<Option<Vec<noise::Judged>>>,
+    baseline: usize,
+    opts: noise::JudgeOptions,
+    mut at: noise::Cursor,
+    mut out: Vec<noise::Judged>,
+) {
+    stream.run_later(move || {
+        let done = report.try_with_untracked(|g| {
+            summary.try_with_untracked(|s| {
+                noise::judge_some(
+                    &g.report,
+                    s,
+                    baseline,
+                    &opts,
+                    &mut at,
+                    VERDICT_STEP,
+                    &mut out,
+                )
+            })
+        });
+        match done.flatten() {
+            Some(true) => {
+                into.try_set(Some(out));
+            }
+            Some(false) => judge_steps(stream, report, summary, into, baseline, opts, at, out),
+            None => {}
+        }
+    });
+}
 
 /// A button that copies `text` to the clipboard and says so.
 fn copy_button(testid: &'static str, text: String) -> impl IntoView {
@@ -252,7 +296,9 @@ pub fn ViewerPage() -> impl IntoView {
                 .unwrap_or(0)
         })
     });
-    let comparison = Signal::derive(move || {
+    // A memo: the diff table, its pager and the CSV read it, and with dozens of runs a
+    // comparison is not free.
+    let comparison = Memo::new(move |_| {
         let opts = compare_opts.get();
         let b = baseline_index.get();
         summary.with(|s| {
@@ -365,17 +411,60 @@ pub fn ViewerPage() -> impl IntoView {
     // Every metric named on a chart links to its glossary entry.
     let terms = tpsview_components::terms;
     let has_data = move || summary.with(|s| !s.runs.is_empty());
-    // The tables (every figure, the baseline diff, each tool's definitions) are built a task after
-    // the answer and the charts' specs, so that a load of dozens of runs never builds the whole
-    // page in one task; the page counts as busy until they are.
+    // The tables (every figure, then the baseline diff, then each tool's definitions) are built
+    // each a task after the one before, the first a task after the answer and the charts' specs,
+    // so that a load of dozens of runs never builds the whole page in one task; the page counts
+    // as busy until they are.
     let (below, set_below) = signal(false);
+    let (diff_shown, set_diff_shown) = signal(false);
+    let (defs_shown, set_defs_shown) = signal(false);
     let below_task = tpsview_components::Latest::new();
     Effect::new(move |_| {
         if ready.get() {
-            below_task.run_later(move || set_below.set(true));
+            below_task.run_later(move || {
+                set_below.set(true);
+                below_task.run_later(move || {
+                    set_diff_shown.set(true);
+                    below_task.run_later(move || set_defs_shown.set(true));
+                });
+            });
         } else {
             set_below.set(false);
+            set_diff_shown.set(false);
+            set_defs_shown.set(false);
         }
+    });
+    // The diff's verdicts against noise (`noise::judge_some`), judged once the tables are up, in
+    // steps of at most `VERDICT_STEP` resampled values a task so that no task holds the thread
+    // long however many runs there are; a figure dearer than `VERDICT_MAX` alone, or past
+    // `VERDICT_BUDGET` in all, says `tpsview compare` judges it. `None` while judging: the diff
+    // table is shown once judged. A new baseline or new files start over (the `Latest` stream
+    // drops the old steps).
+    let verdicts = RwSignal::new(None::<Vec<noise::Judged>>);
+    let judging = tpsview_components::Latest::new();
+    let judged_ids = Memo::new(move |_| run_ids.get());
+    Effect::new(move |_| {
+        let b = baseline_index.get();
+        judged_ids.track();
+        verdicts.set(None);
+        if !diff_shown.get() {
+            return;
+        }
+        let opts = noise::JudgeOptions {
+            max_cost: Some(VERDICT_MAX),
+            budget: Some(VERDICT_BUDGET),
+            ..noise::JudgeOptions::default()
+        };
+        judge_steps(
+            judging,
+            report,
+            summary,
+            verdicts,
+            b,
+            opts,
+            Default::default(),
+            Vec::new(),
+        );
     });
 
     view! {
@@ -505,7 +594,13 @@ pub fn ViewerPage() -> impl IntoView {
                         {move || super::capacity::gpu_count_inputs(Signal::from(summary), "gpu-count", "not in its metadata")}
                     </div>
                 })}
-                {move || below.get().then(|| view! { <DiffTable comparison=comparison/> })}
+                {move || diff_shown.get().then(|| match verdicts.get() {
+                    // Shown once judged, so that it is built once (its cells are many).
+                    Some(v) => view! { <DiffTable comparison=comparison verdicts=Signal::stored(v)/> }.into_any(),
+                    None => comparison.with(Option::is_some).then(|| view! {
+                        <p class="viewer-page-note" data-testid="diff-judging">"The baseline diff: judging each change against noise…"</p>
+                    }).into_any(),
+                })}
                 {move || comparison.with(Option::is_some).then(|| view! {
                     <p class="viewer-page-exports">
                         <button type="button" data-testid="export-csv-diff"
@@ -552,7 +647,7 @@ pub fn ViewerPage() -> impl IntoView {
             <section aria-labelledby="h-definitions">
                 <h2 id="h-definitions">"How each tool defines its numbers"</h2>
                 <p class="viewer-page-note">"Tools name the same quantity differently (GenAI-Perf's \"ITL\" is tpsview's TPOT; LLMPerf's includes the first token). Each file's figures are mapped below; where the file has raw data, tpsview recomputes every figure the tool's way and checks it. Reference: docs/formats.md."</p>
-                {move || below.get().then(|| view! { <ToolDefinitions summary=Signal::from(summary)/> })}
+                {move || defs_shown.get().then(|| view! { <ToolDefinitions summary=Signal::from(summary)/> })}
             </section>
         </main>
     }

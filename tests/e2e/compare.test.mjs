@@ -33,7 +33,7 @@ async function loadTwo(page) {
 /** Every diff cell, keyed `run|concurrency|metric`. */
 async function diffCells(page) {
   return page.$$eval('[data-testid=diff-cell]', (cells) => Object.fromEntries(cells.map((c) => [
-    `${c.dataset.run}|${c.dataset.concurrency}|${c.dataset.metric}`,
+    `${c.closest('tr').dataset.run}|${c.closest('tr').dataset.concurrency}|${c.dataset.metric}`,
     { ratio: c.dataset.ratio === '' ? null : Number(c.dataset.ratio), interpolated: c.dataset.interpolated === 'true' },
   ])));
 }
@@ -71,7 +71,7 @@ test('two runs: two series on the charts, a diff table equal to tpsview compare 
   await loadTwo(page);
   assertDiffEqualsCli(await diffCells(page), cliCompare([BEFORE, AFTER]));
   // Level 8 is not in the baseline: interpolated, and shown with ~.
-  const c8 = page.locator(`[data-testid=diff-cell][data-concurrency="8"][data-metric=system_tps]`);
+  const c8 = page.locator(`[data-testid=diff-table] tr[data-concurrency="8"] [data-testid=diff-cell][data-metric=system_tps]`);
   assert.equal(await c8.getAttribute('data-interpolated'), 'true');
   assert.match(await c8.textContent(), /^~[+−]\d/);
   // The second run's colour is on the throughput chart; hiding it from the legend removes it.
@@ -135,7 +135,7 @@ test('per GPU: a missing GPU count is asked for, and the diff follows', async ()
   await input.dispatchEvent('change');
   const cli = cliCompare([BEFORE, AFTER], ['--per-gpu', '--gpus', `${AFTER_LABEL}=2`]);
   await page.waitForFunction(() => document.querySelector('[data-testid=diff-table] caption').textContent.includes('per GPU'));
-  await page.waitForFunction((r) => Number(document.querySelector('[data-testid=diff-cell][data-concurrency="16"][data-metric=system_tps]').dataset.ratio) === r,
+  await page.waitForFunction((r) => Number(document.querySelector('[data-testid=diff-table] tr[data-concurrency="16"] [data-testid=diff-cell][data-metric=system_tps]').dataset.ratio) === r,
     cli.runs[0].rows.find((r) => r.concurrency === 16).cells[0].ratio);
   assertDiffEqualsCli(await diffCells(page), cli);
   assert.deepEqual(log.errors, []);

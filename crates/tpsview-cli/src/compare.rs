@@ -395,6 +395,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             judged_metrics
         },
+        ..JudgeOptions::default()
     };
     if args.history {
         return history(&report, &summary, &judge_opts, args.json);

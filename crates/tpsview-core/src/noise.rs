@@ -125,11 +125,7 @@ fn change(base: &[f64], other: &[f64], e: Estimator, seed: u64) -> Option<Change
     if ea == 0.0 || !ea.is_finite() || !eb.is_finite() {
         return None;
     }
-    let resamples = if base.len() + other.len() > LARGE {
-        RESAMPLES / 5
-    } else {
-        RESAMPLES
-    };
+    let resamples = cost(base.len() + other.len()) / (base.len() + other.len());
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let draw = |from: &[f64], into: &mut Vec<f64>, rng: &mut Pcg64Mcg| {
         into.clear();
@@ -207,6 +203,12 @@ pub struct JudgeOptions {
     pub threshold_pct: f64,
     /// The figures judged.
     pub metrics: Vec<Metric>,
+    /// A figure whose interval would draw more resampled values than this is not judged (said
+    /// so); `None`: no limit. The page sets one so that no figure holds its thread long.
+    pub max_cost: Option<usize>,
+    /// Past this many resampled values drawn in all, the remaining figures are not judged (said
+    /// so); `None`: no limit.
+    pub budget: Option<usize>,
 }
 
 impl Default for JudgeOptions {
@@ -214,6 +216,8 @@ impl Default for JudgeOptions {
         JudgeOptions {
             threshold_pct: DEFAULT_THRESHOLD_PCT,
             metrics: crate::compare::COMPARED.to_vec(),
+            max_cost: None,
+            budget: None,
         }
     }
 }
@@ -234,6 +238,12 @@ fn level_at(points: &[Point], c: f64) -> Option<&Point> {
     at.next().is_none().then_some(one)
 }
 
+/// The resampled values an interval over `n` requests (both runs together) draws.
+pub fn cost(n: usize) -> usize {
+    let resamples = if n > LARGE { RESAMPLES / 5 } else { RESAMPLES };
+    resamples.saturating_mul(n)
+}
+
 /// Every other run's compared figures against run `baseline`, level by level, judged where
 /// both runs measured the level and hold its requests. `report` and `summary` are the same runs
 /// in the same order (`summary::summarize_report`).
@@ -243,17 +253,77 @@ pub fn judge(
     baseline: usize,
     opts: &JudgeOptions,
 ) -> Vec<Judged> {
+    let mut out = Vec::new();
+    let mut at = Cursor::default();
+    judge_some(
+        report,
+        summary,
+        baseline,
+        opts,
+        &mut at,
+        usize::MAX,
+        &mut out,
+    );
+    out
+}
+
+/// Where a judging done in steps ([`judge_some`]) has got to: the next figure to judge, and the
+/// resampled values drawn so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursor {
+    run: usize,
+    point: usize,
+    metric: usize,
+    /// Resampled values drawn so far.
+    pub drawn: usize,
+}
+
+/// [`judge`] in steps: judges from `at` on, pushing onto `out`, until `step` resampled values are
+/// drawn (at least one figure a call), and moves `at` past them. Returns whether every figure is
+/// judged. A caller that must not hold its thread long (the page) calls it once a task.
+pub fn judge_some(
+    report: &Report,
+    summary: &Summary,
+    baseline: usize,
+    opts: &JudgeOptions,
+    at: &mut Cursor,
+    step: usize,
+    out: &mut Vec<Judged>,
+) -> bool {
     let Some(base) = report.runs.get(baseline) else {
-        return Vec::new();
+        return true;
     };
-    report
-        .runs
-        .iter()
-        .zip(&summary.runs)
-        .enumerate()
-        .filter(|(ri, _)| *ri != baseline)
-        .flat_map(|(ri, (run, rs))| judge_pair(base, run, &rs.id, ri, opts))
-        .collect()
+    let start = at.drawn;
+    while at.run < report.runs.len().min(summary.runs.len()) {
+        let run = &report.runs[at.run];
+        if at.run == baseline || at.point >= run.points.len() {
+            (at.run, at.point, at.metric) = (at.run + 1, 0, 0);
+            continue;
+        }
+        if at.metric >= opts.metrics.len() {
+            (at.point, at.metric) = (at.point + 1, 0);
+            continue;
+        }
+        if at.drawn - start >= step {
+            return false;
+        }
+        let p = &run.points[at.point];
+        if let Some(c) = p.concurrency {
+            let metric = opts.metrics[at.metric];
+            let id = &summary.runs[at.run].id;
+            out.push(judge_figure(
+                base,
+                p,
+                c,
+                metric,
+                (id, at.run),
+                opts,
+                &mut at.drawn,
+            ));
+        }
+        at.metric += 1;
+    }
+    true
 }
 
 /// `run` (named `id`; `index` mixes into the seeds) against `base`, level by level.
@@ -264,55 +334,77 @@ pub fn judge_pair(
     index: usize,
     opts: &JudgeOptions,
 ) -> Vec<Judged> {
-    let mut out = Vec::new();
-    for p in &run.points {
-        let Some(c) = p.concurrency else { continue };
-        for &metric in &opts.metrics {
-            let mut judged = Judged {
-                run: id.clone(),
-                concurrency: c,
-                metric,
-                change: None,
-                verdict: None,
-                not_judged: None,
-            };
-            judged.not_judged = match (estimator(metric), level_at(&base.points, c)) {
-                (None, _) if metric.is_system_wide() => Some(
-                    "a figure of the whole level: one value per run, nothing to resample (repeats would give an interval)".to_owned(),
-                ),
-                (None, _) => Some(
-                    "not a statistic of requests (ITL pools the gaps of all requests)".to_owned(),
-                ),
-                (Some(_), None) => Some(format!("the baseline did not measure concurrency {c}")),
-                (Some(e), Some(b)) => match (&b.requests, &p.requests) {
-                    (Some(rb), Some(rp)) => {
-                        let s = series_of(e);
-                        let (xb, xp) = (
-                            crate::metrics::per_request(rb, s),
-                            crate::metrics::per_request(rp, s),
-                        );
-                        match too_few(e, xb.len().min(xp.len())) {
-                            Some(why) => Some(why),
-                            None => match change(&xb, &xp, e, seed_for(index, c, metric)) {
-                                Some(ch) => {
-                                    judged.verdict =
-                                        Some(verdict(&ch, metric.better(), opts.threshold_pct));
-                                    judged.change = Some(ch);
-                                    None
-                                }
-                                None => Some("no usable request at this level".to_owned()),
-                            },
-                        }
-                    }
-                    _ => Some(
-                        "no per-request data (the file has the tool's figures only)".to_owned(),
-                    ),
-                },
-            };
-            out.push(judged);
+    let mut drawn = 0;
+    run.points
+        .iter()
+        .filter_map(|p| p.concurrency.map(|c| (p, c)))
+        .flat_map(|(p, c)| opts.metrics.iter().map(move |&m| (p, c, m)))
+        .map(|(p, c, metric)| judge_figure(base, p, c, metric, (id, index), opts, &mut drawn))
+        .collect()
+}
+
+/// One figure of level `p` (at concurrency `c`) against the baseline run's level there; `drawn`
+/// counts the resampled values drawn, against the options' limits.
+fn judge_figure(
+    base: &crate::model::Run,
+    p: &Point,
+    c: f64,
+    metric: Metric,
+    (id, index): (&RunId, usize),
+    opts: &JudgeOptions,
+    drawn: &mut usize,
+) -> Judged {
+    let mut judged = Judged {
+        run: id.clone(),
+        concurrency: c,
+        metric,
+        change: None,
+        verdict: None,
+        not_judged: None,
+    };
+    judged.not_judged = match (estimator(metric), level_at(&base.points, c)) {
+        (None, _) if metric.is_system_wide() => Some(
+            "a figure of the whole level: one value per run, nothing to resample (repeats would give an interval)".to_owned(),
+        ),
+        (None, _) => {
+            Some("not a statistic of requests (ITL pools the gaps of all requests)".to_owned())
         }
-    }
-    out
+        (Some(_), None) => Some(format!("the baseline did not measure concurrency {c}")),
+        (Some(e), Some(b)) => match (&b.requests, &p.requests) {
+            (Some(rb), Some(rp)) => {
+                let s = series_of(e);
+                let (xb, xp) = (
+                    crate::metrics::per_request(rb, s),
+                    crate::metrics::per_request(rp, s),
+                );
+                let cost = cost(xb.len() + xp.len());
+                if let Some(why) = too_few(e, xb.len().min(xp.len())) {
+                    Some(why)
+                } else if let Some(max) = opts.max_cost.filter(|m| cost > *m) {
+                    Some(format!(
+                        "{} requests: its interval would draw {cost} resampled values, more than {max} allowed here (`tpsview compare` judges it)",
+                        xb.len() + xp.len()
+                    ))
+                } else if let Some(budget) = opts.budget.filter(|b| drawn.saturating_add(cost) > *b) {
+                    Some(format!(
+                        "the budget of {budget} resampled values is spent on the figures before it (`tpsview compare` judges it)"
+                    ))
+                } else {
+                    *drawn += cost;
+                    match change(&xb, &xp, e, seed_for(index, c, metric)) {
+                        Some(ch) => {
+                            judged.verdict = Some(verdict(&ch, metric.better(), opts.threshold_pct));
+                            judged.change = Some(ch);
+                            None
+                        }
+                        None => Some("no usable request at this level".to_owned()),
+                    }
+                }
+            }
+            _ => Some("no per-request data (the file has the tool's figures only)".to_owned()),
+        },
+    };
+    judged
 }
 
 /// How a history is ordered.

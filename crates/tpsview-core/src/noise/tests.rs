@@ -200,3 +200,103 @@ fn a_percentile_needs_enough_requests_beyond_it_to_be_judged() {
     assert_eq!(too_few(TPOT_MEAN, 10), None);
     assert_eq!(too_few(Estimator::InverseMean(Series::Tpot), 10), None);
 }
+
+#[test]
+fn judging_in_steps_gives_what_judging_at_once_gives_and_limits_are_said() {
+    // The built-in example's run three times, the middle one 10 % slower to decode; judged
+    // against the middle one (so the baseline is skipped between the others).
+    let seed = crate::simulate::seed_report();
+    let mut runs = vec![seed.runs[0].clone(); 3];
+    for p in &mut runs[1].points {
+        if let Some(r) = p.requests.as_mut() {
+            for i in 0..r.len() {
+                r.e2e_s[i] = r.ttft_s[i] + (r.e2e_s[i] - r.ttft_s[i]) * 1.1;
+            }
+        }
+    }
+    for (i, r) in runs.iter_mut().enumerate() {
+        r.label = format!("run {i}");
+    }
+    let report = Report {
+        meta: seed.meta.clone(),
+        runs,
+    };
+    let summary = Summary {
+        runs: crate::summary::summarize_report(&report, &Default::default()).0,
+        diagnostics: Vec::new(),
+    };
+    let opts = JudgeOptions::default();
+    let whole = judge(&report, &summary, 1, &opts);
+    let levels = report.runs[0].points.len();
+    assert_eq!(whole.len(), 2 * levels * opts.metrics.len());
+    assert!(whole.iter().all(|j| j.run != summary.runs[1].id));
+    let judged = whole.iter().filter(|j| j.change.is_some()).count();
+    assert!(judged > 10, "{judged}");
+    // In steps of one figure each (any value drawn ends a step): the same judgements, in the
+    // same order, to the bit.
+    let mut at = Cursor::default();
+    let (mut out, mut calls) = (Vec::new(), 0);
+    while !judge_some(&report, &summary, 1, &opts, &mut at, 1, &mut out) {
+        calls += 1;
+        assert!(calls <= whole.len());
+    }
+    assert_eq!(out, whole);
+    assert!(
+        calls == judged || calls + 1 == judged,
+        "{calls} steps for {judged} figures"
+    );
+    // Every judged figure drew its resamples × its requests.
+    let n = |j: &Judged| {
+        let level = |r: usize| {
+            let p = report.runs[r]
+                .points
+                .iter()
+                .find(|p| p.concurrency == Some(j.concurrency));
+            p.unwrap().requests.as_ref().unwrap().len()
+        };
+        level(1) + level(if j.run == summary.runs[0].id { 0 } else { 2 })
+    };
+    let drawn: usize = whole
+        .iter()
+        .filter_map(|j| j.change.map(|c| c.resamples * n(j)))
+        .sum();
+    assert_eq!(at.drawn, drawn);
+    // A figure over the most one may draw: not judged, and said so.
+    let capped = judge(
+        &report,
+        &summary,
+        1,
+        &JudgeOptions {
+            max_cost: Some(1),
+            ..JudgeOptions::default()
+        },
+    );
+    assert!(capped.iter().all(|j| j.verdict.is_none()));
+    let said = |js: &[Judged], what: &str| {
+        js.iter()
+            .filter(|j| j.not_judged.as_deref().is_some_and(|w| w.contains(what)))
+            .count()
+    };
+    assert_eq!(
+        said(&capped, "allowed here (`tpsview compare` judges it)"),
+        judged
+    );
+    // A budget of a third of it: what is judged is judged as before; the rest is said.
+    let budgeted = judge(
+        &report,
+        &summary,
+        1,
+        &JudgeOptions {
+            budget: Some(drawn / 3),
+            ..JudgeOptions::default()
+        },
+    );
+    let kept: Vec<_> = budgeted.iter().filter(|j| j.change.is_some()).collect();
+    assert!(
+        !kept.is_empty() && kept.len() < judged,
+        "{} of {judged}",
+        kept.len()
+    );
+    assert!(kept.iter().all(|j| whole.contains(j)));
+    assert_eq!(said(&budgeted, "budget of"), judged - kept.len());
+}

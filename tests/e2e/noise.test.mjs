@@ -1,0 +1,84 @@
+// The baseline diff's verdicts against noise in a real headless Chromium: the built-in example
+// against a copy whose decode is 10 % slower at concurrency 16 only (made here from the file), each
+// cell's verdict equal to `tpsview compare --json`'s for its run, level and figure; the slowed
+// level's TPOT flagged, the untouched levels' not; a p99 over too few requests left unmarked
+// with the reason in its title; axe on the table with its badges.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { serve, launch, open, cliCompare, root, shots, settled, upload, axe } from './harness.mjs';
+
+const BASE = path.join(root, 'public', 'samples', 'h100-llama70b-fp8.tpsview.json');
+const dir = path.join(root, 'target', 'e2e-noise');
+const SLOWER = path.join(dir, 'slower.tpsview.json');
+const SLOWER_LABEL = 'slower decode at 16';
+
+let server, context;
+before(async () => {
+  await mkdir(dir, { recursive: true });
+  await mkdir(shots, { recursive: true });
+  const doc = JSON.parse(await readFile(BASE, 'utf8'));
+  const run = doc.runs[0];
+  run.label = SLOWER_LABEL;
+  for (const p of run.points) {
+    if (p.concurrency !== 16) continue;
+    const r = p.requests;
+    // Every token after the first arrives 10 % later: decode time and each chunk gap × 1.1.
+    r.e2e_s = r.e2e_s.map((e, i) => r.ttft_s[i] + (e - r.ttft_s[i]) * 1.1);
+    r.chunk_gaps_s = r.chunk_gaps_s.map((g) => g * 1.1);
+  }
+  await writeFile(SLOWER, JSON.stringify(doc));
+  server = await serve();
+  context = await launch();
+});
+after(async () => { await context?.close(); await server?.close(); });
+
+test('each diff cell carries the verdict tpsview compare gives it', async () => {
+  const { page, log } = await open(context, server.origin + '/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await upload(page, [BASE, SLOWER]);
+  await page.waitForSelector('[data-testid=diff-table]');
+  await settled(page);
+  const cells = await page.$$eval('[data-testid=diff-cell]', (cs) => cs.map((c) => ({
+    key: `${c.closest('tr').dataset.run}|${c.closest('tr').dataset.concurrency}|${c.dataset.metric}`,
+    verdict: c.dataset.verdict ?? null,
+    badge: c.querySelector('.diff-badge')?.textContent ?? null,
+    title: c.title,
+  })));
+  const cli = cliCompare([BASE, SLOWER]);
+  const byKey = Object.fromEntries(cli.verdicts.map((j) => [`${j.run}|${j.concurrency}|${j.metric}`, j]));
+  let judged = 0;
+  for (const c of cells) {
+    const j = byKey[c.key];
+    assert.ok(j, `${c.key}: no verdict from the CLI`);
+    assert.equal(c.verdict, j.verdict, c.key);
+    assert.equal(c.badge, { regression: 'worse', improvement: 'better', within_noise: '≈' }[j.verdict] ?? null, c.key);
+    if (j.verdict) {
+      judged++;
+      assert.match(c.title, /99 % interval/, c.key);
+    } else {
+      assert.ok(c.title.includes(`not judged: ${j.not_judged}`), `${c.key}: ${c.title}`);
+    }
+  }
+  assert.ok(judged >= 10, `${judged} judged`);
+  // What the file says, independently of the CLI: at 16 decode is 10 % slower — TPOT mean worse,
+  // per-stream T/s worse; at 1, 64 and 128 nothing was changed: no regression, no improvement.
+  const at = (c, m) => cells.find((x) => x.key === `${SLOWER_LABEL}|${c}|${m}`);
+  assert.equal(at(16, 'tpot_mean_ms').verdict, 'regression');
+  assert.equal(at(16, 'per_stream_tps').verdict, 'regression');
+  for (const c of [64, 128]) {
+    for (const m of ['tpot_mean_ms', 'ttft_mean_ms', 'e2e_mean_ms', 'per_stream_tps']) assert.equal(at(c, m).verdict, 'within_noise', `${c} ${m}`);
+  }
+  // 128 requests at 16: too few for a p99 (5 beyond it needs 500).
+  assert.equal(at(16, 'tpot_p99_ms').verdict, null);
+  assert.match(at(16, 'tpot_p99_ms').title, /judged from 500/);
+  // A figure of the whole level is never judged from one run.
+  assert.equal(at(16, 'system_tps').verdict, null);
+  assert.match(await page.textContent('[data-testid=diff-table] caption'), /worse \/ better: beyond noise \(99 % interval/);
+  await page.locator('[data-testid=diff-table]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'noise-1280.png') });
+  const violations = await axe(page);
+  assert.deepEqual(violations, []);
+  assert.deepEqual(log.errors, []);
+});
