@@ -21,6 +21,11 @@ pub struct Args {
     /// Also compute system T/s inside the steady-state window.
     #[arg(long)]
     steady_state: bool,
+    /// Give each per-request figure (TTFT, TPOT, E2E: mean, p50, p90, p99; per-stream T/s) its
+    /// 99 % bootstrap interval over the level's requests (seeded: the same files give the same
+    /// bits): `intervals` per level in `--json`, `[low … high]` lines under the table.
+    #[arg(long)]
+    intervals: bool,
     #[command(flatten)]
     capacity: crate::capacity::Capacity,
 }
@@ -72,7 +77,8 @@ pub fn summarized(
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Summarized {
-        summary,
+        mut summary,
+        report,
         slo_text,
         status,
         ..
@@ -80,10 +86,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(s) => s,
         Err(code) => return Ok(code),
     };
+    if args.intervals {
+        tpsview_core::summary::apply_intervals(&report, &mut summary.runs);
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", table::render(&summary));
+        if args.intervals {
+            print!("{}", intervals_text(&summary));
+        }
         if let Some(text) = &slo_text {
             println!("\nSLO {text}");
             let f = |v: Option<f64>, d: usize| v.map_or("–".to_owned(), |v| format!("{v:.d$}"));
@@ -152,4 +164,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(status)
+}
+
+/// `--intervals` under the table: per level, each figure with its interval, or why none.
+fn intervals_text(summary: &Summary) -> String {
+    use std::fmt::Write;
+    let mut out = format!(
+        "\nIntervals ({:.0} %, bootstrap over each level's requests)\n",
+        tpsview_core::noise::CONFIDENCE * 100.0
+    );
+    for rs in &summary.runs {
+        let _ = writeln!(out, "{}", rs.id);
+        for p in &rs.points {
+            let Some(li) = &p.intervals else { continue };
+            let conc = p.metrics.concurrency.map_or("–".into(), |c| format!("{c}"));
+            for m in tpsview_core::noise::LEVEL_METRICS {
+                if let (Some([lo, hi]), Some(v)) = (li.intervals.get(m.key()), p.get(m)) {
+                    let _ = writeln!(
+                        out,
+                        "  conc {conc:>6}  {:<16} {v:>10.2}  [{lo:.2} … {hi:.2}]",
+                        m.key()
+                    );
+                }
+            }
+            if !li.not_computed.is_empty() {
+                let keys: Vec<&str> = li.not_computed.keys().copied().collect();
+                let _ = writeln!(
+                    out,
+                    "  conc {conc:>6}  no interval: {} (`--json` says why)",
+                    keys.join(", ")
+                );
+            }
+        }
+    }
+    out
 }

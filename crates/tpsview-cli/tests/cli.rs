@@ -2085,3 +2085,99 @@ fn history_orders_runs_by_date_and_marks_what_moved_beyond_noise() {
     let v = json(&tpsview(&["compare", "--history", "--json", &base, &n2]));
     assert_eq!(v["order"], "given");
 }
+
+/// numpy's linear percentile of sorted `v`.
+fn percentile_sorted(v: &[f64], p: f64) -> f64 {
+    let h = (v.len() - 1) as f64 * p / 100.0;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (h - lo as f64)
+}
+
+#[test]
+fn summarize_intervals_are_the_99_percent_bootstrap_of_each_levels_requests() {
+    // Recomputed here from the file's own arrays with another generator (a 64-bit LCG) and 4,000
+    // resamples: TPOT = (e2e − ttft) ÷ (output − 1) per request with more than one token, and
+    // its mean and median; E2E's mean. The CLI's bounds (1,000 resamples, its own generator) must
+    // fall within a tenth of the interval's width of these.
+    let file = "public/samples/h100-llama70b-fp8.tpsview.json";
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(file)).expect("the sample"))
+            .expect("JSON");
+    let path = root().join(file).to_string_lossy().into_owned();
+    let out = json(&tpsview(&["summarize", "--json", "--intervals", &path]));
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as usize) % n
+    };
+    let mut checked = 0;
+    for (p, q) in doc["runs"][0]["points"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .zip(out["runs"][0]["points"].as_array().expect("points"))
+    {
+        let r = &p["requests"];
+        let col = |k: &str| -> Vec<f64> {
+            r[k].as_array()
+                .expect("a column")
+                .iter()
+                .map(|v| v.as_f64().expect("a number"))
+                .collect()
+        };
+        let (ttft, e2e, outs) = (col("ttft_s"), col("e2e_s"), col("output_tokens"));
+        let tpot: Vec<f64> = (0..e2e.len())
+            .filter(|&i| outs[i] > 1.0)
+            .map(|i| (e2e[i] - ttft[i]) / (outs[i] - 1.0) * 1e3)
+            .collect();
+        let e2e_ms: Vec<f64> = e2e.iter().map(|e| e * 1e3).collect();
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            percentile_sorted(v, 50.0)
+        };
+        for (key, values, stat) in [
+            ("tpot_mean_ms", &tpot, 0),
+            ("tpot_p50_ms", &tpot, 1),
+            ("e2e_mean_ms", &e2e_ms, 0),
+        ] {
+            let Some(got) = q["intervals"]["intervals"][key].as_array() else {
+                // Too few requests: said why.
+                assert!(
+                    q["intervals"]["not_computed"][key].is_string(),
+                    "{key}: {q:?}"
+                );
+                continue;
+            };
+            let mut stats: Vec<f64> = (0..4000)
+                .map(|_| {
+                    let mut draw: Vec<f64> = (0..values.len())
+                        .map(|_| values[next(values.len())])
+                        .collect();
+                    if stat == 0 {
+                        mean(&draw)
+                    } else {
+                        median(&mut draw)
+                    }
+                })
+                .collect();
+            stats.sort_by(f64::total_cmp);
+            let (lo, hi) = (
+                percentile_sorted(&stats, 0.5),
+                percentile_sorted(&stats, 99.5),
+            );
+            let (glo, ghi) = (got[0].as_f64().unwrap(), got[1].as_f64().unwrap());
+            let tol = 0.1 * (hi - lo);
+            assert!(
+                (glo - lo).abs() <= tol && (ghi - hi).abs() <= tol,
+                "{key} at {}: {glo} … {ghi} against {lo} … {hi}",
+                p["concurrency"]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 9, "{checked}");
+    assert_eq!(out["runs"][0]["points"][0]["intervals"]["confidence"], 0.99);
+}

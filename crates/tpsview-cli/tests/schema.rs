@@ -146,10 +146,15 @@ fn summarize(args: &[&str]) -> Value {
 #[test]
 fn summarize_json_follows_its_schema() {
     let s = schema();
-    let cases: [&[&str]; 7] = [
+    let cases: [&[&str]; 8] = [
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",
             "--steady-state",
+        ],
+        // Each level's intervals (a p99 over too few requests says why it has none).
+        &[
+            "public/samples/h100-llama70b-fp8.tpsview.json",
+            "--intervals",
         ],
         &[
             "tests/fixtures/vllm/goodput-ttft250-tpot33.json",

@@ -407,6 +407,124 @@ fn judge_figure(
     judged
 }
 
+/// The figures a level's own interval is given for: TTFT, TPOT and E2E (mean and percentiles)
+/// and per-stream T/s. ITL pools every request's gaps and is not resampled by request.
+pub const LEVEL_METRICS: [Metric; 13] = {
+    use Latency::{E2e, Tpot, Ttft};
+    use Stat::{Mean, P50, P90, P99};
+    [
+        Metric::Latency(Ttft, Mean),
+        Metric::Latency(Ttft, P50),
+        Metric::Latency(Ttft, P90),
+        Metric::Latency(Ttft, P99),
+        Metric::Latency(Tpot, Mean),
+        Metric::Latency(Tpot, P50),
+        Metric::Latency(Tpot, P90),
+        Metric::Latency(Tpot, P99),
+        Metric::Latency(E2e, Mean),
+        Metric::Latency(E2e, P50),
+        Metric::Latency(E2e, P90),
+        Metric::Latency(E2e, P99),
+        Metric::PerStreamTps,
+    ]
+};
+
+/// A level's own intervals are computed up to this many requests (beyond, an interval would
+/// take seconds and be narrower than the figure's last printed digit: said so).
+pub const LEVEL_MAX_REQUESTS: usize = 100_000;
+
+/// Each figure of one level with its bootstrap interval over the level's requests
+/// (`summarize --intervals`): how sure the figure is, before any comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LevelIntervals {
+    /// The intervals' coverage.
+    pub confidence: f64,
+    /// Resamples drawn per interval.
+    pub resamples: usize,
+    /// Figure (its `--json` key, in its unit: ms, T/s) → `[low, high]`.
+    pub intervals: std::collections::BTreeMap<&'static str, [f64; 2]>,
+    /// Figure → why it has no interval.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub not_computed: std::collections::BTreeMap<&'static str, String>,
+}
+
+/// The level's figures with their intervals, `None` without per-request data. The seeds mix in
+/// only the level and the figure, so a level gives the same bits wherever it is in the files.
+pub fn level_intervals(p: &Point) -> Option<LevelIntervals> {
+    let req = p.requests.as_ref()?;
+    let level = p.concurrency.unwrap_or(f64::NAN);
+    let mut out = LevelIntervals {
+        confidence: CONFIDENCE,
+        resamples: 0,
+        intervals: Default::default(),
+        not_computed: Default::default(),
+    };
+    let mut series: Vec<(Series, Vec<f64>)> = Vec::new();
+    for metric in LEVEL_METRICS {
+        let Some(e) = estimator(metric) else { continue };
+        let s = series_of(e);
+        if !series.iter().any(|(x, _)| *x == s) {
+            series.push((s, crate::metrics::per_request(req, s)));
+        }
+        let values = &series
+            .iter()
+            .find(|(x, _)| *x == s)
+            .expect("pushed above")
+            .1;
+        let why = too_few(e, values.len()).or_else(|| {
+            (values.len() > LEVEL_MAX_REQUESTS).then(|| {
+                format!(
+                    "{} requests: over {LEVEL_MAX_REQUESTS} an interval is not computed (it is narrower than the figure's rounding)",
+                    values.len()
+                )
+            })
+        });
+        if let Some(why) = why {
+            out.not_computed.insert(metric.key(), why);
+            continue;
+        }
+        // Latencies in ms, as the figures are written.
+        let unit = if matches!(metric, Metric::Latency(..)) {
+            1e3
+        } else {
+            1.0
+        };
+        match interval(values, e, seed_for(usize::MAX, level, metric)) {
+            Some((low, high, n)) => {
+                out.resamples = n;
+                out.intervals
+                    .insert(metric.key(), [low * unit, high * unit]);
+            }
+            None => {
+                out.not_computed
+                    .insert(metric.key(), "no usable request at this level".to_owned());
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The percentile bootstrap interval of the estimator over `values`: (low, high, resamples).
+fn interval(values: &[f64], e: Estimator, seed: u64) -> Option<(f64, f64, usize)> {
+    if values.is_empty() {
+        return None;
+    }
+    let resamples = cost(values.len()) / values.len();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut draw = Vec::with_capacity(values.len());
+    let mut estimates = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        draw.clear();
+        draw.extend((0..values.len()).map(|_| values[rng.random_range(0..values.len())]));
+        if let Some(v) = estimate(&mut draw, e).filter(|v| v.is_finite()) {
+            estimates.push(v);
+        }
+    }
+    let tail = (1.0 - CONFIDENCE) / 2.0 * 100.0;
+    let [low, high] = crate::stats::percentiles(&mut estimates, [tail, 100.0 - tail]);
+    Some((low?, high?, resamples))
+}
+
 /// How a history is ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

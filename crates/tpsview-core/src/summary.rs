@@ -158,6 +158,10 @@ pub struct PointSummary {
     /// power or energy (`crate::energy`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub energy: Option<crate::energy::EnergySummary>,
+    /// Each per-request figure's bootstrap interval over the level's requests, when asked for
+    /// ([`apply_intervals`], `summarize --intervals`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intervals: Option<crate::noise::LevelIntervals>,
 }
 
 impl PointSummary {
@@ -207,6 +211,7 @@ pub fn summarize_report(
                         audited: a.checked,
                         slo: None,
                         usd_per_million_output_tokens: None,
+                        intervals: None,
                         server: server_summary(p, m.system_tps),
                         energy: crate::energy::of(
                             &p.reported.tool,
@@ -240,6 +245,16 @@ fn server_summary(
         .and_then(crate::metrics::window)
         .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
     Some(crate::server::summary(s, window, client_system_tps))
+}
+
+/// Gives every level of every run of `report` (summarised in `runs`, in the same order) its
+/// figures' intervals ([`crate::noise::level_intervals`]).
+pub fn apply_intervals(report: &crate::model::Report, runs: &mut [RunSummary]) {
+    for (run, rs) in report.runs.iter().zip(runs.iter_mut()) {
+        for (p, ps) in run.points.iter().zip(rs.points.iter_mut()) {
+            ps.intervals = crate::noise::level_intervals(p);
+        }
+    }
 }
 
 /// Evaluates every level of every run of `report` (summarised in `runs`, in the same order)

@@ -300,3 +300,60 @@ fn judging_in_steps_gives_what_judging_at_once_gives_and_limits_are_said() {
     assert!(kept.iter().all(|j| whole.contains(j)));
     assert_eq!(said(&budgeted, "budget of"), judged - kept.len());
 }
+
+#[test]
+fn a_levels_interval_covers_the_true_mean_and_median_at_their_nominal_rate() {
+    // A log-normal of median m and σ = 0.2: mean m·e^(σ²/2), median m (exactly).
+    let (m, seeds) = (0.02f64, 200u64);
+    let mean = m * (0.2f64 * 0.2 / 2.0).exp();
+    let mut covered = [0usize; 2];
+    for s in 0..seeds {
+        let x = tpots(200, m, 5000 + s);
+        let (lo, hi, n) = interval(&x, TPOT_MEAN, s).expect("an interval");
+        assert_eq!(n, RESAMPLES);
+        covered[0] += usize::from(lo <= mean && mean <= hi);
+        let (lo, hi, _) =
+            interval(&x, Estimator::Of(Series::Tpot, Stat::P50), s).expect("an interval");
+        covered[1] += usize::from(lo <= m && m <= hi);
+    }
+    for (what, c) in ["mean", "median"].iter().zip(covered) {
+        let rate = c as f64 / seeds as f64;
+        eprintln!("coverage of the true {what}: {rate} (nominal {CONFIDENCE})");
+        assert!(
+            (CONFIDENCE - 0.02..=CONFIDENCE + 0.02).contains(&rate),
+            "{what}: coverage {rate}"
+        );
+    }
+}
+
+#[test]
+fn each_level_of_the_example_has_its_figures_inside_their_intervals() {
+    let report = crate::simulate::seed_report();
+    let (runs, _) = crate::summary::summarize_report(&report, &Default::default());
+    let mut checked = 0;
+    for (p, ps) in report.runs[0].points.iter().zip(&runs[0].points) {
+        let li = level_intervals(p).expect("requests");
+        let n = p.requests.as_ref().unwrap().len();
+        for metric in LEVEL_METRICS {
+            let key = metric.key();
+            match (li.intervals.get(key), li.not_computed.get(key)) {
+                (Some(&[lo, hi]), None) => {
+                    let v = ps.get(metric).unwrap();
+                    assert!(lo <= v && v <= hi, "{key} at {n}: {v} outside {lo} … {hi}");
+                    assert!(lo <= hi, "{key} at {n}: {lo} … {hi}");
+                    checked += 1;
+                }
+                (None, Some(why)) => assert!(why.contains("judged from"), "{key} at {n}: {why}"),
+                other => panic!("{key} at {n}: {other:?}"),
+            }
+        }
+        // A p99 needs 500 requests (5 beyond it).
+        assert_eq!(li.intervals.contains_key("tpot_p99_ms"), n >= 500, "at {n}");
+    }
+    assert!(checked > 20, "{checked}");
+    // The same level gives the same bits.
+    assert_eq!(
+        level_intervals(&report.runs[0].points[1]),
+        level_intervals(&report.runs[0].points[1].clone())
+    );
+}
