@@ -87,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Err(code) => return Ok(code),
     };
     if args.intervals {
-        tpsview_core::summary::apply_intervals(&report, &mut summary.runs);
+        tpsview_core::noise::apply_intervals(&report, &mut summary.runs);
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);

@@ -433,19 +433,16 @@ pub const LEVEL_METRICS: [Metric; 13] = {
 /// take seconds and be narrower than the figure's last printed digit: said so).
 pub const LEVEL_MAX_REQUESTS: usize = 100_000;
 
-/// Each figure of one level with its bootstrap interval over the level's requests
-/// (`summarize --intervals`): how sure the figure is, before any comparison.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LevelIntervals {
-    /// The intervals' coverage.
-    pub confidence: f64,
-    /// Resamples drawn per interval.
-    pub resamples: usize,
-    /// Figure (its `--json` key, in its unit: ms, T/s) → `[low, high]`.
-    pub intervals: std::collections::BTreeMap<&'static str, [f64; 2]>,
-    /// Figure → why it has no interval.
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub not_computed: std::collections::BTreeMap<&'static str, String>,
+pub use crate::summary::LevelIntervals;
+
+/// Gives every level of every run of `report` (summarised in `runs`, in the same order) its
+/// figures' intervals ([`level_intervals`]).
+pub fn apply_intervals(report: &Report, runs: &mut [crate::summary::RunSummary]) {
+    for (run, rs) in report.runs.iter().zip(runs.iter_mut()) {
+        for (p, ps) in run.points.iter().zip(rs.points.iter_mut()) {
+            ps.intervals = level_intervals(p);
+        }
+    }
 }
 
 /// The level's figures with their intervals, `None` without per-request data. The seeds mix in

@@ -159,9 +159,25 @@ pub struct PointSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub energy: Option<crate::energy::EnergySummary>,
     /// Each per-request figure's bootstrap interval over the level's requests, when asked for
-    /// ([`apply_intervals`], `summarize --intervals`); absent otherwise.
+    /// (`summarize --intervals`, which the noise module computes); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub intervals: Option<crate::noise::LevelIntervals>,
+    pub intervals: Option<LevelIntervals>,
+}
+
+/// Each figure of one level with its bootstrap interval over the level's requests
+/// (`summarize --intervals`): how sure the figure is, before any comparison. Made by the noise
+/// module (which sits above this one).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LevelIntervals {
+    /// The intervals' coverage.
+    pub confidence: f64,
+    /// Resamples drawn per interval.
+    pub resamples: usize,
+    /// Figure (its `--json` key, in its unit: ms, T/s) → `[low, high]`.
+    pub intervals: BTreeMap<&'static str, [f64; 2]>,
+    /// Figure → why it has no interval.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_computed: BTreeMap<&'static str, String>,
 }
 
 impl PointSummary {
@@ -245,16 +261,6 @@ fn server_summary(
         .and_then(crate::metrics::window)
         .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
     Some(crate::server::summary(s, window, client_system_tps))
-}
-
-/// Gives every level of every run of `report` (summarised in `runs`, in the same order) its
-/// figures' intervals ([`crate::noise::level_intervals`]).
-pub fn apply_intervals(report: &crate::model::Report, runs: &mut [RunSummary]) {
-    for (run, rs) in report.runs.iter().zip(runs.iter_mut()) {
-        for (p, ps) in run.points.iter().zip(rs.points.iter_mut()) {
-            ps.intervals = crate::noise::level_intervals(p);
-        }
-    }
 }
 
 /// Evaluates every level of every run of `report` (summarised in `runs`, in the same order)
