@@ -1,7 +1,23 @@
 //! What was skipped or substituted while reading the files, and the files that could not be read.
 
 use leptos::prelude::*;
-use tpsview_core::error::{Diagnostic, Severity};
+use tpsview_core::error::{fold, Diagnostic, Severity};
+
+/// At most this many lines of one file's warnings or notes (after folding repeats).
+const LINES: usize = 200;
+
+/// Diagnostics as lines, repeats over a file's objects folded into one (`error::fold`), at most
+/// [`LINES`] of them and a line saying how many more.
+fn folded_list(diags: &[Diagnostic]) -> impl IntoView {
+    let folded = fold(diags);
+    let more = folded.len().saturating_sub(LINES);
+    view! {
+        <ul>
+            {folded.iter().take(LINES).map(|g| view! { <li>{g.to_string()}</li> }).collect_view()}
+            {(more > 0).then(|| view! { <li>{format!("…and {more} more (tpsview summarize --json lists every one)")}</li> })}
+        </ul>
+    }
+}
 
 /// A file as loaded: its name, detected format, and either diagnostics or the error that stopped it.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,13 +103,13 @@ pub fn DiagnosticsList(
                         {(!warnings.is_empty()).then(|| view! {
                             <details class="diagnostics-list-warnings">
                                 <summary>{format!("{} skipped or questionable", warnings.len())}</summary>
-                                <ul>{warnings.into_iter().take(200).map(|d| view! { <li>{d.to_string()}</li> }).collect_view()}</ul>
+                                {folded_list(&warnings)}
                             </details>
                         })}
                         {(!notes.is_empty()).then(|| view! {
                             <details class="diagnostics-list-notes">
                                 <summary>{match notes.len() { 1 => "1 note on how it was read".to_owned(), n => format!("{n} notes on how it was read") }}</summary>
-                                <ul>{notes.into_iter().map(|d| view! { <li>{d.to_string()}</li> }).collect_view()}</ul>
+                                {folded_list(&notes)}
                             </details>
                         })}
                     </li>

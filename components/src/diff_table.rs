@@ -92,7 +92,7 @@ pub fn DiffTable(
                                                     <td data-testid="diff-cell"
                                                         data-metric=cell.metric.key() data-ratio=fmt_value(cell.ratio) data-change=fmt_value(cell.change_pct)
                                                         data-interpolated=cell.interpolated.then_some("true")
-                                                        data-verdict=verdict.map(verdict_key)
+                                                        data-verdict=verdict.map(Verdict::key)
                                                         class:diff-table-better=cell.better == Some(true)
                                                         class:diff-table-worse=cell.better == Some(false)
                                                         title=title>
@@ -119,14 +119,6 @@ pub fn DiffTable(
 }
 
 /// A verdict's key, as `tpsview compare --json` writes it.
-fn verdict_key(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Regression => "regression",
-        Verdict::Improvement => "improvement",
-        Verdict::WithinNoise => "within_noise",
-    }
-}
-
 /// A verdict's badge.
 fn badge(v: Verdict) -> impl IntoView {
     let text = match v {
@@ -134,7 +126,7 @@ fn badge(v: Verdict) -> impl IntoView {
         Verdict::Improvement => "better",
         Verdict::WithinNoise => "≈",
     };
-    view! { <span class="diff-badge" data-verdict=verdict_key(v)>{text}</span> }
+    view! { <span class="diff-badge" data-verdict=v.key()>{text}</span> }
 }
 
 /// What a cell's title adds about its verdict: the interval, or why it is not judged.

@@ -2,7 +2,8 @@
 // llama-bench file of many.test.mjs (each task's CPU time, the trace events inside it — layout, style,
 // script — the DOM mutations it made and the user-timing marks in it). For finding what to bound
 // when many.test.mjs finds a long task: `node tests/e2e/longtasks.mjs [WIDTH HEIGHT]` against dist/
-// (PROF=1 adds a sampling profile of the wasm; its function names need a build that keeps them).
+// (PROF=1 adds a sampling profile of the wasm; its function names need a build that keeps them;
+// CHRONO=1 lists every task over 3 ms in the order they ran, in place of the four longest).
 import path from 'node:path';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,8 +67,10 @@ const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
 await cdp.send('Tracing.end'); await done;
 const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
 const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0));
-for (const t of tasks.slice(0, 4)) {
-  console.log(`task cpu ${(t.tdur / 1e3).toFixed(1)} ms wall ${(t.dur / 1e3).toFixed(1)}`);
+const t0 = Math.min(...tasks.map((t) => t.ts));
+const shown = process.env.CHRONO ? tasks.filter((t) => t.tdur > 3000).sort((a, b) => a.ts - b.ts) : tasks.slice(0, 4);
+for (const t of shown) {
+  console.log(`task at ${((t.ts - t0) / 1e3).toFixed(0)} ms: cpu ${(t.tdur / 1e3).toFixed(1)} ms wall ${(t.dur / 1e3).toFixed(1)}`);
   const inside = events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === `${t.pid}:${t.tid}` && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e !== t);
   for (const e of events.filter((e) => e.cat?.includes('user_timing') && e.ts >= t.ts && e.ts <= t.ts + t.dur)) console.log('    mark', e.name, ((e.ts - t.ts) / 1e3).toFixed(1));
   for (const e of events.filter((e) => e.name === 'TimeStamp' && e.ts >= t.ts && e.ts <= t.ts + t.dur)) console.log('   ', e.args?.data?.message?.slice(0, 300));

@@ -203,12 +203,7 @@ struct Output<'a> {
 
 /// A verdict as a word.
 fn word(j: &Judged) -> &'static str {
-    match j.verdict {
-        Some(Verdict::Regression) => "regression",
-        Some(Verdict::Improvement) => "improvement",
-        Some(Verdict::WithinNoise) => "within noise",
-        None => "not judged",
-    }
+    j.verdict.map_or("not judged", Verdict::words)
 }
 
 /// A judged change as text: `+10.2 % (+6.1 … +14.5)`.

@@ -183,3 +183,131 @@ impl fmt::Display for Diagnostic {
         write!(f, ": {}", self.message)
     }
 }
+
+/// Diagnostics that say the same thing — one severity, field, request and message — of several
+/// objects of one file (`file#k`, e.g. each test of a llama-bench JSONL), as one: a file of 300
+/// objects gets one note, not 300.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Folded<'a> {
+    /// The first of them.
+    pub first: &'a Diagnostic,
+    /// The file without its object number.
+    pub file: &'a str,
+    /// The objects' numbers (`k` of `file#k`), in the order met; empty when it names none.
+    pub objects: Vec<usize>,
+}
+
+/// A file name split into the file and its object number, when it names one (`name#k`).
+fn object_of(file: &str) -> (&str, Option<usize>) {
+    match file.rsplit_once('#') {
+        Some((base, k)) if !base.is_empty() => match k.parse() {
+            Ok(k) => (base, Some(k)),
+            Err(_) => (file, None),
+        },
+        _ => (file, None),
+    }
+}
+
+/// Folds `diags` (in their order, each group where its first member was).
+pub fn fold(diags: &[Diagnostic]) -> Vec<Folded<'_>> {
+    let mut out: Vec<Folded<'_>> = Vec::new();
+    let mut at: std::collections::HashMap<(&str, &str, Option<usize>, bool, &str), usize> =
+        std::collections::HashMap::new();
+    for d in diags {
+        let (file, object) = object_of(&d.file);
+        let Some(k) = object else {
+            out.push(Folded {
+                first: d,
+                file,
+                objects: Vec::new(),
+            });
+            continue;
+        };
+        let key = (
+            file,
+            d.field.as_str(),
+            d.index,
+            d.severity == Severity::Warning,
+            d.message.as_str(),
+        );
+        match at.get(&key) {
+            Some(&i) => out[i].objects.push(k),
+            None => {
+                at.insert(key, out.len());
+                out.push(Folded {
+                    first: d,
+                    file,
+                    objects: vec![k],
+                });
+            }
+        }
+    }
+    out
+}
+
+impl fmt::Display for Folded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.objects.len() < 2 {
+            return self.first.fmt(f);
+        }
+        let (lo, hi) = self
+            .objects
+            .iter()
+            .fold((usize::MAX, 0), |(lo, hi), &k| (lo.min(k), hi.max(k)));
+        let span = if hi - lo + 1 == self.objects.len() {
+            "each"
+        } else {
+            "some"
+        };
+        write!(
+            f,
+            "{} ({} objects, {span} of #{lo} to #{hi}): ",
+            self.file,
+            self.objects.len()
+        )?;
+        let d = Diagnostic {
+            file: String::new(),
+            ..self.first.clone()
+        };
+        // The one diagnostic's words after its file name.
+        let text = d.to_string();
+        f.write_str(text.strip_prefix(": ").unwrap_or(&text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_over_a_files_objects_fold_into_one_and_nothing_else_does() {
+        let note = |file: &str| Diagnostic::info(file, "requests", "no per-request data");
+        let mut diags: Vec<Diagnostic> = (0..300).map(|k| note(&format!("b.jsonl#{k}"))).collect();
+        diags.insert(
+            1,
+            Diagnostic::warning("b.jsonl#1", "avg_ts", None, "not a number"),
+        );
+        diags.push(note("other.json"));
+        diags.push(note("other.json"));
+        diags.push(note("c.json#2"));
+        diags.push(note("c.json#7"));
+        diags.push(note("odd#name.json"));
+        let folded = fold(&diags);
+        let text: Vec<String> = folded.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "b.jsonl (300 objects, each of #0 to #299): note: field `requests`: no per-request data",
+                "b.jsonl#1: warning: field `avg_ts`: not a number",
+                "other.json: note: field `requests`: no per-request data",
+                "other.json: note: field `requests`: no per-request data",
+                "c.json (2 objects, some of #2 to #7): note: field `requests`: no per-request data",
+                "odd#name.json: note: field `requests`: no per-request data",
+            ]
+        );
+        assert_eq!(folded[0].objects, (0..300).collect::<Vec<_>>());
+        // Every diagnostic is in exactly one group.
+        let members: usize = folded.iter().map(|g| g.objects.len().max(1)).sum();
+        assert_eq!(members, diags.len());
+    }
+}

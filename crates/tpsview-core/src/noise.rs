@@ -164,6 +164,26 @@ pub enum Verdict {
     WithinNoise,
 }
 
+impl Verdict {
+    /// Its name in JSON (`serde`'s) and in the viewer's `data-verdict`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Regression => "regression",
+            Verdict::Improvement => "improvement",
+            Verdict::WithinNoise => "within_noise",
+        }
+    }
+
+    /// Its name in words, as the CLI's text and Markdown write it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Regression => "regression",
+            Verdict::Improvement => "improvement",
+            Verdict::WithinNoise => "within noise",
+        }
+    }
+}
+
 /// The verdict on a change of a figure whose better direction is `better`.
 pub fn verdict(c: &Change, better: Better, threshold_pct: f64) -> Verdict {
     let sure = c.low_pct > 0.0 || c.high_pct < 0.0;

@@ -357,3 +357,18 @@ fn each_level_of_the_example_has_its_figures_inside_their_intervals() {
         level_intervals(&report.runs[0].points[1].clone())
     );
 }
+
+#[test]
+fn a_verdicts_key_is_its_json_name() {
+    for v in [
+        Verdict::Regression,
+        Verdict::Improvement,
+        Verdict::WithinNoise,
+    ] {
+        assert_eq!(
+            serde_json::to_value(v).expect("serializes"),
+            serde_json::Value::from(v.key())
+        );
+        assert_eq!(v.words().replace(' ', "_"), v.key());
+    }
+}
