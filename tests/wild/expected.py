@@ -131,6 +131,23 @@ def serve(path, name, sglang=False):
     return points
 
 
+def vllm_sweep_csv(path, name):
+    """`vllm bench sweep`'s summary.csv: pandas' index first, a row per run; the figures as
+    reported (tpsview's system T/s, mean TTFT and TPOT are vLLM's own)."""
+    import csv
+    points = []
+    with open(path, encoding="utf-8", newline="") as fh:
+        for k, row in enumerate(csv.DictReader(fh)):
+            figs = {}
+            for ours, theirs in [("system_tps", "output_throughput"), ("ttft_ms.mean", "mean_ttft_ms"),
+                                 ("tpot_ms.mean", "mean_tpot_ms"), ("concurrency", "max_concurrency")]:
+                v = num(row.get(theirs))
+                if finite(v) and v > 0:
+                    figs[ours] = v
+            points.append({"source": f"{name}#{k + 1}", "figures": figs})
+    return points
+
+
 # --- vLLM bench latency / throughput ----------------------------------------------------------
 
 def vllm_latency(path, name):
@@ -527,6 +544,9 @@ def kind(path):
             return "serving-console"
         if "| model" in text and " test |" in text and "t/s |" in text:
             return "llama-table"
+        header = text.split("\n", 1)[0]
+        if base.endswith(".csv") and "run_number" in header.split(",") and "output_throughput" in header.split(","):
+            return "vllm-sweep-csv"
         return "text"
     try:
         objs = json_objects(path)
@@ -576,13 +596,19 @@ def selected(files):
                     os.path.basename(g).startswith("run=") and os.path.dirname(g) == os.path.dirname(f)
                     for g in files):
                 continue  # a sweep's summary repeats its run=N.json files
+            if base == "summary.csv" and any(
+                    os.path.basename(g).startswith("run=")
+                    and os.path.dirname(g).startswith(os.path.dirname(f) + os.sep) for g in files):
+                continue  # a sweep's top-level summary repeats the run=N.json files under it
             out.append(f)
     return out
 
 
-def file_points(f, folder_files):
+def file_points(f, folder_files, folder=None):
     path = os.path.join(HERE, f)
-    name = os.path.basename(f)
+    # A file in a folder of the case's own (a sweep's per-setting folders) is named by its path
+    # inside the case: the same name (run=0.json) stands in each.
+    name = os.path.relpath(f, folder) if folder else os.path.basename(f)
     k = kind(path)
     if k == "mlperf-summary" and os.path.join(os.path.dirname(f), "mlperf_log_detail.txt") in folder_files:
         # Paired with its detail log: one point, the detail's.
@@ -617,6 +643,7 @@ def file_points(f, folder_files):
         "trtllm-console": lambda: trtllm_console(path, name),
         "serving-console": lambda: serving_console(path, name),
         "llama-table": lambda: llama_table(path, name),
+        "vllm-sweep-csv": lambda: vllm_sweep_csv(path, name),
     }.get(k)
     # A file without a reader here (console reports, detail logs alone): it must give a point.
     return fn() if fn else [{"source": name, "figures": {}}]
@@ -624,13 +651,14 @@ def file_points(f, folder_files):
 
 def cases_of(folder):
     """The folder read as a user drops it, and each file it leaves out (console reports) alone."""
-    files = sorted(os.path.relpath(f, HERE) for f in glob.glob(os.path.join(HERE, folder, "*")))
+    files = sorted(os.path.relpath(f, HERE) for f in glob.glob(os.path.join(HERE, folder, "**", "*"), recursive=True)
+                   if os.path.isfile(f))
     read = selected(files)
     alone = [f for f in files if f not in read and not (f.endswith(".csv") and f[:-4] + ".json" in files)]
     out = []
     if read:
         points = llmperf(folder, read) if folder.startswith("llmperf/") else [
-            p for f in read for p in [dict(q, file=q.get("file", f)) for q in file_points(f, read)]]
+            p for f in read for p in [dict(q, file=q.get("file", f)) for q in file_points(f, read, folder)]]
         out.append({"case": folder, "args": [folder], "files": read, "points": points})
     for f in alone:
         out.append({"case": f, "args": [f], "files": [f],

@@ -88,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if args.intervals {
         tpsview_core::noise::apply_intervals(&report, &mut summary.runs);
+        tpsview_core::noise::apply_repeats(&mut summary.runs);
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
@@ -170,14 +171,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn intervals_text(summary: &Summary) -> String {
     use std::fmt::Write;
     let mut out = format!(
-        "\nIntervals ({:.0} %, bootstrap over each level's requests)\n",
+        "\nIntervals ({:.0} %: bootstrap over each level's requests; over a setup's repeats, Student t)\n",
         tpsview_core::noise::CONFIDENCE * 100.0
     );
     for rs in &summary.runs {
         let _ = writeln!(out, "{}", rs.id);
         for p in &rs.points {
-            let Some(li) = &p.intervals else { continue };
             let conc = p.metrics.concurrency.map_or("–".into(), |c| format!("{c}"));
+            // Over a setup's repeats: under the first of them.
+            if let Some(rl) = p
+                .repeats
+                .as_ref()
+                .filter(|rl| rl.runs.first() == Some(&rs.label))
+            {
+                for (key, f) in &rl.figures {
+                    let _ = match (f.mean, f.interval) {
+                        (Some(mean), Some([lo, hi])) => writeln!(
+                            out,
+                            "  conc {conc:>6}  {key:<16} {mean:>10.2}  [{lo:.2} … {hi:.2}]  mean of {} repeats (Student t)",
+                            f.values.len()
+                        ),
+                        _ => writeln!(
+                            out,
+                            "  conc {conc:>6}  {key:<16} no interval over repeats: {}",
+                            f.not_computed.as_deref().unwrap_or("–")
+                        ),
+                    };
+                }
+            }
+            let Some(li) = &p.intervals else { continue };
             for m in tpsview_core::noise::LEVEL_METRICS {
                 if let (Some([lo, hi]), Some(v)) = (li.intervals.get(m.key()), p.get(m)) {
                     let _ = writeln!(

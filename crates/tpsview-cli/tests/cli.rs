@@ -619,6 +619,106 @@ fn bench_writes_a_report_summarize_reads_back() {
 }
 
 #[test]
+fn bench_repeat_writes_a_run_per_repeat_and_summarize_gives_their_interval() {
+    let (mut stub, url) = stub_server("5");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bench.json");
+    let o = bench(&url, "1,4", "8", "12", &out, &["--repeat", "3"]);
+    stub.kill();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("Over the repeats"), "{stdout}");
+    // The file itself: three runs, each the whole sweep, each with its own date.
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let runs = file["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    let mut dates = Vec::new();
+    // Each repeat's system T/s per level, from its requests: output tokens over first send to
+    // last end (every stub request succeeds).
+    let mut tps: Vec<Vec<f64>> = Vec::new();
+    for (k, r) in runs.iter().enumerate() {
+        assert_eq!(
+            r["label"],
+            format!("stub · tpsview-stub · repeat={}", k + 1)
+        );
+        assert_eq!(r["meta"]["labels"]["repeats"], "3");
+        dates.push(r["meta"]["date"].as_str().unwrap().to_owned());
+        let points = r["points"].as_array().unwrap();
+        assert_eq!(points.len(), 2);
+        tps.push(
+            points
+                .iter()
+                .map(|p| {
+                    let col = |name: &str| -> Vec<f64> {
+                        p["requests"][name]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|x| x.as_f64().unwrap())
+                            .collect()
+                    };
+                    let (start, e2e, outs) = (col("start_s"), col("e2e_s"), col("output_tokens"));
+                    let first = start.iter().copied().fold(f64::INFINITY, f64::min);
+                    let last = (0..start.len())
+                        .map(|i| start[i] + e2e[i])
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    outs.iter().sum::<f64>() / (last - first)
+                })
+                .collect(),
+        );
+    }
+    assert!(dates.windows(2).all(|w| w[0] <= w[1]), "{dates:?}");
+    // summarize --intervals: each level's values over the three, their mean and t interval.
+    let v = json(&tpsview(&[
+        "summarize",
+        "--json",
+        "--intervals",
+        out.to_str().unwrap(),
+    ]));
+    for (j, p) in v["runs"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let rep = &p["repeats"];
+        assert_eq!(rep["setup"], "stub · tpsview-stub");
+        let f = &rep["figures"]["system_tps"];
+        let values: Vec<f64> = f["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        let want: Vec<f64> = tps.iter().map(|r| r[j]).collect();
+        for (a, b) in values.iter().zip(&want) {
+            assert!((a - b).abs() <= 1e-9 * b, "level {j}: {a} vs {b}");
+        }
+        let mean = want.iter().sum::<f64>() / 3.0;
+        let s = (want.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+        // t(0.995, 2 df) = 9.925, from a printed table.
+        let half = 9.925 * s / 3f64.sqrt();
+        let lo = f["interval"][0].as_f64().unwrap();
+        assert!(
+            (lo - (mean - half)).abs() <= 1e-4 * half + 1e-9,
+            "{lo} vs {}",
+            mean - half
+        );
+        // Every repeat's level carries the same.
+        for r in 1..3 {
+            assert_eq!(&v["runs"][r]["points"][j]["repeats"], rep);
+        }
+    }
+    assert!(
+        tpsview(&["bench", "--url", &url, "--model", "m", "--repeat", "0", "-o", "x.json"])
+            .status
+            .code()
+            == Some(2)
+    );
+}
+
+#[test]
 fn bench_polls_the_servers_metrics_and_summarize_audits_them() {
     // The stub reports llama.cpp's names: requests streaming now, and every chunk sent as one
     // token and one decode call (it does not batch).

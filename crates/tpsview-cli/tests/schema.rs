@@ -146,7 +146,7 @@ fn summarize(args: &[&str]) -> Value {
 #[test]
 fn summarize_json_follows_its_schema() {
     let s = schema();
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 9] = [
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",
             "--steady-state",
@@ -187,6 +187,11 @@ fn summarize_json_follows_its_schema() {
         // A real bench run with the server's metrics, and a real AIPerf summary with energy.
         &["tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"],
         &["tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json"],
+        // A real sweep of three repeats: each level's figures over them.
+        &[
+            "tests/wild/vllm-sweep/yifanzhang-pro-FlashSampling",
+            "--intervals",
+        ],
     ];
     for args in cases {
         if !root().join(args[0]).exists() {

@@ -211,16 +211,25 @@ fn the_corpus_is_what_its_provenance_says() {
             continue;
         }
         for source in std::fs::read_dir(&tool).expect("tool folder") {
-            for f in std::fs::read_dir(source.expect("entry").path()).expect("source folder") {
-                let f = f.expect("entry").path();
-                let size = std::fs::metadata(&f).expect("size").len();
-                let rel = f
-                    .strip_prefix(&wild)
-                    .expect("under")
-                    .to_string_lossy()
-                    .into_owned();
-                assert!(size <= 5 << 20, "{rel}: {size} bytes");
-                files.insert(rel);
+            // A source's files, in the folders its tool wrote them in (a sweep's per-setting
+            // folders) where it has them.
+            let mut todo = vec![source.expect("entry").path()];
+            while let Some(dir) = todo.pop() {
+                for f in std::fs::read_dir(&dir).expect("source folder") {
+                    let f = f.expect("entry").path();
+                    if f.is_dir() {
+                        todo.push(f);
+                        continue;
+                    }
+                    let size = std::fs::metadata(&f).expect("size").len();
+                    let rel = f
+                        .strip_prefix(&wild)
+                        .expect("under")
+                        .to_string_lossy()
+                        .into_owned();
+                    assert!(size <= 5 << 20, "{rel}: {size} bytes");
+                    files.insert(rel);
+                }
             }
         }
     }
@@ -284,4 +293,106 @@ fn the_corpus_is_what_its_provenance_says() {
         repos.len(),
         tools.len()
     );
+}
+
+/// A real sweep of three repeats (`vllm bench sweep serve --num-runs 3`, FlashSampling's
+/// baseline: nine levels, `run=0.json`…`run=2.json` in each level's folder) reads as three runs of
+/// nine levels, and `summarize --intervals` gives each level's system T/s and requests/s over
+/// the repeats: the values the files state, their mean and `mean ± t·s/√3`, with t(0.995, 2 df)
+/// = 9.925 from a printed table, everything computed here from the files.
+#[test]
+fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
+    let case = "vllm-sweep/yifanzhang-pro-FlashSampling";
+    let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .current_dir(root().join("tests/wild"))
+        .args(["summarize", "--json", "--intervals", case])
+        .output()
+        .expect("tpsview runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let runs = got["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 3, "three repeats");
+    // From the files: level → (run_number → (output_throughput, request_throughput)).
+    let mut files: BTreeMap<u64, BTreeMap<u64, (f64, f64)>> = BTreeMap::new();
+    let mut todo = vec![root().join("tests/wild").join(case)];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).expect("folder") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("run="))
+            {
+                let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).expect("read"))
+                    .expect("JSON");
+                let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+                files
+                    .entry(v["max_concurrency"].as_u64().expect("level"))
+                    .or_default()
+                    .insert(
+                        v["run_number"].as_u64().expect("run_number"),
+                        (n("output_throughput"), n("request_throughput")),
+                    );
+            }
+        }
+    }
+    assert_eq!(files.len(), 9);
+    for (r, run) in runs.iter().enumerate() {
+        assert!(
+            run["label"]
+                .as_str()
+                .is_some_and(|l| l.ends_with(&format!("run={r}"))),
+            "{}",
+            run["label"]
+        );
+        let points = run["points"].as_array().expect("points");
+        assert_eq!(points.len(), 9, "{}", run["label"]);
+        for p in points {
+            let c = p["concurrency"].as_f64().expect("level") as u64;
+            let reps = &p["repeats"];
+            assert_eq!(reps["runs"].as_array().map(Vec::len), Some(3), "at {c}");
+            for (key, pick) in [("system_tps", 0usize), ("request_throughput", 1)] {
+                let want: Vec<f64> = files[&c]
+                    .values()
+                    .map(|t| if pick == 0 { t.0 } else { t.1 })
+                    .collect();
+                let f = &reps["figures"][key];
+                let values: Vec<f64> = f["values"]
+                    .as_array()
+                    .expect("values")
+                    .iter()
+                    .filter_map(Value::as_f64)
+                    .collect();
+                assert_eq!(values.len(), 3, "{key} at {c}");
+                for (a, b) in values.iter().zip(&want) {
+                    assert!(
+                        (a - b).abs() <= 1e-9 * b,
+                        "{key} at {c}: {a} vs the file's {b}"
+                    );
+                }
+                let mean = want.iter().sum::<f64>() / 3.0;
+                let s = (want.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+                let half = 9.925 * s / 3f64.sqrt();
+                let lo = f["interval"][0].as_f64().expect("low");
+                let hi = f["interval"][1].as_f64().expect("high");
+                assert!((f["mean"].as_f64().expect("mean") - mean).abs() <= 1e-9 * mean);
+                // The table's t is rounded to 4 figures: within 1e-4 of the half-width.
+                assert!(
+                    (lo - (mean - half)).abs() <= 1e-4 * half + 1e-12,
+                    "{key} at {c}: {lo} vs {}",
+                    mean - half
+                );
+                assert!(
+                    (hi - (mean + half)).abs() <= 1e-4 * half + 1e-12,
+                    "{key} at {c}: {hi} vs {}",
+                    mean + half
+                );
+            }
+        }
+    }
 }

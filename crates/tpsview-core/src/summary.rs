@@ -162,6 +162,40 @@ pub struct PointSummary {
     /// (`summarize --intervals`, which the noise module computes); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub intervals: Option<LevelIntervals>,
+    /// The level's whole-level figures (system T/s, requests/s) over the repeats of its run's
+    /// setup, when the run is one of several (`summarize --intervals`; `noise::apply_repeats`);
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<RepeatLevel>,
+}
+
+/// One level of a setup measured in several runs — its repeats (labels equal but for a `run=N`
+/// or `repeat=N` part: `vllm bench sweep`'s `run=N.json`, `tpsview bench --repeat`): each
+/// whole-level figure's value in every repeat, their mean and its 99 % Student-t interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RepeatLevel {
+    /// The setup: the label without its repeat part.
+    pub setup: String,
+    /// The labels of the repeats that measured this level, in the files' order.
+    pub runs: Vec<String>,
+    /// The intervals' coverage.
+    pub confidence: f64,
+    /// Figure (its `--json` key) → its values over the repeats.
+    pub figures: BTreeMap<&'static str, RepeatFigure>,
+}
+
+/// A whole-level figure over a setup's repeats.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RepeatFigure {
+    /// Its value in each repeat that defines it, in the order of `runs`.
+    pub values: Vec<f64>,
+    /// Their mean (`null` when no repeat defines it).
+    pub mean: Option<f64>,
+    /// The mean's interval (`mean ± t·s/√n`, n − 1 degrees of freedom); `null` with one value.
+    pub interval: Option<[f64; 2]>,
+    /// Why there is no interval, when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_computed: Option<String>,
 }
 
 /// Each figure of one level with its bootstrap interval over the level's requests
@@ -228,6 +262,7 @@ pub fn summarize_report(
                         slo: None,
                         usd_per_million_output_tokens: None,
                         intervals: None,
+                        repeats: None,
                         server: server_summary(p, m.system_tps),
                         energy: crate::energy::of(
                             &p.reported.tool,

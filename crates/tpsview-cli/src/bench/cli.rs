@@ -60,6 +60,10 @@ pub struct Args {
     /// Milliseconds between two polls of the server's metrics (50 to 5000).
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(50..=5000))]
     pub server_metrics_interval_ms: u64,
+    /// Run the whole sweep this many times, each a run of its own labelled `repeat=K`: the
+    /// repeats give system T/s and requests/s an interval (`summarize --intervals`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
     /// Output file.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -126,7 +130,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(run_bench(cfg, args.label, args.output, metrics))
+    rt.block_on(run_bench(
+        cfg,
+        args.label,
+        args.output,
+        metrics,
+        args.repeat,
+    ))
 }
 
 /// `tpsview bench`: every level in turn, a progress bar each, then the report and its summary.
@@ -135,6 +145,7 @@ async fn run_bench(
     label: Option<String>,
     output: PathBuf,
     metrics: Option<(String, std::time::Duration)>,
+    repeats: u32,
 ) -> anyhow::Result<ExitCode> {
     use std::sync::atomic::Ordering;
     let interrupt = super::Interrupt::install();
@@ -148,93 +159,107 @@ async fn run_bench(
         "{prefix:>16} [{bar:30}] {pos}/{len} requests  {msg}",
     )?
     .progress_chars("=> ");
-    let run_start = std::time::Instant::now();
-    let mut levels: Vec<(u32, Vec<super::Record>)> = Vec::new();
-    let mut servers: Vec<Option<tpsview_core::server::ServerSeries>> = Vec::new();
-    for &level in &cfg.levels {
+    // Each repeat: its levels' records, the server's series, when it ended.
+    let mut sweeps: Vec<Sweep> = Vec::new();
+    for repeat in 1..=repeats {
         if interrupt.stop.load(Ordering::Relaxed) {
             break;
         }
-        let bar = bars.add(indicatif::ProgressBar::new(cfg.requests_per_level as u64));
-        bar.set_style(style.clone());
-        bar.set_prefix(format!("concurrency {level}"));
-        let progress = std::sync::Arc::new(super::Progress::default());
-        let (p, b) = (progress.clone(), bar.clone());
-        let started = std::time::Instant::now();
-        let ticker = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                let done = p.done.load(Ordering::Relaxed) as u64;
-                let chunks = p.chunks.load(Ordering::Relaxed) as f64;
-                b.set_position(done);
-                b.set_message(format!(
-                    "{:.0} tokens/s so far",
-                    chunks / started.elapsed().as_secs_f64().max(1e-3)
-                ));
+        let run_start = std::time::Instant::now();
+        let mut levels: Vec<(u32, Vec<super::Record>)> = Vec::new();
+        let mut servers: Vec<Option<tpsview_core::server::ServerSeries>> = Vec::new();
+        for &level in &cfg.levels {
+            if interrupt.stop.load(Ordering::Relaxed) {
+                break;
             }
-        });
-        // The server's metrics polled alongside, until the level's last request is done; once
-        // between the warm-up and the recorded requests (`metrics::poll`).
-        let (warmed, resume) = (tokio::sync::Notify::new(), tokio::sync::Notify::new());
-        let between = metrics.as_ref().map(|_| (&warmed, &resume));
-        let run = super::run_level(
-            &client,
-            &cfg,
-            level,
-            run_start,
-            &interrupt.stop,
-            &progress,
-            between,
-        );
-        let (recs, server) = match &metrics {
-            Some((url, every)) => {
-                let done = std::sync::atomic::AtomicBool::new(false);
-                let (recs, (series, failed)) = tokio::join!(
-                    async {
-                        let r = run.await;
-                        done.store(true, Ordering::Relaxed);
-                        r
-                    },
-                    super::metrics::poll(
-                        &client,
-                        url,
-                        *every,
-                        run_start,
-                        &done,
-                        (&warmed, &resume)
-                    )
-                );
-                if let Some((n, why)) = failed {
-                    eprintln!(
+            let bar = bars.add(indicatif::ProgressBar::new(cfg.requests_per_level as u64));
+            bar.set_style(style.clone());
+            bar.set_prefix(if repeats > 1 {
+                format!("{repeat}/{repeats} concurrency {level}")
+            } else {
+                format!("concurrency {level}")
+            });
+            let progress = std::sync::Arc::new(super::Progress::default());
+            let (p, b) = (progress.clone(), bar.clone());
+            let started = std::time::Instant::now();
+            let ticker = tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    let done = p.done.load(Ordering::Relaxed) as u64;
+                    let chunks = p.chunks.load(Ordering::Relaxed) as f64;
+                    b.set_position(done);
+                    b.set_message(format!(
+                        "{:.0} tokens/s so far",
+                        chunks / started.elapsed().as_secs_f64().max(1e-3)
+                    ));
+                }
+            });
+            // The server's metrics polled alongside, until the level's last request is done; once
+            // between the warm-up and the recorded requests (`metrics::poll`).
+            let (warmed, resume) = (tokio::sync::Notify::new(), tokio::sync::Notify::new());
+            let between = metrics.as_ref().map(|_| (&warmed, &resume));
+            let run = super::run_level(
+                &client,
+                &cfg,
+                level,
+                run_start,
+                &interrupt.stop,
+                &progress,
+                between,
+            );
+            let (recs, server) = match &metrics {
+                Some((url, every)) => {
+                    let done = std::sync::atomic::AtomicBool::new(false);
+                    let (recs, (series, failed)) = tokio::join!(
+                        async {
+                            let r = run.await;
+                            done.store(true, Ordering::Relaxed);
+                            r
+                        },
+                        super::metrics::poll(
+                            &client,
+                            url,
+                            *every,
+                            run_start,
+                            &done,
+                            (&warmed, &resume)
+                        )
+                    );
+                    if let Some((n, why)) = failed {
+                        eprintln!(
                         "concurrency {level}: {n} of {} polls of the server's metrics failed, the last: {why}",
                         n + series.t_s.len()
                     );
+                    }
+                    (recs, (!series.t_s.is_empty()).then_some(series))
                 }
-                (recs, (!series.t_s.is_empty()).then_some(series))
+                None => (run.await, None),
+            };
+            ticker.abort();
+            let failed = recs.iter().filter(|r| r.error.is_some()).count();
+            bar.set_position(recs.len() as u64);
+            bar.finish_with_message(format!("{} ok, {failed} failed", recs.len() - failed));
+            if bars.is_hidden() {
+                eprintln!("{}: {} requests, {failed} failed", bar.prefix(), recs.len());
             }
-            None => (run.await, None),
-        };
-        ticker.abort();
-        let failed = recs.iter().filter(|r| r.error.is_some()).count();
-        bar.set_position(recs.len() as u64);
-        bar.finish_with_message(format!("{} ok, {failed} failed", recs.len() - failed));
-        if bars.is_hidden() {
-            eprintln!(
-                "concurrency {level}: {} requests, {failed} failed",
-                recs.len()
-            );
-        }
-        if let Some(e) = recs.iter().find_map(|r| r.error.as_deref()) {
-            if failed == recs.len() {
-                eprintln!("concurrency {level}: every request failed, e.g. {e}");
+            if let Some(e) = recs.iter().find_map(|r| r.error.as_deref()) {
+                if failed == recs.len() {
+                    eprintln!("concurrency {level}: every request failed, e.g. {e}");
+                }
             }
+            levels.push((level, recs));
+            servers.push(server);
         }
-        levels.push((level, recs));
-        servers.push(server);
+        sweeps.push(Sweep {
+            levels,
+            servers,
+            ended: super::now_rfc3339(),
+        });
     }
     let interrupted = interrupt.stop.load(Ordering::Relaxed);
-    let (events, client_ns) = levels
+    let (events, client_ns) = sweeps
         .iter()
+        .flat_map(|s| s.levels.iter())
         .flat_map(|(_, r)| r.iter())
         .fold((0u64, 0u64), |a, r| (a.0 + r.events, a.1 + r.client_ns));
     let mut labels = std::collections::BTreeMap::new();
@@ -264,6 +289,105 @@ async fn run_bench(
             format!("{:.2}", client_ns as f64 / events as f64 / 1e3),
         );
     }
+    if repeats > 1 {
+        labels.insert("repeats".to_owned(), repeats.to_string());
+    }
+    let base = tpsview_core::model::Metadata {
+        engine: engine.clone(),
+        model: Some(cfg.model.clone()),
+        labels,
+        ..Default::default()
+    };
+    let label = label.unwrap_or_else(|| match &engine {
+        Some(e) => format!("{} · {e}", cfg.model),
+        None => cfg.model.clone(),
+    });
+    let mut report = tpsview_core::model::Report::default();
+    let (mut chunk_counted, mut invalid) = (0, Vec::new());
+    for (k, sweep) in sweeps.into_iter().enumerate() {
+        let mut meta = base.clone();
+        meta.date = Some(sweep.ended);
+        let label = if repeats > 1 {
+            format!("{label} · repeat={}", k + 1)
+        } else {
+            label.clone()
+        };
+        let (r, counted, bad) =
+            run_report(&cfg, &sweep.levels, sweep.servers, meta, label, interrupted);
+        if report.runs.is_empty() {
+            report.meta = r.meta;
+        }
+        report.runs.extend(r.runs);
+        chunk_counted += counted;
+        invalid.extend(bad);
+    }
+    // Requests that completed but break a rule of docs/metrics.md (validated like any file's).
+    for d in &invalid {
+        eprintln!("{d}");
+    }
+    if chunk_counted > 0 {
+        eprintln!("note: {chunk_counted} responses carried no usage count: their output tokens are their content chunks");
+    }
+    std::fs::write(&output, formats::tpsview::write(&report))
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    let (runs, diagnostics) =
+        tpsview_core::summary::summarize_report(&report, &MetricOptions::default());
+    let mut summary = tpsview_core::summary::Summary { runs, diagnostics };
+    print!("{}", table::render(&summary));
+    if repeats > 1 {
+        tpsview_core::noise::apply_repeats(&mut summary.runs);
+        print!("{}", repeats_text(&summary));
+    }
+    if events > 0 {
+        eprintln!(
+            "client overhead: {:.1} µs per streamed event read (parse and bookkeeping)",
+            client_ns as f64 / events as f64 / 1e3
+        );
+    }
+    let levels: usize = report.runs.iter().map(|r| r.points.len()).sum();
+    eprintln!(
+        "wrote {} ({levels} levels{}{})",
+        output.display(),
+        if report.runs.len() > 1 {
+            format!(" in {} runs", report.runs.len())
+        } else {
+            String::new()
+        },
+        if interrupted {
+            ", interrupted by Ctrl-C"
+        } else {
+            ""
+        }
+    );
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One repeat of the sweep.
+struct Sweep {
+    levels: Vec<(u32, Vec<super::Record>)>,
+    servers: Vec<Option<tpsview_core::server::ServerSeries>>,
+    ended: String,
+}
+
+/// One repeat's run: its finish reasons, its server series and its token counting in the
+/// metadata; (the report of one run, requests counted by chunks, invalid requests).
+fn run_report(
+    cfg: &super::Config,
+    levels: &[(u32, Vec<super::Record>)],
+    servers: Vec<Option<tpsview_core::server::ServerSeries>>,
+    mut meta: tpsview_core::model::Metadata,
+    label: String,
+    interrupted: bool,
+) -> (
+    tpsview_core::model::Report,
+    usize,
+    Vec<tpsview_core::error::Diagnostic>,
+) {
+    let labels = &mut meta.labels;
     // Finish reasons per level (`length` when max_tokens ended the request, `stop` for EOS…).
     let reasons: Vec<String> = levels
         .iter()
@@ -285,57 +409,46 @@ async fn run_bench(
             "true: Ctrl-C; unfinished requests are not recorded".to_owned(),
         );
     }
-    let meta = tpsview_core::model::Metadata {
-        engine: engine.clone(),
-        model: Some(cfg.model.clone()),
-        date: Some(super::now_rfc3339()),
-        labels,
-        ..Default::default()
-    };
-    let label = label.unwrap_or_else(|| match &engine {
-        Some(e) => format!("{} · {e}", cfg.model),
-        None => cfg.model.clone(),
-    });
-    let (mut report, chunk_counted, invalid) = super::report(&cfg, &levels, meta, label);
+    let (mut report, chunk_counted, invalid) = super::report(cfg, levels, meta, label);
     for (point, server) in report.runs[0].points.iter_mut().zip(servers) {
         point.server = server;
-    }
-    // Requests that completed but break a rule of docs/metrics.md (validated like any file's).
-    for d in &invalid {
-        eprintln!("{d}");
     }
     if chunk_counted > 0 {
         report.runs[0].meta.labels.insert(
             "token_counts".to_owned(),
             format!("{chunk_counted} requests carried no usage: their output tokens are their content chunks"),
         );
-        eprintln!("note: {chunk_counted} responses carried no usage count: their output tokens are their content chunks");
     }
-    std::fs::write(&output, formats::tpsview::write(&report))
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    let (runs, diagnostics) =
-        tpsview_core::summary::summarize_report(&report, &MetricOptions::default());
-    let summary = tpsview_core::summary::Summary { runs, diagnostics };
-    print!("{}", table::render(&summary));
-    if events > 0 {
-        eprintln!(
-            "client overhead: {:.1} µs per streamed event read (parse and bookkeeping)",
-            client_ns as f64 / events as f64 / 1e3
-        );
-    }
-    eprintln!(
-        "wrote {} ({} levels{})",
-        output.display(),
-        levels.len(),
-        if interrupted {
-            ", interrupted by Ctrl-C"
-        } else {
-            ""
-        }
+    (report, chunk_counted, invalid)
+}
+
+/// The repeats' lines under the table: each level's system T/s and requests/s over the repeats.
+fn repeats_text(summary: &tpsview_core::summary::Summary) -> String {
+    use std::fmt::Write;
+    let mut out = format!(
+        "\nOver the repeats ({:.0} % Student-t interval of the mean)\n",
+        tpsview_core::noise::CONFIDENCE * 100.0
     );
-    Ok(if interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let Some(first) = summary.runs.first() else {
+        return out;
+    };
+    for p in &first.points {
+        let Some(rl) = &p.repeats else { continue };
+        let conc = p.metrics.concurrency.map_or("–".into(), |c| format!("{c}"));
+        for (key, f) in &rl.figures {
+            let _ = match (f.mean, f.interval) {
+                (Some(mean), Some([lo, hi])) => writeln!(
+                    out,
+                    "  conc {conc:>6}  {key:<18} {mean:>10.2}  [{lo:.2} … {hi:.2}]  over {} repeats",
+                    f.values.len()
+                ),
+                _ => writeln!(
+                    out,
+                    "  conc {conc:>6}  {key:<18} {}",
+                    f.not_computed.as_deref().unwrap_or("–")
+                ),
+            };
+        }
+    }
+    out
 }

@@ -372,3 +372,137 @@ fn a_verdicts_key_is_its_json_name() {
         assert_eq!(v.words().replace(' ', "_"), v.key());
     }
 }
+
+#[test]
+fn a_repeat_is_a_run_or_repeat_part_of_the_label() {
+    assert_eq!(
+        repeat_of("qwen · max_num_seqs=32 · run=2"),
+        Some(("qwen · max_num_seqs=32".to_owned(), 2))
+    );
+    assert_eq!(
+        repeat_of("repeat=10 · llama.cpp"),
+        Some(("llama.cpp".to_owned(), 10))
+    );
+    for label in [
+        "qwen",
+        "qwen · run=x",
+        "qwen · rerun=1",
+        "qwen · run=",
+        "qwen run=1",
+    ] {
+        assert_eq!(repeat_of(label), None, "{label}");
+    }
+}
+
+#[test]
+fn the_t_interval_over_repeats_is_the_textbook_one() {
+    // [1, 2, 3]: mean 2, s = 1; t(0.995, 2 df) = 9.925 from a printed table: 2 ± 9.925/√3.
+    let f = over_repeats(vec![1.0, 2.0, 3.0]);
+    let [lo, hi] = f.interval.expect("an interval");
+    assert_eq!(f.mean, Some(2.0));
+    assert!((hi - 2.0 - 9.925 / 3f64.sqrt()).abs() < 1e-3, "{hi}");
+    assert!((2.0 - lo - 9.925 / 3f64.sqrt()).abs() < 1e-3, "{lo}");
+    // Five repeats: t(0.995, 4) = 4.604.
+    let v = [10.0, 12.0, 11.0, 13.0, 9.0];
+    let [lo, hi] = over_repeats(v.to_vec()).interval.expect("an interval");
+    let s = (v.iter().map(|x| (x - 11.0_f64).powi(2)).sum::<f64>() / 4.0).sqrt();
+    assert!(
+        (hi - lo - 2.0 * 4.604 * s / 5f64.sqrt()).abs() < 1e-2,
+        "{lo} … {hi}"
+    );
+    assert!(over_repeats(vec![5.0]).interval.is_none());
+    assert!(over_repeats(vec![5.0])
+        .not_computed
+        .unwrap()
+        .contains("one repeat"));
+    assert_eq!(over_repeats(Vec::new()).mean, None);
+}
+
+#[test]
+fn the_interval_over_three_repeats_covers_the_true_mean_at_its_nominal_rate() {
+    // 4,000 setups of three repeats, each repeat's system T/s normal around 1,000 with σ = 30
+    // (Box–Muller): the 99 % interval holds 1,000 in 99 % of them (±1 point: the binomial's σ
+    // over 4,000 is 0.16 points); a percentile bootstrap over three values would not get near.
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut normal = move || {
+        let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    };
+    let setups = 4000;
+    let covered = (0..setups)
+        .filter(|_| {
+            let v: Vec<f64> = (0..3).map(|_| 1000.0 + 30.0 * normal()).collect();
+            let [lo, hi] = over_repeats(v).interval.expect("an interval");
+            lo <= 1000.0 && 1000.0 <= hi
+        })
+        .count();
+    let rate = covered as f64 / setups as f64;
+    assert!((rate - CONFIDENCE).abs() <= 0.01, "{rate}");
+}
+
+#[test]
+fn runs_repeating_a_setup_get_each_levels_figures_over_the_repeats() {
+    // The built-in example's run three times as `run=0..2`, the second with every request's
+    // times 10 % later (so its system T/s is lower), and a run of another setup.
+    let seed = crate::simulate::seed_report();
+    let mut runs = vec![seed.runs[0].clone(); 4];
+    for p in &mut runs[1].points {
+        if let Some(r) = p.requests.as_mut() {
+            for i in 0..r.len() {
+                r.e2e_s[i] *= 1.1;
+                r.ttft_s[i] *= 1.1;
+            }
+            for s in r.start_s.as_mut().expect("send times") {
+                *s *= 1.1;
+            }
+        }
+    }
+    runs[2].points.pop();
+    for (i, r) in runs.iter_mut().enumerate() {
+        r.label = if i < 3 {
+            format!("m · slots=4 · run={i}")
+        } else {
+            "m · slots=8 · run=0".to_owned()
+        };
+    }
+    let report = Report {
+        meta: seed.meta.clone(),
+        runs,
+    };
+    let (mut summaries, _) = crate::summary::summarize_report(&report, &Default::default());
+    apply_repeats(&mut summaries);
+    assert!(summaries[3].points.iter().all(|p| p.repeats.is_none()));
+    let last = summaries[0].points.len() - 1;
+    for (j, p) in summaries[0].points.iter().enumerate() {
+        let rl = p.repeats.as_ref().expect("repeats");
+        assert_eq!(rl.setup, "m · slots=4");
+        let n = if j == last { 2 } else { 3 };
+        assert_eq!(rl.runs.len(), n);
+        // The values are each repeat's own figure there, recomputed from its requests: output
+        // tokens over first send to last end.
+        let want: Vec<f64> = (0..3)
+            .filter_map(|i| report.runs[i].points.get(j))
+            .map(|pt| {
+                let r = pt.requests.as_ref().expect("requests");
+                let start = r.start_s.as_ref().expect("send times");
+                let tokens: f64 = (0..r.len()).map(|k| r.output_tokens[k] as f64).sum();
+                let first = start.iter().copied().fold(f64::INFINITY, f64::min);
+                let end = (0..r.len())
+                    .map(|k| start[k] + r.e2e_s[k])
+                    .fold(f64::NEG_INFINITY, f64::max);
+                tokens / (end - first)
+            })
+            .collect();
+        let f = &rl.figures["system_tps"];
+        assert_eq!(f.values.len(), want.len());
+        for (a, b) in f.values.iter().zip(&want) {
+            assert!((a - b).abs() <= 1e-9 * b, "{a} vs {b}");
+        }
+        assert!(f.values[1] < f.values[0], "the slower repeat");
+        let [lo, hi] = f.interval.expect("an interval");
+        let mean = f.mean.expect("a mean");
+        assert!(lo < mean && mean < hi && lo < f.values[1] && f.values[0] < hi);
+        // Every repeat that measured the level carries the same.
+        assert_eq!(summaries[1].points[j].repeats.as_ref(), Some(rl));
+    }
+}

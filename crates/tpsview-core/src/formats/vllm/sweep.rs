@@ -68,8 +68,11 @@ impl Sweep {
     }
 }
 
-/// The overrides that are the level, not the setting.
-const LEVEL_KEYS: &[&str] = &["max_concurrency", "request_rate"];
+/// The overrides that are the level, not the setting: the level itself, and the prompts sent at
+/// it, which sweeps scale with the level (`BENCH--max_concurrency=16-num_prompts=160-…`: a
+/// setting of their own would make every level a run of one point; the level's requests say
+/// how many there were).
+const LEVEL_KEYS: &[&str] = &["max_concurrency", "request_rate", "num_prompts"];
 
 /// The combination directory of a path (`…/SERVE-…-BENCH-…/run=0.json`), if it has one.
 fn comb_dir(file: &str) -> Option<&str> {
