@@ -160,7 +160,10 @@ pub fn grouped(files: &[LoadedFile]) -> Grouped {
 
 /// Every figure of every run, with what grouping and recomputation said.
 pub fn summary_of(g: &Grouped) -> Summary {
-    let (runs, more) = summarize_report(g, &MetricOptions::default());
+    let (mut runs, more) = summarize_report(g, &MetricOptions::default());
+    // Runs that repeat a setup: their levels' figures over the repeats (the diff judges system
+    // T/s and requests/s over them, as `tpsview compare` does).
+    tpsview_core::noise::apply_repeats(&mut runs);
     let mut diagnostics = g.diagnostics.clone();
     diagnostics.extend(more);
     Summary { runs, diagnostics }

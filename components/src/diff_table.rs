@@ -140,10 +140,14 @@ fn judgement(j: &Judged) -> String {
     };
     match (&j.change, j.verdict, &j.not_judged) {
         (Some(c), Some(v), _) => format!(
-            "\n{:.0} % interval {} … {}: {}",
+            "\n{:.0} % interval {} … {}{}: {}",
             CONFIDENCE * 100.0,
             pct(c.low_pct),
             pct(c.high_pct),
+            j.repeats.map_or(String::new(), |[a, b]| format!(
+                " of the change of the means over {b} repeats against {a} ({})",
+                pct(c.change_pct)
+            )),
             match v {
                 Verdict::Regression => "a regression",
                 Verdict::Improvement => "an improvement",

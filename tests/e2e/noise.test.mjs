@@ -82,3 +82,58 @@ test('each diff cell carries the verdict tpsview compare gives it', async () => 
   assert.deepEqual(violations, []);
   assert.deepEqual(log.errors, []);
 });
+
+test('over repeats the diff judges system T/s as tpsview compare does', async () => {
+  // One file of four runs made from the example: setup "base" twice and setup "slower" (every
+  // request's times 10 % later at every level: system T/s ~9 % lower) twice, as
+  // `tpsview bench --repeat 2` labels them; each repeat's first request a little different so
+  // that the repeats spread.
+  const doc = JSON.parse(await readFile(BASE, 'utf8'));
+  const one = doc.runs[0];
+  const runs = [];
+  for (const [setup, slow] of [['base', 1.0], ['slower', 1.1]]) {
+    for (const k of [1, 2]) {
+      const run = JSON.parse(JSON.stringify(one));
+      run.label = `${setup} · repeat=${k}`;
+      for (const p of run.points) {
+        const r = p.requests;
+        const f = slow * (k === 2 ? 1.01 : 1.0);
+        r.start_s = r.start_s.map((x) => x * f);
+        r.ttft_s = r.ttft_s.map((x) => x * f);
+        r.e2e_s = r.e2e_s.map((x) => x * f);
+        r.chunk_gaps_s = r.chunk_gaps_s.map((g) => g * f);
+      }
+      runs.push(run);
+    }
+  }
+  doc.runs = runs;
+  const file = path.join(dir, 'repeats.tpsview.json');
+  await writeFile(file, JSON.stringify(doc));
+  const { page, log } = await open(context, server.origin + '/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await upload(page, [file]);
+  await page.waitForSelector('[data-testid=diff-table]');
+  await settled(page);
+  const cells = await page.$$eval('[data-testid=diff-cell][data-metric=system_tps]', (cs) => cs.map((c) => ({
+    run: c.closest('tr').dataset.run, level: c.closest('tr').dataset.concurrency,
+    verdict: c.dataset.verdict ?? null, title: c.title,
+  })));
+  const cli = cliCompare([file]);
+  let judged = 0;
+  for (const c of cells) {
+    const j = cli.verdicts.find((v) => v.run === c.run && String(v.concurrency) === c.level && v.metric === 'system_tps');
+    assert.ok(j, `${c.run} ${c.level}`);
+    assert.equal(c.verdict, j.verdict, `${c.run} ${c.level}`);
+    if (c.run.startsWith('slower')) {
+      // Judged over two repeats against two; the means ~9 % apart (1/1.1 − 1, from the file).
+      assert.deepEqual(j.repeats, [2, 2]);
+      assert.ok(Math.abs(j.change.change_pct - (100 / 1.1 - 100)) < 1.5, `${j.change.change_pct}`);
+      assert.match(c.title, /over 2 repeats against 2/);
+      judged++;
+    } else {
+      assert.match(c.title, /a repeat of the baseline's own setup/);
+    }
+  }
+  assert.equal(judged, 2 * one.points.length);
+  assert.deepEqual(log.errors, []);
+});

@@ -211,8 +211,11 @@ fn change_text(j: &Judged) -> String {
     j.change.map_or_else(
         || "–".to_owned(),
         |c| {
+            let over = j.repeats.map_or(String::new(), |[a, b]| {
+                format!(" of the means over {b} repeats against {a}")
+            });
             format!(
-                "{:+.1} % ({:+.1} … {:+.1})",
+                "{:+.1} % ({:+.1} … {:+.1}){over}",
                 c.change_pct, c.low_pct, c.high_pct
             )
         },
@@ -371,7 +374,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (report, mut diagnostics) = tpsview_core::group::group(loaded.parsed);
     let (runs, d) = tpsview_core::summary::summarize_report(&report, &MetricOptions::default());
     diagnostics.extend(d);
-    let summary = tpsview_core::Summary { runs, diagnostics };
+    let mut summary = tpsview_core::Summary { runs, diagnostics };
+    // Runs that repeat a setup: their whole-level figures are judged over the repeats.
+    tpsview_core::noise::apply_repeats(&mut summary.runs);
     if summary.runs.len() < 2 {
         let ids: Vec<String> = summary.runs.iter().map(|r| r.id.to_string()).collect();
         eprintln!(
@@ -430,7 +435,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let judged = verdicts.iter().filter(|j| j.verdict.is_some()).count();
         let not = verdicts.len() - judged;
         println!(
-            "\nagainst noise ({:.0} % intervals over requests, threshold {} %): {judged} figure(s) judged, {not} not (--json or --markdown says why each)",
+            "\nagainst noise ({:.0} % intervals over requests, or over repeats for system T/s and requests/s, threshold {} %): {judged} figure(s) judged, {not} not (--json or --markdown says why each)",
             tpsview_core::noise::CONFIDENCE * 100.0,
             args.threshold
         );

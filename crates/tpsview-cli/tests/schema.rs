@@ -189,7 +189,7 @@ fn summarize_json_follows_its_schema() {
         &["tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json"],
         // A real sweep of three repeats: each level's figures over them.
         &[
-            "tests/wild/vllm-sweep/yifanzhang-pro-FlashSampling",
+            "tests/wild/vllm-sweep/yifanzhang-pro-FlashSampling-1",
             "--intervals",
         ],
     ];

@@ -302,7 +302,7 @@ fn the_corpus_is_what_its_provenance_says() {
 /// = 9.925 from a printed table, everything computed here from the files.
 #[test]
 fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
-    let case = "vllm-sweep/yifanzhang-pro-FlashSampling";
+    let case = "vllm-sweep/yifanzhang-pro-FlashSampling-1";
     let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
         .current_dir(root().join("tests/wild"))
         .args(["summarize", "--json", "--intervals", case])
@@ -395,4 +395,129 @@ fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
             }
         }
     }
+}
+
+/// Each level's output throughputs over a sweep's repeats, from its `run=N.json` files.
+fn sweep_repeats(case: &str) -> BTreeMap<u64, Vec<f64>> {
+    let mut out: BTreeMap<u64, BTreeMap<u64, f64>> = BTreeMap::new();
+    let mut todo = vec![root().join("tests/wild").join(case)];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).expect("folder") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("run="))
+            {
+                let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).expect("read"))
+                    .expect("JSON");
+                out.entry(v["max_concurrency"].as_u64().expect("level"))
+                    .or_default()
+                    .insert(
+                        v["run_number"].as_u64().expect("run_number"),
+                        v["output_throughput"].as_f64().expect("output_throughput"),
+                    );
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(c, runs)| (c, runs.into_values().collect()))
+        .collect()
+}
+
+/// FlashSampling's FlashInfer variant against its baseline, each three repeats of nine levels
+/// (named apart with `--run-name`, which keeps the repeats apart): system T/s is judged over the
+/// repeats — the change of the means and Welch's 99 % interval recomputed here from the files
+/// (t at Welch's degrees of freedom bracketed by a printed table's), and the verdict from them.
+/// Its authors read "−10 % TPOT at 128" off one repeat; over three, 128 is within noise.
+#[test]
+fn two_real_sweeps_of_three_repeats_are_judged_over_their_repeats() {
+    let (a, b) = (
+        "vllm-sweep/yifanzhang-pro-FlashSampling-1",
+        "vllm-sweep/yifanzhang-pro-FlashSampling-2",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .current_dir(root().join("tests/wild"))
+        .args([
+            "compare",
+            "--json",
+            "--metrics",
+            "system_tps",
+            "--baseline",
+            "baseline · run=0",
+        ])
+        .args([
+            "--run-name",
+            &format!("{a}=baseline"),
+            "--run-name",
+            &format!("{b}=flashinfer"),
+            a,
+            b,
+        ])
+        .output()
+        .expect("tpsview runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let (base, other) = (sweep_repeats(a), sweep_repeats(b));
+    // t(0.995, ν) for ν = 2…8 from a printed table: it falls as ν grows.
+    const T: [f64; 7] = [9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355];
+    let stats = |v: &[f64]| {
+        let m = v.iter().sum::<f64>() / v.len() as f64;
+        (
+            m,
+            v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64,
+        )
+    };
+    let verdicts = got["verdicts"].as_array().expect("verdicts");
+    let mut judged = 0;
+    for j in verdicts {
+        let run = j["run"].as_str().expect("run");
+        let c = j["concurrency"].as_f64().expect("level") as u64;
+        if run.starts_with("baseline") {
+            assert!(
+                j["not_judged"]
+                    .as_str()
+                    .is_some_and(|w| w.contains("own setup")),
+                "{j}"
+            );
+            continue;
+        }
+        judged += 1;
+        assert_eq!(j["repeats"], serde_json::json!([3, 3]), "{run} at {c}");
+        let ((ma, va), (mb, vb)) = (stats(&base[&c]), stats(&other[&c]));
+        let d = mb - ma;
+        let change = j["change"]["change_pct"].as_f64().expect("change");
+        assert!(
+            (change - d / ma * 100.0).abs() < 1e-9,
+            "{run} at {c}: {change}"
+        );
+        let (ea, eb) = (va / 3.0, vb / 3.0);
+        let nu = (ea + eb).powi(2) / (ea * ea / 2.0 + eb * eb / 2.0);
+        let t =
+            (j["change"]["high_pct"].as_f64().expect("high") / 100.0 * ma - d) / (ea + eb).sqrt();
+        let (lo_nu, hi_nu) = (nu.floor() as usize, nu.ceil() as usize);
+        assert!((2..=8).contains(&lo_nu) && hi_nu <= 8, "ν {nu}");
+        assert!(
+            t <= T[lo_nu - 2] + 1e-3 && t >= T[hi_nu - 2] - 1e-3,
+            "{run} at {c}: t {t} at ν {nu}"
+        );
+        let low = j["change"]["low_pct"].as_f64().expect("low");
+        let want = if low > 0.0 && change > 2.0 {
+            "improvement"
+        } else if j["change"]["high_pct"].as_f64().expect("high") < 0.0 && change < -2.0 {
+            "regression"
+        } else {
+            "within_noise"
+        };
+        assert_eq!(j["verdict"], want, "{run} at {c}");
+        if c == 128 {
+            assert_eq!(j["verdict"], "within_noise");
+        }
+    }
+    assert_eq!(judged, 27);
 }

@@ -208,11 +208,17 @@ fn object_of(file: &str) -> (&str, Option<usize>) {
     }
 }
 
+/// How many of the latest groups a diagnostic is matched against: notes about each object of a
+/// file come object by object, a few kinds interleaved (`#1` A, B; `#2` A, B…); a kind that
+/// comes back after more than this many others starts a group of its own. Bounded so that a
+/// file of 100,000 distinct warnings folds in linear time.
+const FOLD_WINDOW: usize = 8;
+
 /// Folds `diags` (in their order, each group where its first member was).
 pub fn fold(diags: &[Diagnostic]) -> Vec<Folded<'_>> {
     let mut out: Vec<Folded<'_>> = Vec::new();
-    let mut at: std::collections::HashMap<(&str, &str, Option<usize>, bool, &str), usize> =
-        std::collections::HashMap::new();
+    // Indices into `out` of the latest groups of an object, newest last.
+    let mut recent: Vec<usize> = Vec::new();
     for d in diags {
         let (file, object) = object_of(&d.file);
         let Some(k) = object else {
@@ -223,17 +229,24 @@ pub fn fold(diags: &[Diagnostic]) -> Vec<Folded<'_>> {
             });
             continue;
         };
-        let key = (
-            file,
-            d.field.as_str(),
-            d.index,
-            d.severity == Severity::Warning,
-            d.message.as_str(),
-        );
-        match at.get(&key) {
-            Some(&i) => out[i].objects.push(k),
+        let same = |g: &Folded<'_>| {
+            g.file == file
+                && g.first.field == d.field
+                && g.first.index == d.index
+                && g.first.severity == d.severity
+                && g.first.message == d.message
+        };
+        match recent.iter().rposition(|&i| same(&out[i])) {
+            Some(at) => {
+                let i = recent.remove(at);
+                out[i].objects.push(k);
+                recent.push(i);
+            }
             None => {
-                at.insert(key, out.len());
+                recent.push(out.len());
+                if recent.len() > FOLD_WINDOW {
+                    recent.remove(0);
+                }
                 out.push(Folded {
                     first: d,
                     file,

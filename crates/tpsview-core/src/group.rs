@@ -147,6 +147,14 @@ impl RunKey {
     }
 }
 
+/// The repeat part of a run label — `run=N` (a `vllm bench sweep` repeat) or `repeat=N`
+/// (`tpsview bench --repeat`) among its ` · `-joined parts — where it has one.
+pub fn repeat_part(label: &str) -> Option<&str> {
+    label.split(" · ").find(|part| {
+        matches!(part.split_once('='), Some(("run" | "repeat", n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 /// Merges the runs of several parsed files into one report, grouping by (engine, model, label)
 /// and sorting each run's points by concurrency, then request rate. Points that claim the same
 /// level are kept and flagged.
@@ -167,8 +175,12 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
         for mut run in parsed.report.runs {
             run.meta.inherit(&parsed.report.meta);
             if let Some(l) = &parsed.run_label {
-                run.label.clone_from(l);
-                forced.push(l.clone());
+                // A name given to a sweep's files names the setup: its repeats stay apart.
+                run.label = match repeat_part(&run.label) {
+                    Some(part) => format!("{l} · {part}"),
+                    None => l.clone(),
+                };
+                forced.push(run.label.clone());
             }
             let by_label = forced.contains(&run.label);
             match runs

@@ -214,6 +214,11 @@ pub struct Judged {
     /// Why it was not judged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_judged: Option<String>,
+    /// Judged over repeats (a whole-level figure): how many the baseline's setup and this run's
+    /// had at the level (Welch's interval; `change.resamples` is 0). Absent when judged over
+    /// requests or not judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<[usize; 2]>,
 }
 
 /// How to judge.
@@ -331,15 +336,19 @@ pub fn judge_some(
         if let Some(c) = p.concurrency {
             let metric = opts.metrics[at.metric];
             let id = &summary.runs[at.run].id;
-            out.push(judge_figure(
-                base,
-                p,
-                c,
-                metric,
-                (id, at.run),
-                opts,
-                &mut at.drawn,
-            ));
+            let mut judged = judge_figure(base, p, c, metric, (id, at.run), opts, &mut at.drawn);
+            if metric.is_system_wide() {
+                let of = |run: usize| {
+                    summary
+                        .runs
+                        .get(run)?
+                        .points
+                        .iter()
+                        .find(|q| q.metrics.concurrency == Some(c))
+                };
+                judge_over_repeats(&mut judged, of(baseline), of(at.run), opts.threshold_pct);
+            }
+            out.push(judged);
         }
         at.metric += 1;
     }
@@ -381,6 +390,7 @@ fn judge_figure(
         change: None,
         verdict: None,
         not_judged: None,
+        repeats: None,
     };
     judged.not_judged = match (estimator(metric), level_at(&base.points, c)) {
         (None, _) if metric.is_system_wide() => Some(
@@ -425,6 +435,100 @@ fn judge_figure(
         },
     };
     judged
+}
+
+/// A whole-level figure (system T/s, requests/s) of a level against the baseline's, judged over
+/// the repeats of both setups where each has two or more (`apply_repeats` gave both levels their
+/// `repeats`); else left as not judged, saying what is missing.
+fn judge_over_repeats(
+    judged: &mut Judged,
+    base: Option<&crate::summary::PointSummary>,
+    other: Option<&crate::summary::PointSummary>,
+    threshold_pct: f64,
+) {
+    let key = judged.metric.key();
+    fn of<'a>(
+        p: Option<&'a crate::summary::PointSummary>,
+        key: &str,
+    ) -> Option<(&'a RepeatLevel, &'a RepeatFigure)> {
+        let r = p?.repeats.as_ref()?;
+        Some((r, r.figures.get(key)?))
+    }
+    let n = |f: Option<(&RepeatLevel, &RepeatFigure)>| f.map_or(1, |(_, f)| f.values.len());
+    if base.is_none() {
+        judged.not_judged = Some(format!(
+            "the baseline did not measure concurrency {}",
+            judged.concurrency
+        ));
+        return;
+    }
+    let (b, o) = (of(base, key), of(other, key));
+    if let (Some((rb, _)), Some((ro, _))) = (b, o) {
+        if rb.setup == ro.setup {
+            judged.not_judged = Some(format!(
+                "a repeat of the baseline's own setup ({}): see its interval over the repeats",
+                rb.setup
+            ));
+            return;
+        }
+    }
+    let (nb, no) = (n(b), n(o));
+    let (Some((_, fb)), Some((_, fo))) = (b, o) else {
+        judged.not_judged = Some(format!(
+            "a figure of the whole level: one value per run; repeats of both setups give it an interval (the baseline has {nb}, this run {no})"
+        ));
+        return;
+    };
+    if nb < 2 || no < 2 {
+        judged.not_judged = Some(format!(
+            "a figure of the whole level: repeats of both setups give it an interval (the baseline's measured it {nb} times, this run's {no})"
+        ));
+        return;
+    }
+    match welch(&fb.values, &fo.values) {
+        Some(c) => {
+            judged.verdict = Some(verdict(&c, judged.metric.better(), threshold_pct));
+            judged.change = Some(c);
+            judged.repeats = Some([nb, no]);
+            judged.not_judged = None;
+        }
+        None => {
+            judged.not_judged =
+                Some("the baseline's mean over its repeats is 0 or undefined".to_owned());
+        }
+    }
+}
+
+/// The change of the mean from repeats `base` to repeats `other`, %, with Welch's
+/// [`CONFIDENCE`] interval: the difference of the means ± t(ν)·√(s²ₐ/nₐ + s²ᵦ/nᵦ), ν by
+/// Welch–Satterthwaite, over the baseline's mean (its own uncertainty in the denominator is left
+/// out: a relative interval a few percent narrow of the exact one at these spreads).
+fn welch(base: &[f64], other: &[f64]) -> Option<Change> {
+    let stats = |v: &[f64]| {
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / n;
+        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (n, mean, var)
+    };
+    let ((na, ma, va), (nb, mb, vb)) = (stats(base), stats(other));
+    if ma == 0.0 || !ma.is_finite() || !mb.is_finite() {
+        return None;
+    }
+    let (ea, eb) = (va / na, vb / nb);
+    let se = (ea + eb).sqrt();
+    let d = mb - ma;
+    let half = if se > 0.0 {
+        let nu = (ea + eb).powi(2) / (ea * ea / (na - 1.0) + eb * eb / (nb - 1.0));
+        crate::stats::t_quantile(1.0 - (1.0 - CONFIDENCE) / 2.0, nu)? * se
+    } else {
+        0.0
+    };
+    Some(Change {
+        change_pct: d / ma * 100.0,
+        low_pct: (d - half) / ma * 100.0,
+        high_pct: (d + half) / ma * 100.0,
+        resamples: 0,
+    })
 }
 
 /// The figures a level's own interval is given for: TTFT, TPOT and E2E (mean and percentiles)
@@ -527,22 +631,16 @@ pub use crate::summary::{RepeatFigure, RepeatLevel};
 /// of the run give them a spread.
 pub const REPEAT_METRICS: [Metric; 2] = [Metric::SystemTps, Metric::RequestThroughput];
 
-/// A run label's setup and repeat number: the label without its `run=N` or `repeat=N` part (the
-/// parts of a label are joined by ` · `); `None` without one.
+/// A run label's setup and repeat number: the label without its repeat part
+/// ([`crate::group::repeat_part`]: `run=N`, `repeat=N`); `None` without one.
 pub fn repeat_of(label: &str) -> Option<(String, u64)> {
-    let mut repeat = None;
-    let mut rest: Vec<&str> = Vec::new();
-    for part in label.split(" · ") {
-        match part.split_once('=') {
-            Some(("run" | "repeat", n))
-                if repeat.is_none() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) =>
-            {
-                repeat = n.parse().ok();
-            }
-            _ => rest.push(part),
-        }
-    }
-    Some((rest.join(" · "), repeat?))
+    let part = crate::group::repeat_part(label)?;
+    let n = part.split_once('=')?.1.parse().ok()?;
+    let rest: Vec<&str> = label
+        .split(" · ")
+        .filter(|p| !std::ptr::eq(*p, part))
+        .collect();
+    Some((rest.join(" · "), n))
 }
 
 /// Gives every level of every run that repeats a setup (two runs or more whose labels are equal
@@ -606,7 +704,6 @@ pub fn apply_repeats(runs: &mut [crate::summary::RunSummary]) {
 /// over 3 values the widest percentile bootstrap interval is their range, which holds the mean
 /// far less often than 99 % (docs/metrics.md).
 fn over_repeats(values: Vec<f64>) -> RepeatFigure {
-    use statrs::distribution::{ContinuousCDF, StudentsT};
     let n = values.len();
     let mean = (n > 0).then(|| values.iter().sum::<f64>() / n as f64);
     let mut figure = RepeatFigure {
@@ -630,10 +727,7 @@ fn over_repeats(values: Vec<f64>) -> RepeatFigure {
                 .map(|v| (v - mean).powi(2))
                 .sum::<f64>()
                 / (n - 1) as f64;
-            let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
-                .map(|d| d.inverse_cdf(1.0 - (1.0 - CONFIDENCE) / 2.0))
-                .ok()
-                .filter(|t| t.is_finite());
+            let t = crate::stats::t_quantile(1.0 - (1.0 - CONFIDENCE) / 2.0, (n - 1) as f64);
             match t {
                 Some(t) => {
                     let half = t * (var / n as f64).sqrt();

@@ -506,3 +506,135 @@ fn runs_repeating_a_setup_get_each_levels_figures_over_the_repeats() {
         assert_eq!(summaries[1].points[j].repeats.as_ref(), Some(rl));
     }
 }
+
+/// `n` repeats of a whole-level figure, normal around `mean` with a 2 % σ, from `rng`.
+fn repeats(n: usize, mean: f64, rng: &mut Pcg64Mcg) -> Vec<f64> {
+    (0..n)
+        .map(|_| {
+            let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
+            let z = (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos();
+            mean * (1.0 + 0.02 * z)
+        })
+        .collect()
+}
+
+#[test]
+fn over_five_repeats_a_system_tps_drop_of_10_percent_is_found_and_no_shift_is_noise() {
+    // 2,000 pairs of setups of five repeats each (σ = 2 % a repeat): with no shift, within noise in
+    // at least 95 %; 10 % lower, a regression in at least 95 %; and Welch's interval covers the
+    // true −10 % at its nominal rate (±2 points).
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let seeds = 2000;
+    let (mut quiet, mut found, mut covered) = (0, 0, 0);
+    for _ in 0..seeds {
+        let (a, b) = (repeats(5, 1000.0, &mut rng), repeats(5, 1000.0, &mut rng));
+        let c = welch(&a, &b).expect("a change");
+        quiet +=
+            usize::from(verdict(&c, Better::Higher, DEFAULT_THRESHOLD_PCT) == Verdict::WithinNoise);
+        let (a, b) = (repeats(5, 1000.0, &mut rng), repeats(5, 900.0, &mut rng));
+        let c = welch(&a, &b).expect("a change");
+        found +=
+            usize::from(verdict(&c, Better::Higher, DEFAULT_THRESHOLD_PCT) == Verdict::Regression);
+        covered += usize::from(c.low_pct <= -10.0 && -10.0 <= c.high_pct);
+    }
+    let rate = |k: usize| k as f64 / seeds as f64;
+    assert!(rate(quiet) >= 0.95, "within noise in {}", rate(quiet));
+    assert!(rate(found) >= 0.95, "found in {}", rate(found));
+    assert!(
+        (rate(covered) - CONFIDENCE).abs() <= 0.02,
+        "covered in {}",
+        rate(covered)
+    );
+}
+
+#[test]
+fn whole_level_figures_are_judged_over_the_repeats_of_two_setups_only() {
+    // The example's run as setup a (three repeats, identical) and setup b (two repeats, every
+    // request's times 10 % later: system T/s ~9 % lower), and one run of setup c.
+    let seed = crate::simulate::seed_report();
+    let mut runs = vec![seed.runs[0].clone(); 6];
+    for (i, r) in runs.iter_mut().enumerate() {
+        r.label = match i {
+            0..=2 => format!("a · run={i}"),
+            3 | 4 => format!("b · repeat={i}"),
+            _ => "c".to_owned(),
+        };
+        let slow = match i {
+            3 => 1.1,
+            4 => 1.12,
+            _ => 1.0,
+        };
+        for p in &mut r.points {
+            if let Some(q) = p.requests.as_mut() {
+                for k in 0..q.len() {
+                    q.e2e_s[k] *= slow;
+                    q.ttft_s[k] *= slow;
+                }
+                for s in q.start_s.as_mut().expect("send times") {
+                    *s *= slow;
+                }
+            }
+        }
+    }
+    // Setup a's repeats differ a little (else their spread is 0).
+    for p in &mut runs[1].points {
+        if let Some(q) = p.requests.as_mut() {
+            q.output_tokens[0] += 3;
+        }
+    }
+    let report = Report {
+        meta: seed.meta.clone(),
+        runs,
+    };
+    let mut summary = Summary {
+        runs: crate::summary::summarize_report(&report, &Default::default()).0,
+        diagnostics: Vec::new(),
+    };
+    apply_repeats(&mut summary.runs);
+    let opts = JudgeOptions {
+        metrics: vec![Metric::SystemTps],
+        ..JudgeOptions::default()
+    };
+    let judged = judge(&report, &summary, 0, &opts);
+    let of = |run: usize| -> Vec<&Judged> {
+        judged
+            .iter()
+            .filter(|j| j.run == summary.runs[run].id)
+            .collect()
+    };
+    for j in of(1) {
+        assert!(
+            j.not_judged
+                .as_deref()
+                .is_some_and(|w| w.contains("own setup")),
+            "{j:?}"
+        );
+    }
+    for (k, j) in of(3).into_iter().enumerate() {
+        assert_eq!(j.repeats, Some([3, 2]));
+        let c = j.change.expect("judged");
+        // The change of the means, from the summaries' own figures.
+        let mean = |runs: std::ops::Range<usize>| {
+            let n = runs.len() as f64;
+            runs.map(|r| summary.runs[r].points[k].metrics.system_tps.expect("tps"))
+                .sum::<f64>()
+                / n
+        };
+        let want = (mean(3..5) / mean(0..3) - 1.0) * 100.0;
+        assert!(
+            (c.change_pct - want).abs() < 1e-9,
+            "{} vs {want}",
+            c.change_pct
+        );
+        assert!(c.low_pct < c.change_pct && c.change_pct < c.high_pct);
+        assert!(want < -5.0, "{want}");
+    }
+    for j in of(5) {
+        assert!(
+            j.not_judged
+                .as_deref()
+                .is_some_and(|w| w.contains("this run 1")),
+            "{j:?}"
+        );
+    }
+}

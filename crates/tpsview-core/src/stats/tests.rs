@@ -278,3 +278,46 @@ fn python_hex(x: f64) -> String {
     let f = f.trim_end_matches('0');
     format!("{sign}0x1.{}p{e:+}", if f.is_empty() { "0" } else { f })
 }
+
+#[test]
+fn the_t_quantile_is_statrss_and_the_printed_tables() {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    // A printed table's t(0.995, ν) and t(0.975, ν).
+    for (nu, t995, t975) in [
+        (1.0, 63.657, 12.706),
+        (2.0, 9.925, 4.303),
+        (3.0, 5.841, 3.182),
+        (4.0, 4.604, 2.776),
+        (10.0, 3.169, 2.228),
+        (30.0, 2.750, 2.042),
+    ] {
+        assert!(
+            (t_quantile(0.995, nu).unwrap() - t995).abs() < 1e-3,
+            "ν {nu}"
+        );
+        assert!(
+            (t_quantile(0.975, nu).unwrap() - t975).abs() < 1e-3,
+            "ν {nu}"
+        );
+    }
+    // statrs at fractional and large ν (Welch's), and other levels.
+    for nu in [0.7, 1.3, 2.5, 3.7, 6.2, 17.9, 150.0, 5000.0] {
+        let d = StudentsT::new(0.0, 1.0, nu).unwrap();
+        for p in [0.6, 0.9, 0.975, 0.995, 0.9995] {
+            let (a, b) = (t_quantile(p, nu).unwrap(), d.inverse_cdf(p));
+            assert!(
+                (a - b).abs() <= 1e-7 * b.abs().max(1.0),
+                "ν {nu} p {p}: {a} vs {b}"
+            );
+        }
+    }
+    for bad in [
+        (0.5, 3.0),
+        (1.0, 3.0),
+        (0.99, 0.0),
+        (0.99, f64::NAN),
+        (0.99, f64::INFINITY),
+    ] {
+        assert_eq!(t_quantile(bad.0, bad.1), None, "{bad:?}");
+    }
+}
