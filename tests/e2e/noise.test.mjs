@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { serve, launch, open, cliCompare, root, shots, settled, upload, axe } from './harness.mjs';
+import { serve, launch, open, cliCompare, cliSummary, root, shots, settled, upload, axe } from './harness.mjs';
 
 const BASE = path.join(root, 'public', 'samples', 'h100-llama70b-fp8.tpsview.json');
 const dir = path.join(root, 'target', 'e2e-noise');
@@ -135,5 +135,23 @@ test('over repeats the diff judges system T/s as tpsview compare does', async ()
     }
   }
   assert.equal(judged, 2 * one.points.length);
+  // The summary table: each row's system T/s with ± its setup's interval over the repeats, the
+  // bounds those of `summarize --intervals`.
+  const sum = cliSummary(file, '--intervals');
+  const spans = await page.$$eval('[data-testid=summary-row] [data-metric=system_tps] [data-testid=over-repeats]', (xs) => xs.map((x) => ({
+    run: x.closest('tr').dataset.run, level: x.closest('tr').dataset.concurrency,
+    low: Number(x.dataset.low), high: Number(x.dataset.high), text: x.textContent, title: x.title,
+  })));
+  assert.equal(spans.length, 4 * one.points.length);
+  for (const s of spans) {
+    const p = sum.runs.find((r) => r.label === s.run).points.find((q) => String(q.concurrency) === s.level);
+    const [lo, hi] = p.repeats.figures.system_tps.interval;
+    assert.ok(Math.abs(s.low - lo) <= 1e-9 * Math.abs(lo) && Math.abs(s.high - hi) <= 1e-9 * Math.abs(hi), `${s.run} ${s.level}`);
+    assert.match(s.text, /^ ±[\d,.]+$/);
+    assert.match(s.title, /its setup over 2 repeats: mean/);
+  }
+  await page.locator('[data-testid=summary-table]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'repeats-1280.png') });
+  assert.deepEqual(await axe(page), []);
   assert.deepEqual(log.errors, []);
 });
