@@ -184,20 +184,7 @@ fn intervals_text(summary: &Summary) -> String {
                 .as_ref()
                 .filter(|rl| rl.runs.first() == Some(&rs.label))
             {
-                for (key, f) in &rl.figures {
-                    let _ = match (f.mean, f.interval) {
-                        (Some(mean), Some([lo, hi])) => writeln!(
-                            out,
-                            "  conc {conc:>6}  {key:<16} {mean:>10.2}  [{lo:.2} … {hi:.2}]  mean of {} repeats (Student t)",
-                            f.values.len()
-                        ),
-                        _ => writeln!(
-                            out,
-                            "  conc {conc:>6}  {key:<16} no interval over repeats: {}",
-                            f.not_computed.as_deref().unwrap_or("–")
-                        ),
-                    };
-                }
+                out.push_str(&table::repeat_lines(&conc, rl));
             }
             let Some(li) = &p.intervals else { continue };
             for m in tpsview_core::noise::LEVEL_METRICS {

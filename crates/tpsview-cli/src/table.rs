@@ -157,3 +157,25 @@ pub fn render_comparison(c: &tpsview_core::compare::Comparison) -> String {
     }
     out
 }
+
+/// A level's whole-level figures over its setup's repeats, a line each (`conc`: the level as
+/// printed): the mean and its interval, or why there is none.
+pub fn repeat_lines(conc: &str, rl: &tpsview_core::summary::RepeatLevel) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for (key, f) in &rl.figures {
+        let _ = match (f.mean, f.interval) {
+            (Some(mean), Some([lo, hi])) => writeln!(
+                out,
+                "  conc {conc:>6}  {key:<18} {mean:>10.2}  [{lo:.2} … {hi:.2}]  mean of {} repeats (Student t)",
+                f.values.len()
+            ),
+            _ => writeln!(
+                out,
+                "  conc {conc:>6}  {key:<18} no interval over repeats: {}",
+                f.not_computed.as_deref().unwrap_or("–")
+            ),
+        };
+    }
+    out
+}

@@ -316,31 +316,15 @@ fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
     let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let runs = got["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 3, "three repeats");
-    // From the files: level → (run_number → (output_throughput, request_throughput)).
-    let mut files: BTreeMap<u64, BTreeMap<u64, (f64, f64)>> = BTreeMap::new();
-    let mut todo = vec![root().join("tests/wild").join(case)];
-    while let Some(dir) = todo.pop() {
-        for e in std::fs::read_dir(&dir).expect("folder") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("run="))
-            {
-                let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).expect("read"))
-                    .expect("JSON");
-                let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
-                files
-                    .entry(v["max_concurrency"].as_u64().expect("level"))
-                    .or_default()
-                    .insert(
-                        v["run_number"].as_u64().expect("run_number"),
-                        (n("output_throughput"), n("request_throughput")),
-                    );
-            }
-        }
-    }
+    // From the files: level → each repeat's (output_throughput, request_throughput).
+    let (tps, rps) = (
+        sweep_repeats(case, "output_throughput"),
+        sweep_repeats(case, "request_throughput"),
+    );
+    let files: BTreeMap<u64, Vec<(f64, f64)>> = tps
+        .iter()
+        .map(|(c, t)| (*c, t.iter().copied().zip(rps[c].iter().copied()).collect()))
+        .collect();
     assert_eq!(files.len(), 9);
     for (r, run) in runs.iter().enumerate() {
         assert!(
@@ -358,7 +342,7 @@ fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
             assert_eq!(reps["runs"].as_array().map(Vec::len), Some(3), "at {c}");
             for (key, pick) in [("system_tps", 0usize), ("request_throughput", 1)] {
                 let want: Vec<f64> = files[&c]
-                    .values()
+                    .iter()
                     .map(|t| if pick == 0 { t.0 } else { t.1 })
                     .collect();
                 let f = &reps["figures"][key];
@@ -397,8 +381,9 @@ fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
     }
 }
 
-/// Each level's output throughputs over a sweep's repeats, from its `run=N.json` files.
-fn sweep_repeats(case: &str) -> BTreeMap<u64, Vec<f64>> {
+/// Each level's `key` in each of a sweep's repeats (in `run_number` order), from its
+/// `run=N.json` files.
+fn sweep_repeats(case: &str, key: &str) -> BTreeMap<u64, Vec<f64>> {
     let mut out: BTreeMap<u64, BTreeMap<u64, f64>> = BTreeMap::new();
     let mut todo = vec![root().join("tests/wild").join(case)];
     while let Some(dir) = todo.pop() {
@@ -416,7 +401,7 @@ fn sweep_repeats(case: &str) -> BTreeMap<u64, Vec<f64>> {
                     .or_default()
                     .insert(
                         v["run_number"].as_u64().expect("run_number"),
-                        v["output_throughput"].as_f64().expect("output_throughput"),
+                        v[key].as_f64().expect("a number"),
                     );
             }
         }
@@ -463,7 +448,10 @@ fn two_real_sweeps_of_three_repeats_are_judged_over_their_repeats() {
         String::from_utf8_lossy(&out.stderr)
     );
     let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let (base, other) = (sweep_repeats(a), sweep_repeats(b));
+    let (base, other) = (
+        sweep_repeats(a, "output_throughput"),
+        sweep_repeats(b, "output_throughput"),
+    );
     // t(0.995, ν) for ν = 2…8 from a printed table: it falls as ν grows.
     const T: [f64; 7] = [9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355];
     let stats = |v: &[f64]| {

@@ -424,30 +424,14 @@ fn run_report(
 
 /// The repeats' lines under the table: each level's system T/s and requests/s over the repeats.
 fn repeats_text(summary: &tpsview_core::summary::Summary) -> String {
-    use std::fmt::Write;
     let mut out = format!(
         "\nOver the repeats ({:.0} % Student-t interval of the mean)\n",
         tpsview_core::noise::CONFIDENCE * 100.0
     );
-    let Some(first) = summary.runs.first() else {
-        return out;
-    };
-    for p in &first.points {
-        let Some(rl) = &p.repeats else { continue };
-        let conc = p.metrics.concurrency.map_or("–".into(), |c| format!("{c}"));
-        for (key, f) in &rl.figures {
-            let _ = match (f.mean, f.interval) {
-                (Some(mean), Some([lo, hi])) => writeln!(
-                    out,
-                    "  conc {conc:>6}  {key:<18} {mean:>10.2}  [{lo:.2} … {hi:.2}]  over {} repeats",
-                    f.values.len()
-                ),
-                _ => writeln!(
-                    out,
-                    "  conc {conc:>6}  {key:<18} {}",
-                    f.not_computed.as_deref().unwrap_or("–")
-                ),
-            };
+    for p in summary.runs.iter().take(1).flat_map(|r| &r.points) {
+        if let Some(rl) = &p.repeats {
+            let conc = p.metrics.concurrency.map_or("–".into(), |c| format!("{c}"));
+            out.push_str(&table::repeat_lines(&conc, rl));
         }
     }
     out
