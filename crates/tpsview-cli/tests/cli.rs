@@ -719,6 +719,73 @@ fn bench_repeat_writes_a_run_per_repeat_and_summarize_gives_their_interval() {
 }
 
 #[test]
+fn aiperf_trials_read_as_repeats_and_its_aggregate_is_left_out() {
+    // The layout AIPerf's multi-run mode writes (`--num-profile-runs 3`, its code and tests:
+    // `profile_runs/run_NNNN/`, `aggregate/profile_export_aiperf_aggregate.json`), each trial a
+    // copy of a real summary with its own output token throughput.
+    let dir = tempfile::tempdir().unwrap();
+    let base: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("aiperf/profile_export_aiperf.json")).unwrap(),
+    )
+    .unwrap();
+    let tps = [95.1, 97.4, 93.8];
+    for (k, t) in tps.iter().enumerate() {
+        let trial = dir.path().join(format!("profile_runs/run_{:04}", k + 1));
+        std::fs::create_dir_all(&trial).unwrap();
+        let mut v = base.clone();
+        v["output_token_throughput"]["avg"] = serde_json::json!(t);
+        std::fs::write(trial.join("profile_export_aiperf.json"), v.to_string()).unwrap();
+    }
+    std::fs::create_dir_all(dir.path().join("aggregate")).unwrap();
+    std::fs::write(
+        dir.path().join("aggregate/profile_export_aiperf_aggregate.json"),
+        r#"{"metadata": {"aggregation_type": "confidence", "num_profile_runs": 3, "num_successful_runs": 3, "confidence_level": 0.95},
+            "metrics": {"output_token_throughput_avg": {"mean": 95.43, "std": 1.82, "ci_low": 90.9, "ci_high": 99.9, "t_critical": 4.303, "unit": "tokens/sec"}}}"#,
+    )
+    .unwrap();
+    let o = tpsview(&[
+        "summarize",
+        "--json",
+        "--intervals",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(
+            "profile_export_aiperf_aggregate.json: skipped: AIPerf's aggregate over the trials"
+        ),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    for (k, r) in runs.iter().enumerate() {
+        assert!(
+            r["label"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!(" · run={}", k + 1)),
+            "{}",
+            r["label"]
+        );
+    }
+    let f = &runs[0]["points"][0]["repeats"]["figures"]["system_tps"];
+    let values: Vec<f64> = f["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(values, tps);
+    let mean = tps.iter().sum::<f64>() / 3.0;
+    let s = (tps.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 2.0).sqrt();
+    // t(0.995, 2 df) = 9.925, from a printed table.
+    let hi = f["interval"][1].as_f64().unwrap();
+    assert!((hi - (mean + 9.925 * s / 3f64.sqrt())).abs() < 1e-3, "{hi}");
+}
+
+#[test]
 fn bench_polls_the_servers_metrics_and_summarize_audits_them() {
     // The stub reports llama.cpp's names: requests streaming now, and every chunk sent as one
     // token and one decode call (it does not batch).

@@ -358,7 +358,7 @@ impl super::records::Sink for RecordsSink {
         let point = common::requests_point(file, SUMMARY_ID, requests);
         Ok((
             common::one_run(
-                "AIPerf".into(),
+                common::with_trial("AIPerf".into(), file),
                 RECORDS_ID,
                 Metadata::default(),
                 vec![point],
@@ -473,7 +473,7 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
     let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
     Ok((
         common::one_run(
-            common::label("AIPerf", model.as_deref()),
+            common::with_trial(common::label("AIPerf", model.as_deref()), file),
             SUMMARY_ID,
             Metadata {
                 model,

@@ -279,6 +279,29 @@ pub(crate) fn flatten_numbers(v: &Value, depth: usize) -> BTreeMap<String, f64> 
 
 /// A concurrency level written in a file name, as the tools name their artifact directories
 /// (`…-concurrency8/`, `concurrency_16`, `c32`).
+/// The trial of a file that AIPerf's multi-run mode wrote (`--num-profile-runs N`): the `N` of a
+/// `profile_runs/run_NNNN/` or `profile_runs/trial_NNNN/` folder on its path (a sweep's trials
+/// nest a `concurrency_C/` folder inside or outside it); `None` elsewhere.
+pub(crate) fn aiperf_trial(name: &str) -> Option<u64> {
+    let parts: Vec<&str> = name.split(['/', '\\']).collect();
+    parts.windows(2).find_map(|w| {
+        let n = w[1]
+            .strip_prefix("run_")
+            .or_else(|| w[1].strip_prefix("trial_"))?;
+        (w[0] == "profile_runs" && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| n.parse().ok())
+            .flatten()
+    })
+}
+
+/// A run label with the repeat part of an AIPerf trial's file (` · run=N`), where it is one.
+pub(crate) fn with_trial(label: String, file: &str) -> String {
+    match aiperf_trial(file) {
+        Some(n) => format!("{label} · run={n}"),
+        None => label,
+    }
+}
+
 pub(crate) fn concurrency_from_name(name: &str) -> Option<f64> {
     let lower = name.to_ascii_lowercase();
     let i = lower.rfind("concurrency")?;

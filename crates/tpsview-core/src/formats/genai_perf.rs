@@ -916,7 +916,12 @@ pub fn parse_csv(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), 
         "GenAI-Perf"
     };
     Ok((
-        common::one_run(tool.into(), CSV_ID, Metadata::default(), vec![point]),
+        common::one_run(
+            common::with_trial(tool.into(), file),
+            CSV_ID,
+            Metadata::default(),
+            vec![point],
+        ),
         diags,
     ))
 }

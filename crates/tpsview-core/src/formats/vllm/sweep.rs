@@ -189,7 +189,7 @@ pub fn sweep_of(
 /// Why a file of a folder is not read, when the sweep's layout says so; `None` to read it.
 /// `run_dirs` are the directories holding `run=N.json` files (collected once per folder; only the
 /// few files these names match look them up).
-fn skip_reason(path: &str, run_dirs: &[&str]) -> Option<&'static str> {
+fn skip_reason(path: &str, run_dirs: &[&str], trials: bool) -> Option<&'static str> {
     let (dir, name) = split(path);
     let has_runs_below = || {
         run_dirs.iter().any(|d| {
@@ -209,6 +209,14 @@ fn skip_reason(path: &str, run_dirs: &[&str]) -> Option<&'static str> {
         }
         "summary.csv" if has_runs_below() => {
             Some("the run=N.json files under it hold the same results (vllm bench sweep serve)")
+        }
+        "profile_export_aiperf_aggregate.json"
+        | "profile_export_aiperf_aggregate.csv"
+        | "profile_export_aiperf_sweep.json"
+        | "profile_export_aiperf_sweep.csv"
+            if trials =>
+        {
+            Some("AIPerf's aggregate over the trials read beside it (profile_runs/…: each a repeat, their spread computed from them)")
         }
         _ => None,
     }
@@ -252,6 +260,10 @@ pub fn select(paths: &[&str]) -> Selection {
             run_dirs.push(dir);
         }
     }
+    // AIPerf's multi-run mode: its trials' own files are read (each a repeat), not its aggregates.
+    let trials = order
+        .iter()
+        .any(|&i| super::super::common::aiperf_trial(paths[i]).is_some());
     let mut out = Selection::default();
     for i in order {
         // A summary CSV beside its JSON twin (`profile_export_aiperf.csv` by
@@ -267,7 +279,7 @@ pub fn select(paths: &[&str]) -> Selection {
             ));
             continue;
         }
-        match skip_reason(paths[i], &run_dirs) {
+        match skip_reason(paths[i], &run_dirs, trials) {
             Some(why) => out.skipped.push((i, why)),
             None => out.read.push(i),
         }
