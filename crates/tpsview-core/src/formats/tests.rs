@@ -717,10 +717,22 @@ fn the_signature_scan_finds_a_needle_wherever_a_slice_comparison_does() {
 fn an_aiperf_trials_files_name_their_repeat() {
     use super::common::{aiperf_trial, with_trial};
     for (path, want) in [
-        ("out/profile_runs/run_0002/profile_export_aiperf.json", Some(2)),
-        ("profile_runs/trial_0003/concurrency_10/profile_export.jsonl", Some(3)),
-        ("concurrency_10/profile_runs/trial_0001/profile_export_aiperf.csv", Some(1)),
-        (r"C:\out\profile_runs\run_0004\profile_export_aiperf.json", Some(4)),
+        (
+            "out/profile_runs/run_0002/profile_export_aiperf.json",
+            Some(2),
+        ),
+        (
+            "profile_runs/trial_0003/concurrency_10/profile_export.jsonl",
+            Some(3),
+        ),
+        (
+            "concurrency_10/profile_runs/trial_0001/profile_export_aiperf.csv",
+            Some(1),
+        ),
+        (
+            r"C:\out\profile_runs\run_0004\profile_export_aiperf.json",
+            Some(4),
+        ),
         ("runs/run_0001/profile_export_aiperf.json", None),
         ("profile_runs/run_/profile_export_aiperf.json", None),
         ("profile_runs/run_01x/profile_export_aiperf.json", None),
