@@ -8,6 +8,8 @@
 # concurrency 1 and between 3 and 4 at 4 (4 streams share each call; the calls that take a
 # joining request's prompt make fewer: 3.91 over 16 requests on 2026-12-02), at 8 at most 4
 # running and some waiting, and the server's generation T/s within 5 % of the client's system T/s.
+# Then noise (issue 32): the same server benchmarked twice with --repeat 3 is within noise, and
+# the server restarted with 1 slot is a regression at concurrency 4 (about 100 s more).
 #   scripts/engine-e2e.sh [TPSVIEW_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,4 +47,50 @@ assert 3.0 <= srv[4.0]["tokens_per_decode_step"] <= 4.0, srv[4.0]
 assert srv[8.0]["running"]["max"] <= 4 and srv[8.0]["waiting"]["max"] > 0, srv[8.0]
 print("engine e2e: tokens per decode call " + ", ".join(f"{srv[c]['tokens_per_decode_step']:.2f} at {c:g}" for c in sorted(srv)) + f"; at 8 up to {srv[8.0]['waiting']['max']:g} waiting")
 print(f"engine e2e: system T/s {s1:.1f} at 1 -> {s4:.1f} at 4; per-stream {p1:.1f} -> {p4:.1f}")
+PY
+
+# Issue 32 on the real engine: the same server benchmarked twice is within noise, and one with
+# fewer slots (1 instead of 4: at concurrency 4 requests queue) is a regression. Each bench is the
+# sweep three times (--repeat 3), so every figure is judged over repeats: run to run this server
+# drifts by up to ~4 % in TPOT at concurrency 4 (measured 2026-12-02) while an interval over one
+# run's requests is ±1 %, so over requests alone the same server "regressed". The threshold is
+# 10 %, not the default 2 %, because a CI check must not flake on a shared machine (a core kept
+# busy beside it); the slower setting moves system T/s by ~60 %.
+noise() { timeout 300 "$bin" bench --url "http://127.0.0.1:$port" --model tiny-random-llama --concurrency 1,4 \
+  --requests-per-level 8 --max-tokens 32 --prompt-tokens 16 --ignore-eos --timeout 60 --repeat 3 \
+  -o "$work/$1.json" >"$work/$1.out" 2>"$work/$1.err"; }
+noise same-a
+noise same-b
+kill "$server" 2>/dev/null || true
+wait "$server" 2>/dev/null || true
+engine_start 1
+noise one-slot
+names=(--run-name "$work/same-a.json=4 slots" --run-name "$work/same-b.json=4 slots again" --run-name "$work/one-slot.json=1 slot")
+"$bin" compare "$work/same-a.json" "$work/same-b.json" "${names[@]}" --threshold 10 --fail-on-regression \
+  --json >"$work/same.json"
+set +e
+"$bin" compare "$work/same-a.json" "$work/one-slot.json" "${names[@]}" --threshold 10 --fail-on-regression \
+  --json >"$work/slower.json" 2>"$work/slower.err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || { echo "engine e2e: one slot against four: exit $rc, not 1"; cat "$work/slower.err"; exit 1; }
+python3 - "$work/same.json" "$work/slower.json" <<'PY'
+import json, sys
+same, slower = (json.load(open(p))["verdicts"] for p in sys.argv[1:3])
+def of(vs, run, c, key):
+    return [v for v in vs if v["run"].startswith(run) and v["concurrency"] == c and v["metric"] == key]
+# Every figure of the other setup judged over the 3 repeats of each, none beyond noise.
+judged = [v for v in same if v["run"].startswith("4 slots again") and v.get("verdict")]
+assert judged and all(v.get("repeats") == [3, 3] for v in judged), judged
+assert all(v["verdict"] != "regression" for v in same), [v for v in same if v["verdict"] == "regression"]
+for v in of(slower, "1 slot", 4.0, "system_tps"):
+    assert v["verdict"] == "regression" and v["repeats"] == [3, 3], v
+for v in of(slower, "1 slot", 4.0, "ttft_mean_ms"):
+    assert v["verdict"] == "regression", v
+for v in of(slower, "1 slot", 1.0, "system_tps"):
+    assert v["verdict"] == "within_noise", v
+sys_same = of(same, "4 slots again", 4.0, "system_tps")[0]["change"]
+sys_slow = of(slower, "1 slot", 4.0, "system_tps")[0]["change"]
+fmt = lambda c: f"{c['change_pct']:+.1f} % ({c['low_pct']:+.1f} … {c['high_pct']:+.1f})"
+print(f"engine e2e: system T/s at 4 over 3 repeats each: same server {fmt(sys_same)} within noise; one slot {fmt(sys_slow)} regression")
 PY

@@ -233,23 +233,17 @@ fn markdown(c: &tpsview_core::compare::Comparison, verdicts: &[Judged], threshol
         c.baseline,
         tpsview_core::noise::CONFIDENCE * 100.0
     );
-    let regressions = verdicts
-        .iter()
-        .filter(|j| j.verdict == Some(Verdict::Regression))
-        .count();
+    // A setup's repeats judged over them are one verdict, listed once.
+    let listed = tpsview_core::noise::listed(verdicts);
+    let count = |v: Option<Verdict>| listed.iter().filter(|(_, j)| j.verdict == v).count();
+    let regressions = count(Some(Verdict::Regression));
     let _ = writeln!(
         out,
         "**{regressions} regression{}**, {} improvement(s), {} within noise, {} not judged.\n",
         if regressions == 1 { "" } else { "s" },
-        verdicts
-            .iter()
-            .filter(|j| j.verdict == Some(Verdict::Improvement))
-            .count(),
-        verdicts
-            .iter()
-            .filter(|j| j.verdict == Some(Verdict::WithinNoise))
-            .count(),
-        verdicts.iter().filter(|j| j.verdict.is_none()).count()
+        count(Some(Verdict::Improvement)),
+        count(Some(Verdict::WithinNoise)),
+        count(None)
     );
     let _ = writeln!(
         out,
@@ -263,7 +257,7 @@ fn markdown(c: &tpsview_core::compare::Comparison, verdicts: &[Judged], threshol
             .and_then(|row| row.cells.iter().find(|x| x.metric == m))
     };
     let num = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |v| format!("{v:.4}"));
-    for j in verdicts.iter().filter(|j| j.verdict.is_some()) {
+    for (who, j) in listed.iter().filter(|(_, j)| j.verdict.is_some()) {
         let x = cell(j.run.as_str(), j.concurrency, j.metric);
         let verdict = match j.verdict {
             Some(Verdict::Regression) => "**regression**",
@@ -272,7 +266,7 @@ fn markdown(c: &tpsview_core::compare::Comparison, verdicts: &[Judged], threshol
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {verdict} |",
-            j.run.as_str().replace('|', "\\|"),
+            who.replace('|', "\\|"),
             j.concurrency,
             j.metric.label(),
             num(x.and_then(|x| x.baseline)),
@@ -435,17 +429,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let judged = verdicts.iter().filter(|j| j.verdict.is_some()).count();
         let not = verdicts.len() - judged;
         println!(
-            "\nagainst noise ({:.0} % intervals over requests, or over repeats for system T/s and requests/s, threshold {} %): {judged} figure(s) judged, {not} not (--json or --markdown says why each)",
+            "\nagainst noise ({:.0} % intervals over requests, or over repeats where both setups have them, threshold {} %): {judged} figure(s) judged, {not} not (--json or --markdown says why each)",
             tpsview_core::noise::CONFIDENCE * 100.0,
             args.threshold
         );
-        for j in verdicts
-            .iter()
-            .filter(|j| matches!(j.verdict, Some(Verdict::Regression | Verdict::Improvement)))
+        for (who, j) in tpsview_core::noise::listed(&verdicts)
+            .into_iter()
+            .filter(|(_, j)| matches!(j.verdict, Some(Verdict::Regression | Verdict::Improvement)))
         {
             println!(
-                "  {} at concurrency {}: {} {} — {}",
-                j.run,
+                "  {who} at concurrency {}: {} {} — {}",
                 j.concurrency,
                 j.metric.label(),
                 change_text(j),
@@ -453,9 +446,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let regressions: Vec<&Judged> = verdicts
-        .iter()
-        .filter(|j| j.verdict == Some(Verdict::Regression))
+    let regressions: Vec<(String, &Judged)> = tpsview_core::noise::listed(&verdicts)
+        .into_iter()
+        .filter(|(_, j)| j.verdict == Some(Verdict::Regression))
         .collect();
     if args.fail_on_regression && !regressions.is_empty() {
         eprintln!(
@@ -464,10 +457,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if regressions.len() == 1 { "" } else { "s" },
             args.threshold
         );
-        for j in &regressions {
+        for (who, j) in &regressions {
             eprintln!(
-                "  {} at concurrency {}: {} {}",
-                j.run,
+                "  {who} at concurrency {}: {} {}",
                 j.concurrency,
                 j.metric.label(),
                 change_text(j)

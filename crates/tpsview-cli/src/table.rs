@@ -163,7 +163,8 @@ pub fn render_comparison(c: &tpsview_core::compare::Comparison) -> String {
 pub fn repeat_lines(conc: &str, rl: &tpsview_core::summary::RepeatLevel) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    for (key, f) in &rl.figures {
+    // A figure no repeat defines (a tool that prints no p90) has no line.
+    for (key, f) in rl.figures.iter().filter(|(_, f)| !f.values.is_empty()) {
         let _ = match (f.mean, f.interval) {
             (Some(mean), Some([lo, hi])) => writeln!(
                 out,

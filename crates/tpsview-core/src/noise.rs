@@ -214,7 +214,7 @@ pub struct Judged {
     /// Why it was not judged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_judged: Option<String>,
-    /// Judged over repeats (a whole-level figure): how many the baseline's setup and this run's
+    /// Judged over repeats (both setups repeated): how many the baseline's setup and this run's
     /// had at the level (Welch's interval; `change.resamples` is 0). Absent when judged over
     /// requests or not judged.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -336,17 +336,29 @@ pub fn judge_some(
         if let Some(c) = p.concurrency {
             let metric = opts.metrics[at.metric];
             let id = &summary.runs[at.run].id;
-            let mut judged = judge_figure(base, p, c, metric, (id, at.run), opts, &mut at.drawn);
-            if metric.is_system_wide() {
-                let of = |run: usize| {
-                    summary
-                        .runs
-                        .get(run)?
-                        .points
-                        .iter()
-                        .find(|q| q.metrics.concurrency == Some(c))
-                };
+            let of = |run: usize| {
+                summary
+                    .runs
+                    .get(run)?
+                    .points
+                    .iter()
+                    .find(|q| q.metrics.concurrency == Some(c))
+            };
+            // Over repeats where both setups have them, for every figure; else a per-request
+            // figure over requests (the whole-level ones are then not judged, said so).
+            let mut judged = Judged {
+                run: id.clone(),
+                concurrency: c,
+                metric,
+                change: None,
+                verdict: None,
+                not_judged: None,
+                repeats: None,
+            };
+            let settled =
                 judge_over_repeats(&mut judged, of(baseline), of(at.run), opts.threshold_pct);
+            if !settled && !metric.is_system_wide() {
+                judged = judge_figure(base, p, c, metric, (id, at.run), opts, &mut at.drawn);
             }
             out.push(judged);
         }
@@ -437,15 +449,17 @@ fn judge_figure(
     judged
 }
 
-/// A whole-level figure (system T/s, requests/s) of a level against the baseline's, judged over
-/// the repeats of both setups where each has two or more (`apply_repeats` gave both levels their
-/// `repeats`); else left as not judged, saying what is missing.
+/// A figure of a level against the baseline's, judged over the repeats of both setups where each
+/// has two or more (`apply_repeats` gave both levels their `repeats`): Welch's interval of the
+/// change of the means. A repeat of the baseline's own setup is not judged. Returns whether that
+/// settled the figure; where it did not, `judged` says what is missing (the answer for a
+/// whole-level figure; a per-request one is then judged over requests).
 fn judge_over_repeats(
     judged: &mut Judged,
     base: Option<&crate::summary::PointSummary>,
     other: Option<&crate::summary::PointSummary>,
     threshold_pct: f64,
-) {
+) -> bool {
     let key = judged.metric.key();
     fn of<'a>(
         p: Option<&'a crate::summary::PointSummary>,
@@ -460,7 +474,7 @@ fn judge_over_repeats(
             "the baseline did not measure concurrency {}",
             judged.concurrency
         ));
-        return;
+        return true;
     }
     let (b, o) = (of(base, key), of(other, key));
     if let (Some((rb, _)), Some((ro, _))) = (b, o) {
@@ -469,7 +483,7 @@ fn judge_over_repeats(
                 "a repeat of the baseline's own setup ({}): see its interval over the repeats",
                 rb.setup
             ));
-            return;
+            return true;
         }
     }
     let (nb, no) = (n(b), n(o));
@@ -477,13 +491,13 @@ fn judge_over_repeats(
         judged.not_judged = Some(format!(
             "a figure of the whole level: one value per run; repeats of both setups give it an interval (the baseline has {nb}, this run {no})"
         ));
-        return;
+        return false;
     };
     if nb < 2 || no < 2 {
         judged.not_judged = Some(format!(
             "a figure of the whole level: repeats of both setups give it an interval (the baseline's measured it {nb} times, this run's {no})"
         ));
-        return;
+        return false;
     }
     match welch(&fb.values, &fo.values) {
         Some(c) => {
@@ -497,6 +511,7 @@ fn judge_over_repeats(
                 Some("the baseline's mean over its repeats is 0 or undefined".to_owned());
         }
     }
+    true
 }
 
 /// The change of the mean from repeats `base` to repeats `other`, %, with Welch's
@@ -627,9 +642,22 @@ pub fn level_intervals(p: &Point) -> Option<LevelIntervals> {
 
 pub use crate::summary::{RepeatFigure, RepeatLevel};
 
-/// The whole-level figures given an interval over repeats: one value per run, so only repeats
-/// of the run give them a spread.
-pub const REPEAT_METRICS: [Metric; 2] = [Metric::SystemTps, Metric::RequestThroughput];
+/// The figures given an interval over repeats: the whole-level ones (system T/s, requests/s: one
+/// value per run, so only repeats give them a spread), every figure a level's own interval is
+/// given for ([`LEVEL_METRICS`]) and mean ITL. Over repeats each is one value per repeat, and
+/// their spread holds what an interval over one run's requests cannot: the drift between runs
+/// (the machine's state, the server's warm-up, other load).
+pub const REPEAT_METRICS: [Metric; 16] = {
+    let mut out = [Metric::SystemTps; 16];
+    out[1] = Metric::RequestThroughput;
+    out[2] = Metric::Latency(Latency::Itl, Stat::Mean);
+    let mut i = 0;
+    while i < LEVEL_METRICS.len() {
+        out[3 + i] = LEVEL_METRICS[i];
+        i += 1;
+    }
+    out
+};
 
 /// A run label's setup and repeat number: the label without its repeat part
 /// ([`crate::group::repeat_part`]: `run=N`, `repeat=N`); `None` without one.
@@ -759,6 +787,29 @@ fn interval(values: &[f64], e: Estimator, seed: u64) -> Option<(f64, f64, usize)
     let tail = (1.0 - CONFIDENCE) / 2.0 * 100.0;
     let [low, high] = crate::stats::percentiles(&mut estimates, [tail, 100.0 - tail]);
     Some((low?, high?, resamples))
+}
+
+/// The verdicts as a reader lists them: each named by its run, except that a figure judged over
+/// repeats is listed once for its setup (every repeat carries the same verdict), named
+/// `setup (N repeats)`. In the given order.
+pub fn listed(verdicts: &[Judged]) -> Vec<(String, &Judged)> {
+    let mut seen: Vec<(String, u64, Metric)> = Vec::new();
+    let mut out = Vec::new();
+    for j in verdicts {
+        let name = match (j.repeats, repeat_of(j.run.as_str())) {
+            (Some([_, n]), Some((setup, _))) => {
+                let key = (setup.clone(), j.concurrency.to_bits(), j.metric);
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                format!("{setup} ({n} repeats)")
+            }
+            _ => j.run.to_string(),
+        };
+        out.push((name, j));
+    }
+    out
 }
 
 /// How a history is ordered.

@@ -638,3 +638,108 @@ fn whole_level_figures_are_judged_over_the_repeats_of_two_setups_only() {
         );
     }
 }
+
+/// The example's run as two setups of three repeats, every request's decode stretched by its
+/// repeat's factor (`a`'s, then `b`'s): the drift between runs of one setup on a real machine.
+fn drifting_setups(a: [f64; 3], b: [f64; 3]) -> (Report, Summary) {
+    let seed = crate::simulate::seed_report();
+    let mut runs = vec![seed.runs[0].clone(); 6];
+    for (i, r) in runs.iter_mut().enumerate() {
+        let (setup, f) = if i < 3 { ("a", a[i]) } else { ("b", b[i - 3]) };
+        r.label = format!("{setup} · repeat={}", i % 3 + 1);
+        for p in &mut r.points {
+            if let Some(q) = p.requests.as_mut() {
+                for k in 0..q.len() {
+                    q.e2e_s[k] = q.ttft_s[k] + (q.e2e_s[k] - q.ttft_s[k]) * f;
+                }
+            }
+        }
+    }
+    let report = Report {
+        meta: seed.meta.clone(),
+        runs,
+    };
+    let mut summary = Summary {
+        runs: crate::summary::summarize_report(&report, &Default::default()).0,
+        diagnostics: Vec::new(),
+    };
+    apply_repeats(&mut summary.runs);
+    (report, summary)
+}
+
+#[test]
+fn with_repeats_every_figure_is_judged_over_them_so_drift_between_runs_is_noise() {
+    // Measured on llama.cpp (scripts/engine-e2e.sh): two benches of one server differ by up to
+    // ~4 % in TPOT at concurrency 4, run to run, while an interval over one run's requests is
+    // ±1 %: judged over requests, the same server "regressed". Here each repeat's decode drifts
+    // by up to 3.5 %, the same way for all its requests.
+    let tpot = Metric::Latency(Latency::Tpot, Stat::Mean);
+    let (report, summary) = drifting_setups([1.0, 1.03, 0.98], [1.035, 0.99, 1.02]);
+    let opts = JudgeOptions {
+        metrics: vec![
+            tpot,
+            Metric::PerStreamTps,
+            Metric::Latency(Latency::Itl, Stat::Mean),
+        ],
+        ..JudgeOptions::default()
+    };
+    // Over requests, b's first repeat against a's first is a regression: the requests move
+    // together, and their interval does not hold the drift.
+    let pair = judge_pair(
+        &report.runs[0],
+        &report.runs[3],
+        &summary.runs[3].id,
+        3,
+        &opts,
+    );
+    let at16 = |js: &[Judged], m: Metric| {
+        js.iter()
+            .find(|j| j.concurrency == 16.0 && j.metric == m)
+            .cloned()
+            .expect("judged at 16")
+    };
+    assert_eq!(at16(&pair, tpot).verdict, Some(Verdict::Regression));
+    // Over the repeats: within noise, and ITL (no interval over requests) is judged too.
+    let judged = judge(&report, &summary, 0, &opts);
+    let b: Vec<&Judged> = judged
+        .iter()
+        .filter(|j| j.run == summary.runs[4].id && j.concurrency == 16.0)
+        .collect();
+    assert_eq!(b.len(), 3);
+    for j in &b {
+        assert_eq!(j.repeats, Some([3, 3]), "{j:?}");
+        assert_eq!(j.verdict, Some(Verdict::WithinNoise), "{j:?}");
+        assert_eq!(j.change.expect("judged").resamples, 0);
+    }
+    // The change is that of the means over the repeats, from the summaries' own figures.
+    let k = summary.runs[0]
+        .points
+        .iter()
+        .position(|p| p.metrics.concurrency == Some(16.0))
+        .expect("16");
+    let mean = |runs: std::ops::Range<usize>| {
+        let n = runs.len() as f64;
+        runs.map(|r| summary.runs[r].points[k].get(tpot).expect("tpot"))
+            .sum::<f64>()
+            / n
+    };
+    let want = (mean(3..6) / mean(0..3) - 1.0) * 100.0;
+    let got = b.iter().find(|j| j.metric == tpot).unwrap().change.unwrap();
+    assert!((got.change_pct - want).abs() < 1e-9, "{got:?} vs {want}");
+    // A repeat of the baseline's own setup is not judged against it.
+    assert!(judged
+        .iter()
+        .filter(|j| j.run == summary.runs[1].id)
+        .all(|j| j
+            .not_judged
+            .as_deref()
+            .is_some_and(|w| w.contains("own setup"))));
+    // The same drift with b 10 % slower: found.
+    let (report, summary) = drifting_setups([1.0, 1.03, 0.98], [1.135, 1.09, 1.12]);
+    let judged = judge(&report, &summary, 0, &opts);
+    let j = judged
+        .iter()
+        .find(|j| j.run == summary.runs[3].id && j.concurrency == 16.0 && j.metric == tpot)
+        .unwrap();
+    assert_eq!(j.verdict, Some(Verdict::Regression), "{j:?}");
+}
