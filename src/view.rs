@@ -30,6 +30,9 @@ pub struct View {
     /// The latency lines' statistic (`mean`, `p50`, `p90`, `p99`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub stat: String,
+    /// The latency band as the line's 99 % interval instead of p50–p99.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub latency_interval: bool,
     /// System-wide figures per GPU.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub per_gpu: bool,
@@ -57,6 +60,7 @@ impl View {
             hidden: self.hidden_series.clone(),
             hidden_runs: self.hidden_runs.clone(),
             stat: Stat::parse(&self.stat).unwrap_or_default(),
+            latency_interval: self.latency_interval,
             per_gpu: self.per_gpu,
             gpu_counts: self.gpu_counts.clone(),
             slo: self.slo().and_then(Result::ok),
@@ -84,6 +88,7 @@ impl View {
             Stat::Mean => String::new(),
             s => s.name().to_owned(),
         };
+        self.latency_interval = o.latency_interval;
         self.per_gpu = o.per_gpu;
         self.gpu_counts.clone_from(&o.gpu_counts);
         self.cost_axis = o.cost_axis;

@@ -262,7 +262,7 @@ pub fn Chart(
                     // What the canvas shows that tests and tools can read: the y axes, the shaded
                     // window's caption, the marks.
                     data-y=move || spec.with(data_y) data-shade=move || spec.with(data_shade)
-                    data-marks=move || spec.with(data_marks)
+                    data-marks=move || spec.with(data_marks) data-bands=move || spec.with(data_bands)
                     tabindex="0" role="img" aria-label=label
                     on:mousemove=on_move on:mouseleave=move |_| { mouse_in.set_value(false); set_hover.set(None) } on:keydown=on_key></canvas>
                 <canvas node_ref=overlay class="chart-overlay" aria-hidden="true" data-testid=move || format!("chart-{}-hover", id())></canvas>
@@ -312,6 +312,27 @@ pub(crate) fn data_shade(s: &ChartSpec) -> String {
         .as_ref()
         .map(|(a, b, c)| format!("{a} {b} {c}"))
         .unwrap_or_default()
+}
+
+/// Each panel's bands (` | ` between panels, `;` between series): `x:low:high` a point.
+pub(crate) fn data_bands(s: &ChartSpec) -> String {
+    s.panels
+        .iter()
+        .map(|p| {
+            p.series
+                .iter()
+                .map(|x| {
+                    x.band
+                        .iter()
+                        .map(|(x, lo, hi)| format!("{x}:{lo}:{hi}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 pub(crate) fn data_marks(s: &ChartSpec) -> String {

@@ -1,5 +1,5 @@
 //! Chart options the user can change: a linear or log2 concurrency axis, which series show, the
-//! statistic the latency lines show, and system T/s per GPU.
+//! statistic the latency lines show and their band, and system T/s per GPU.
 
 use leptos::prelude::*;
 use tpsview_core::chart_spec::ChartOptions;
@@ -31,6 +31,11 @@ pub fn ChartControls(
         o.per_gpu = !o.per_gpu;
         on_change.run(o);
     };
+    let toggle_interval = move |_| {
+        let mut o = options.get_untracked();
+        o.latency_interval = !o.latency_interval;
+        on_change.run(o);
+    };
     let pick_stat = move |ev| {
         let mut o = options.get_untracked();
         if let Some(s) = tpsview_core::stats::Stat::parse(&event_target_value(&ev)) {
@@ -60,6 +65,10 @@ pub fn ChartControls(
                         <option value=s.name() selected=move || options.with(|o| o.stat == s)>{s.name()}</option>
                     }).collect_view()}
                 </select>
+            </label>
+            <label>
+                <input type="checkbox" data-testid="latency-interval" prop:checked=move || options.with(|o| o.latency_interval) on:change=toggle_interval/>
+                " latency band: the line's 99 % interval (default p50–p99)"
             </label>
             {move || names.get().into_iter().map(|name| {
                 let n = name.clone();

@@ -92,7 +92,7 @@ pub fn Chart(
                 <div class=format!("chart-canvas chart-static chart-canvas-{id}")
                     data-testid=format!("chart-{id}") data-drawn="true" data-static="true"
                     data-y=crate::chart::data_y(&s) data-shade=crate::chart::data_shade(&s)
-                    data-marks=crate::chart::data_marks(&s) role="img" aria-label=label>
+                    data-marks=crate::chart::data_marks(&s) data-bands=crate::chart::data_bands(&s) role="img" aria-label=label>
                     <div class="chart-static-light chart-static-wide" inner_html=light></div>
                     <div class="chart-static-dark chart-static-wide" inner_html=dark></div>
                     <div class="chart-static-light chart-static-narrow" inner_html=light_narrow></div>

@@ -2,7 +2,7 @@
 //! unrounded value in `data-value`, and the tool's own figure flagged where it disagrees.
 
 use leptos::prelude::*;
-use tpsview_core::summary::{PointSummary, Summary};
+use tpsview_core::summary::{IntervalOver, PointSummary, Summary};
 use tpsview_core::vocabulary::{Latency, Metric, Stat};
 
 use crate::format::{fmt_num, fmt_value};
@@ -92,24 +92,27 @@ fn row(run: &str, p: &PointSummary) -> impl IntoView {
                     (None, _, None) => metric.definition().to_owned(),
                 };
                 let label = format!("{} ({})", metric.label(), metric.unit());
-                // A whole-level figure over its setup's repeats: ± the half-width of the mean's
-                // interval, the mean and the bounds in the title.
-                let over = p.repeats.as_ref().and_then(|r| {
-                    let f = r.figures.get(metric.key())?;
-                    Some((f.mean?, f.interval?, f.values.len()))
-                });
+                // The figure's 99 % interval where it has one: ± its half-width, what it is over
+                // and its bounds in the title (over the setup's repeats it is the mean's).
+                let iv = p.interval_of(metric);
                 view! {
                     <td data-metric=metric.key() data-value=fmt_value(v) title=title data-label=label
                         class:summary-table-differs=disc.is_some()
                         class:summary-table-reported=reported_basis>
                         {fmt_num(v, decimals)}
                         {disc.map(|_| view! { <span class="summary-table-flag" aria-label="differs from the tool's figure">" ≠"</span> })}
-                        {over.map(|(mean, [lo, hi], n)| view! {
-                            <span class="summary-table-repeats" data-testid="over-repeats" data-low=fmt_value(Some(lo)) data-high=fmt_value(Some(hi))
-                                title=format!("its setup over {n} repeats: mean {}, {:.0} % interval {} … {} (Student t)",
-                                    fmt_num(Some(mean), decimals), tpsview_core::noise::CONFIDENCE * 100.0, fmt_num(Some(lo), decimals), fmt_num(Some(hi), decimals))>
-                                {format!(" ±{}", fmt_num(Some((hi - lo) / 2.0), decimals))}
-                            </span>
+                        {iv.map(|iv| {
+                            let bounds = format!("{:.0} % interval {} … {}", tpsview_core::noise::CONFIDENCE * 100.0,
+                                fmt_num(Some(iv.low), decimals), fmt_num(Some(iv.high), decimals));
+                            let (testid, title) = match iv.over {
+                                IntervalOver::Repeats(n) => ("over-repeats", format!("its setup over {n} repeats: the mean's {bounds} (Student t)")),
+                                IntervalOver::Requests => ("over-requests", format!("over this level's requests: {bounds} (bootstrap)")),
+                            };
+                            view! {
+                                <span class="summary-table-repeats" data-testid=testid data-low=fmt_value(Some(iv.low)) data-high=fmt_value(Some(iv.high)) title=title>
+                                    {format!(" ±{}", fmt_num(Some(iv.half_width()), decimals))}
+                                </span>
+                            }
                         })}
                         // The tool's own value only where it differs; a tick where it agrees.
                         {tool.map(|(name, r)| if disc.is_some() {

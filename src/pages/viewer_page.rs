@@ -61,6 +61,33 @@ fn judge_steps(
     });
 }
 
+/// Each level's own intervals (`noise::intervals_some`), a step of at most `VERDICT_STEP`
+/// resampled values a task, within the verdicts' limits, until every level has them.
+fn interval_steps(
+    stream: tpsview_components::Latest,
+    report: Memo<crate::state::Grouped>,
+    into: RwSignal<Option<Vec<Vec<Option<noise::LevelIntervals>>>>>,
+    mut at: noise::LevelCursor,
+    mut out: Vec<Vec<Option<noise::LevelIntervals>>>,
+) {
+    stream.run_later(move || {
+        let limits = noise::Limits {
+            max_cost: Some(VERDICT_MAX),
+            budget: Some(VERDICT_BUDGET),
+        };
+        let done = report.try_with_untracked(|g| {
+            noise::intervals_some(&g.report, &mut at, VERDICT_STEP, &limits, &mut out)
+        });
+        match done {
+            Some(true) => {
+                into.try_set(Some(out));
+            }
+            Some(false) => interval_steps(stream, report, into, at, out),
+            None => {}
+        }
+    });
+}
+
 /// A button that copies `text` to the clipboard and says so.
 fn copy_button(testid: &'static str, text: String) -> impl IntoView {
     let (said, set_said) = signal(None::<&'static str>);
@@ -222,8 +249,29 @@ pub fn ViewerPage() -> impl IntoView {
     let set_options = move |o: ChartOptions| view.0.update(|v| v.set_chart_options(&o));
     let throughput =
         Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::throughput(s, o))));
-    let latency =
-        Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::latency(s, o))));
+    // Each level's own intervals over its requests, computed in steps once the table is up (see
+    // below): the table's ± and the latency chart's interval band read them.
+    let intervals = RwSignal::new(None::<Vec<Vec<Option<noise::LevelIntervals>>>>);
+    let with_intervals = Memo::new(move |_| {
+        let mut s = summary.get();
+        intervals.with(|iv| {
+            for (run, levels) in s.runs.iter_mut().zip(iv.iter().flatten()) {
+                for (p, l) in run.points.iter_mut().zip(levels) {
+                    p.intervals.clone_from(l);
+                }
+            }
+        });
+        s
+    });
+    let latency = Signal::derive(move || {
+        options.with(|o| {
+            if o.latency_interval {
+                with_intervals.with(|s| chart_spec::latency(s, o))
+            } else {
+                summary.with(|s| chart_spec::latency(s, o))
+            }
+        })
+    });
     let interactivity =
         Signal::derive(move || summary.with(|s| options.with(|o| chart_spec::interactivity(s, o))));
     // From unfiltered specs: a hidden series must stay in the list to be shown again.
@@ -440,9 +488,23 @@ pub fn ViewerPage() -> impl IntoView {
     // `VERDICT_BUDGET` in all, says `tpsview compare` judges it. `None` while judging: the diff
     // table is shown once judged. A new baseline or new files start over (the `Latest` stream
     // drops the old steps).
+    let judged_ids = Memo::new(move |_| run_ids.get());
+    let interval_task = tpsview_components::Latest::new();
+    Effect::new(move |_| {
+        judged_ids.track();
+        intervals.set(None);
+        if below.get() {
+            interval_steps(
+                interval_task,
+                report,
+                intervals,
+                Default::default(),
+                Vec::new(),
+            );
+        }
+    });
     let verdicts = RwSignal::new(None::<Vec<noise::Judged>>);
     let judging = tpsview_components::Latest::new();
-    let judged_ids = Memo::new(move |_| run_ids.get());
     Effect::new(move |_| {
         let b = baseline_index.get();
         judged_ids.track();
@@ -470,14 +532,15 @@ pub fn ViewerPage() -> impl IntoView {
     view! {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
         <main class="viewer-page-main" class:viewer-page-empty=move || !has_data()
-            data-testid="viewer" data-ready=move || ready.get().to_string()>
+            data-testid="viewer" data-ready=move || ready.get().to_string()
+            data-intervals=move || intervals.with(|i| if i.is_some() { "done" } else { "pending" })>
             {first_view(
                 FirstViewData {
                     answers,
                     more_runs,
                     health: health_items,
                     throughput,
-                    summary: Signal::from(summary),
+                    summary: Signal::from(with_intervals),
                     table: below,
                 },
                 on_error_cb,

@@ -148,10 +148,64 @@ test('over repeats the diff judges system T/s as tpsview compare does', async ()
     const [lo, hi] = p.repeats.figures.system_tps.interval;
     assert.ok(Math.abs(s.low - lo) <= 1e-9 * Math.abs(lo) && Math.abs(s.high - hi) <= 1e-9 * Math.abs(hi), `${s.run} ${s.level}`);
     assert.match(s.text, /^ ±[\d,.]+$/);
-    assert.match(s.title, /its setup over 2 repeats: mean/);
+    assert.match(s.title, /its setup over 2 repeats: the mean's 99 % interval/);
   }
   await page.locator('[data-testid=summary-table]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'repeats-1280.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(log.errors, []);
+});
+
+test('each figure carries ± its interval over the level\'s requests, and the latency band can be it', async () => {
+  // The example: once the page has computed every level's intervals (in steps, `data-intervals`),
+  // each per-request figure of the table has ± its interval, the bounds those of
+  // `tpsview summarize --intervals --json`; the latency chart's band switched to the line's
+  // interval draws the same bounds.
+  const { page, log } = await open(context, server.origin + '/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await upload(page, [BASE]);
+  await page.waitForSelector('[data-testid=viewer][data-intervals=done]');
+  await settled(page);
+  const sum = cliSummary(BASE, '--intervals');
+  const spans = await page.$$eval('[data-testid=summary-row] [data-testid=over-requests]', (xs) => xs.map((x) => ({
+    level: x.closest('tr').dataset.concurrency, metric: x.closest('td').dataset.metric,
+    value: Number(x.closest('td').dataset.value),
+    low: Number(x.dataset.low), high: Number(x.dataset.high), text: x.textContent, title: x.title,
+  })));
+  const want = [];
+  for (const p of sum.runs[0].points) {
+    for (const [k, iv] of Object.entries(p.intervals?.intervals ?? {})) {
+      if (['per_stream_tps', 'tpot_mean_ms', 'tpot_p99_ms', 'ttft_mean_ms', 'e2e_mean_ms'].includes(k)) want.push([String(p.concurrency), k, iv]);
+    }
+  }
+  assert.ok(want.length >= 8, `${want.length} intervals`);
+  assert.equal(spans.length, want.length);
+  for (const [level, metric, [lo, hi]] of want) {
+    const s = spans.find((x) => x.level === level && x.metric === metric);
+    assert.ok(s, `${metric} at ${level}`);
+    assert.ok(Math.abs(s.low - lo) <= 1e-9 * Math.abs(lo) && Math.abs(s.high - hi) <= 1e-9 * Math.abs(hi), `${metric} at ${level}: page ${s.low} ${s.high} cli ${lo} ${hi}`);
+    assert.ok(s.low <= s.value && s.value <= s.high, `${metric} at ${level}: ${s.low} ${s.value} ${s.high}`);
+    assert.match(s.text, /^ ±[\d,.]+$/);
+    assert.match(s.title, /over this level's requests: 99 % interval .* \(bootstrap\)/);
+  }
+  // The latency band: p50–p99 by default; the line's interval when asked.
+  const bands = () => page.getAttribute('[data-testid=chart-latency]', 'data-bands');
+  const spread = await bands();
+  const draws = async () => Number(await page.getAttribute('[data-testid=chart-latency]', 'data-draws'));
+  const before = await draws();
+  await page.check('[data-testid=latency-interval]');
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=chart-latency]').dataset.draws) > n, before);
+  const tpot = (await bands()).split(' | ')[0].split(';')[0].split(' ').map((b) => b.split(':').map(Number));
+  assert.notEqual(await bands(), spread);
+  const means = sum.runs[0].points.filter((p) => p.intervals?.intervals?.tpot_mean_ms);
+  assert.equal(tpot.length, means.length);
+  for (const [x, lo, hi] of tpot) {
+    const [wlo, whi] = means.find((p) => p.concurrency === x).intervals.intervals.tpot_mean_ms;
+    assert.ok(Math.abs(lo - wlo) <= 1e-9 * wlo && Math.abs(hi - whi) <= 1e-9 * whi, `${x}`);
+  }
+  await settled(page);
+  await page.locator('[data-testid=chart-latency]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'latency-interval-1280.png') });
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(log.errors, []);
 });

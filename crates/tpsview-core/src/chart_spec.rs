@@ -163,8 +163,11 @@ pub struct ChartOptions {
     pub hidden: Vec<String>,
     /// Runs hidden by the user (clicking their legend entry).
     pub hidden_runs: Vec<RunId>,
-    /// The statistic the latency chart's line shows (the band stays p50–p99).
+    /// The statistic the latency chart's line shows.
     pub stat: crate::stats::Stat,
+    /// The latency chart's band: the 99 % interval of the line's statistic (over the setup's
+    /// repeats, else the level's requests) instead of the requests' p50–p99 spread.
+    pub latency_interval: bool,
     /// System-wide figures divided by each run's GPU count (runs without one are left out).
     pub per_gpu: bool,
     /// GPU counts the user gave, by run.

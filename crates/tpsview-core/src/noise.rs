@@ -247,9 +247,10 @@ impl Default for JudgeOptions {
     }
 }
 
-/// A deterministic seed for one interval: the fixed seed mixed with what it is of.
-fn seed_for(run: usize, level: f64, metric: Metric) -> u64 {
-    let mut h = SEED ^ (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+/// A deterministic seed for one interval: the fixed seed mixed with what it is of. `run` is a
+/// `u64` so that the page (wasm32, a 32-bit `usize`) draws the bits the CLI draws.
+fn seed_for(run: u64, level: f64, metric: Metric) -> u64 {
+    let mut h = SEED ^ run.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     for b in metric.key().bytes().chain(level.to_bits().to_le_bytes()) {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
     }
@@ -433,7 +434,7 @@ fn judge_figure(
                     ))
                 } else {
                     *drawn += cost;
-                    match change(&xb, &xp, e, seed_for(index, c, metric)) {
+                    match change(&xb, &xp, e, seed_for(index as u64, c, metric)) {
                         Some(ch) => {
                             judged.verdict = Some(verdict(&ch, metric.better(), opts.threshold_pct));
                             judged.change = Some(ch);
@@ -584,60 +585,170 @@ pub fn apply_intervals(report: &Report, runs: &mut [crate::summary::RunSummary])
     }
 }
 
+/// What a level's own intervals mix into their seeds in place of a run's index (no run's).
+const LEVEL_SEED_RUN: u64 = u64::MAX;
+
 /// The level's figures with their intervals, `None` without per-request data. The seeds mix in
 /// only the level and the figure, so a level gives the same bits wherever it is in the files.
 pub fn level_intervals(p: &Point) -> Option<LevelIntervals> {
     let req = p.requests.as_ref()?;
-    let level = p.concurrency.unwrap_or(f64::NAN);
-    let mut out = LevelIntervals {
+    let mut out = empty_intervals();
+    let mut drawn = 0;
+    for metric in LEVEL_METRICS {
+        level_figure(
+            req,
+            p.concurrency,
+            metric,
+            &Limits::default(),
+            &mut drawn,
+            &mut out,
+        );
+    }
+    Some(out)
+}
+
+fn empty_intervals() -> LevelIntervals {
+    LevelIntervals {
         confidence: CONFIDENCE,
         resamples: 0,
         intervals: Default::default(),
         not_computed: Default::default(),
-    };
-    let mut series: Vec<(Series, Vec<f64>)> = Vec::new();
-    for metric in LEVEL_METRICS {
-        let Some(e) = estimator(metric) else { continue };
-        let s = series_of(e);
-        if !series.iter().any(|(x, _)| *x == s) {
-            series.push((s, crate::metrics::per_request(req, s)));
-        }
-        let values = &series
-            .iter()
-            .find(|(x, _)| *x == s)
-            .expect("pushed above")
-            .1;
-        let why = too_few(e, values.len()).or_else(|| {
+    }
+}
+
+/// Limits on what a caller that must not hold its thread long (the page) draws.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// A figure whose interval would draw more resampled values than this is not computed.
+    pub max_cost: Option<usize>,
+    /// Past this many resampled values drawn in all, the remaining figures are not computed.
+    pub budget: Option<usize>,
+}
+
+/// One figure's interval over a level's requests into `out` (or why it has none); `drawn` counts
+/// the resampled values drawn, against `limits`.
+fn level_figure(
+    req: &crate::model::Requests,
+    concurrency: Option<f64>,
+    metric: Metric,
+    limits: &Limits,
+    drawn: &mut usize,
+    out: &mut LevelIntervals,
+) {
+    let Some(e) = estimator(metric) else { return };
+    let values = crate::metrics::per_request(req, series_of(e));
+    let cost = cost(values.len());
+    let why = too_few(e, values.len())
+        .or_else(|| {
             (values.len() > LEVEL_MAX_REQUESTS).then(|| {
                 format!(
                     "{} requests: over {LEVEL_MAX_REQUESTS} an interval is not computed (it is narrower than the figure's rounding)",
                     values.len()
                 )
             })
+        })
+        .or_else(|| {
+            limits.max_cost.filter(|m| cost > *m).map(|m| {
+                format!(
+                    "{} requests: its interval would draw {cost} resampled values, more than {m} allowed here (`tpsview summarize --intervals` computes it)",
+                    values.len()
+                )
+            })
+        })
+        .or_else(|| {
+            limits
+                .budget
+                .filter(|b| drawn.saturating_add(cost) > *b)
+                .map(|b| {
+                    format!(
+                        "the budget of {b} resampled values is spent on the figures before it (`tpsview summarize --intervals` computes it)"
+                    )
+                })
         });
-        if let Some(why) = why {
-            out.not_computed.insert(metric.key(), why);
-            continue;
+    if let Some(why) = why {
+        out.not_computed.insert(metric.key(), why);
+        return;
+    }
+    *drawn += cost;
+    // Latencies in ms, as the figures are written.
+    let unit = if matches!(metric, Metric::Latency(..)) {
+        1e3
+    } else {
+        1.0
+    };
+    let level = concurrency.unwrap_or(f64::NAN);
+    match interval(&values, e, seed_for(LEVEL_SEED_RUN, level, metric)) {
+        Some((low, high, n)) => {
+            out.resamples = n;
+            out.intervals
+                .insert(metric.key(), [low * unit, high * unit]);
         }
-        // Latencies in ms, as the figures are written.
-        let unit = if matches!(metric, Metric::Latency(..)) {
-            1e3
-        } else {
-            1.0
-        };
-        match interval(values, e, seed_for(usize::MAX, level, metric)) {
-            Some((low, high, n)) => {
-                out.resamples = n;
-                out.intervals
-                    .insert(metric.key(), [low * unit, high * unit]);
-            }
-            None => {
-                out.not_computed
-                    .insert(metric.key(), "no usable request at this level".to_owned());
-            }
+        None => {
+            out.not_computed
+                .insert(metric.key(), "no usable request at this level".to_owned());
         }
     }
-    Some(out)
+}
+
+/// Where computing every level's intervals in steps ([`intervals_some`]) has got to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LevelCursor {
+    run: usize,
+    point: usize,
+    metric: usize,
+    /// Resampled values drawn so far.
+    pub drawn: usize,
+}
+
+/// [`apply_intervals`] in steps, for a caller that must not hold its thread long: from `at` on,
+/// fills `out[run][point]` (every run's levels of `report`, `None` without per-request data)
+/// until `step` resampled values are drawn (at least one figure a call), within `limits`, and
+/// moves `at` past them. Returns whether every level is done. The same bits as
+/// [`level_intervals`] for every figure computed.
+pub fn intervals_some(
+    report: &Report,
+    at: &mut LevelCursor,
+    step: usize,
+    limits: &Limits,
+    out: &mut Vec<Vec<Option<LevelIntervals>>>,
+) -> bool {
+    let start = at.drawn;
+    while at.run < report.runs.len() {
+        let run = &report.runs[at.run];
+        if out.len() <= at.run {
+            out.resize_with(at.run + 1, Vec::new);
+        }
+        if out[at.run].len() < run.points.len() {
+            out[at.run].resize(run.points.len(), None);
+        }
+        if at.point >= run.points.len() {
+            (at.run, at.point, at.metric) = (at.run + 1, 0, 0);
+            continue;
+        }
+        let p = &run.points[at.point];
+        let Some(req) = p.requests.as_ref() else {
+            (at.point, at.metric) = (at.point + 1, 0);
+            continue;
+        };
+        if at.metric >= LEVEL_METRICS.len() {
+            (at.point, at.metric) = (at.point + 1, 0);
+            continue;
+        }
+        if at.drawn - start >= step {
+            return false;
+        }
+        let slot = out[at.run][at.point].get_or_insert_with(empty_intervals);
+        level_figure(
+            req,
+            p.concurrency,
+            LEVEL_METRICS[at.metric],
+            limits,
+            &mut at.drawn,
+            slot,
+        );
+        at.metric += 1;
+    }
+    true
 }
 
 pub use crate::summary::{RepeatFigure, RepeatLevel};

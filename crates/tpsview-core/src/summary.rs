@@ -214,10 +214,59 @@ pub struct LevelIntervals {
     pub not_computed: BTreeMap<&'static str, String>,
 }
 
+/// What a figure's interval is over ([`PointSummary::interval_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntervalOver {
+    /// The mean over this many repeats of the setup (Student t).
+    Repeats(usize),
+    /// The level's requests (bootstrap).
+    Requests,
+}
+
+/// A figure's interval, in its unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FigureInterval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// What it is over.
+    pub over: IntervalOver,
+}
+
+impl FigureInterval {
+    /// Half its width: the ± a table shows.
+    pub fn half_width(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+}
+
 impl PointSummary {
     /// A figure by its metric.
     pub fn get(&self, metric: Metric) -> Option<f64> {
         self.metrics.get(metric)
+    }
+
+    /// A figure's interval: over its setup's repeats where the level has them (they hold the
+    /// drift between runs), else over the level's requests where those were computed
+    /// (`--intervals`, the page's); `None` without either.
+    pub fn interval_of(&self, metric: Metric) -> Option<FigureInterval> {
+        let key = metric.key();
+        if let Some(f) = self.repeats.as_ref().and_then(|r| r.figures.get(key)) {
+            if let Some([low, high]) = f.interval {
+                return Some(FigureInterval {
+                    low,
+                    high,
+                    over: IntervalOver::Repeats(f.values.len()),
+                });
+            }
+        }
+        let [low, high] = *self.intervals.as_ref()?.intervals.get(key)?;
+        Some(FigureInterval {
+            low,
+            high,
+            over: IntervalOver::Requests,
+        })
     }
 
     /// The tool's own figure for tpsview metric `metric`, with the tool's name for it, in

@@ -766,3 +766,111 @@ fn the_decode_model_and_the_walkthrough_take_the_batch_the_server_ran() {
         .iter()
         .any(|(k, _)| k == "batch the server ran"));
 }
+
+#[test]
+fn a_setups_repeats_band_its_throughput_lines_with_the_means_interval() {
+    // The example's run three times, each repeat's times stretched by its own factor (so its
+    // system T/s differs), as `x · repeat=K`.
+    let seed = crate::simulate::seed_report();
+    let mut report = seed.clone();
+    report.runs = [1.0, 1.05, 0.97]
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let mut r = seed.runs[0].clone();
+            r.label = format!("x · repeat={}", k + 1);
+            for p in &mut r.points {
+                if let Some(q) = p.requests.as_mut() {
+                    for i in 0..q.len() {
+                        q.e2e_s[i] *= f;
+                        q.ttft_s[i] *= f;
+                    }
+                    for s in q.start_s.as_mut().expect("send times") {
+                        *s *= f;
+                    }
+                }
+            }
+            r
+        })
+        .collect();
+    let mut s = Summary {
+        runs: crate::summary::summarize_report(&report, &Default::default()).0,
+        diagnostics: Vec::new(),
+    };
+    // Without repeats recognised, no band.
+    let plain = throughput(&s, &ChartOptions::default());
+    assert!(plain.panels[0].series.iter().all(|x| x.band.is_empty()));
+    assert!(!plain.panels[0].title.contains("band"));
+    crate::noise::apply_repeats(&mut s.runs);
+    let c = throughput(&s, &ChartOptions::default());
+    assert!(c.panels[0].title.contains("band: 99 % interval"));
+    // The band at each level: the three values' mean ± t(0.995, 2) · sd / √3, t = 9.925 (a
+    // printed t table).
+    for run in 0..3 {
+        let band = &c.panels[0].series[run].band;
+        assert_eq!(band.len(), s.runs[0].points.len());
+        for (k, &(x, lo, hi)) in band.iter().enumerate() {
+            let v: Vec<f64> = (0..3)
+                .map(|r| s.runs[r].points[k].metrics.system_tps.unwrap())
+                .collect();
+            let m = v.iter().sum::<f64>() / 3.0;
+            let sd = (v.iter().map(|y| (y - m).powi(2)).sum::<f64>() / 2.0).sqrt();
+            let half = 9.925 * sd / 3f64.sqrt();
+            assert_eq!(Some(x), s.runs[0].points[k].metrics.concurrency);
+            assert!((lo - (m - half)).abs() < 1e-3 * half && (hi - (m + half)).abs() < 1e-3 * half);
+            assert!(half > 0.0);
+        }
+    }
+    // Per GPU (2 each), the band is divided as the line is.
+    let gpus = ChartOptions {
+        per_gpu: true,
+        gpu_counts: s.runs.iter().map(|r| (r.id.clone(), 2)).collect(),
+        ..Default::default()
+    };
+    let g = throughput(&s, &gpus);
+    for (a, b) in g.panels[0].series[0]
+        .band
+        .iter()
+        .zip(&c.panels[0].series[0].band)
+    {
+        assert!((a.1 - b.1 / 2.0).abs() < 1e-9 && (a.2 - b.2 / 2.0).abs() < 1e-9);
+    }
+    // Per-stream T/s is banded over the repeats too.
+    assert!(!c.panels[1].series[0].band.is_empty());
+}
+
+#[test]
+fn the_latency_band_can_be_the_lines_interval() {
+    let (report, mut s) = seed();
+    crate::noise::apply_intervals(&report, &mut s.runs);
+    let opts = ChartOptions {
+        latency_interval: true,
+        stat: crate::stats::Stat::P50,
+        ..Default::default()
+    };
+    let c = latency(&s, &opts);
+    assert!(c.panels[0].title.contains("band: 99 % interval of the p50"));
+    let tpot = &c.panels[0].series[0];
+    // One band point per level with an interval of TPOT p50, its bounds those of the level's.
+    let want: Vec<(f64, f64, f64)> = s.runs[0]
+        .points
+        .iter()
+        .filter_map(|p| {
+            let [lo, hi] = *p.intervals.as_ref()?.intervals.get("tpot_p50_ms")?;
+            Some((p.metrics.concurrency?, lo, hi))
+        })
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(tpot.band, want);
+    // Each level's interval holds its line's value.
+    for &(x, lo, hi) in &tpot.band {
+        let y = tpot.points.iter().find(|p| p.0 == x).unwrap().1;
+        assert!(lo <= y && y <= hi, "{lo} {y} {hi}");
+    }
+    // Without intervals computed, no band; the default stays p50–p99.
+    let (_, plain) = seed();
+    assert!(latency(&plain, &opts).panels[0].series[0].band.is_empty());
+    assert!(latency(&plain, &ChartOptions::default()).panels[0]
+        .title
+        .contains("band: p50–p99"));
+}

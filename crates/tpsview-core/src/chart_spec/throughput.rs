@@ -4,26 +4,55 @@ use super::*;
 
 /// System T/s (top) and per-stream T/s (bottom) against concurrency: the "50 or 4,000?" chart.
 pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
-    let each = |name: &str, f: fn(&PointSummary) -> Option<f64>| -> Vec<Series> {
+    use crate::vocabulary::Metric;
+    let cmp = opts.compare_options();
+    // Each line with its 99 % interval as a band where it has one (over its setup's repeats, else
+    // over the level's requests): a figure of one run is drawn as sure as it is. Per GPU, the
+    // band is divided as the line is.
+    let banded = |metric: Metric, name: &str| -> Vec<Series> {
         summary
             .runs
             .iter()
             .enumerate()
-            .map(|(i, r)| metric_series(i, r, name, f))
+            .map(|(i, r)| {
+                let shown = |p: &PointSummary| crate::compare::value(r, p, metric, &cmp);
+                let mut s = metric_series(i, r, name, shown);
+                s.band = r
+                    .points
+                    .iter()
+                    .filter_map(|p| {
+                        let iv = p.interval_of(metric)?;
+                        let scale = shown(p)? / p.get(metric).filter(|v| *v != 0.0)?;
+                        Some((p.metrics.concurrency?, iv.low * scale, iv.high * scale))
+                    })
+                    .collect();
+                s.band
+                    .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                s
+            })
             .collect()
     };
-    let cmp = opts.compare_options();
-    let system: Vec<Series> = summary
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            metric_series(i, r, "system T/s", |p| {
-                crate::compare::value(r, p, crate::vocabulary::Metric::SystemTps, &cmp)
-            })
-        })
-        .collect();
-    let mut system = system;
+    let with_band = |title: &str, series: &[Series]| {
+        if series.iter().any(|s| !s.band.is_empty()) {
+            format!("{title} (band: 99 % interval)")
+        } else {
+            title.to_owned()
+        }
+    };
+    let mut system = banded(Metric::SystemTps, "system T/s");
+    let per_stream = banded(Metric::PerStreamTps, "per-stream T/s");
+    let system_title = with_band(
+        if opts.per_gpu {
+            "system T/s per GPU — all output tokens of all streams per second, ÷ GPUs"
+        } else {
+            "system T/s — all output tokens of all streams per second"
+        },
+        &system,
+    );
+    let per_stream_title = with_band(
+        "per-stream T/s — one request's decode rate, 1 / TPOT",
+        &per_stream,
+    );
     let ran = ran_series(summary, &system);
     system.extend(goodput_series(summary, &cmp));
     system.extend(ran);
@@ -31,22 +60,8 @@ pub fn throughput(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         id: ChartKind::Throughput,
         x: concurrency_axis(summary, opts),
         panels: vec![
-            panel(
-                if opts.per_gpu {
-                    "system T/s per GPU — all output tokens of all streams per second, ÷ GPUs"
-                } else {
-                    "system T/s — all output tokens of all streams per second"
-                },
-                "tokens/s",
-                system,
-                opts,
-            ),
-            panel(
-                "per-stream T/s — one request's decode rate, 1 / TPOT",
-                "tokens/s",
-                each("per-stream T/s", |p| p.metrics.per_stream_tps),
-                opts,
-            ),
+            panel(&system_title, "tokens/s", system, opts),
+            panel(&per_stream_title, "tokens/s", per_stream, opts),
         ],
         bars: Vec::new(),
         shade: None,

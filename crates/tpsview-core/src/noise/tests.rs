@@ -743,3 +743,71 @@ fn with_repeats_every_figure_is_judged_over_them_so_drift_between_runs_is_noise(
         .unwrap();
     assert_eq!(j.verdict, Some(Verdict::Regression), "{j:?}");
 }
+
+#[test]
+fn intervals_in_steps_give_what_computing_at_once_gives_and_limits_are_said() {
+    let report = crate::simulate::seed_report();
+    let at_once: Vec<Vec<Option<LevelIntervals>>> = report
+        .runs
+        .iter()
+        .map(|r| r.points.iter().map(level_intervals).collect())
+        .collect();
+    assert!(at_once[0].iter().any(Option::is_some));
+    let (mut at, mut out, mut calls) = (LevelCursor::default(), Vec::new(), 0);
+    while !intervals_some(&report, &mut at, 1, &Limits::default(), &mut out) {
+        calls += 1;
+        assert!(calls < 10_000);
+    }
+    assert_eq!(out, at_once);
+    // At least one figure a call: a step of one value takes as many calls as figures computed.
+    let figures: usize = at_once[0]
+        .iter()
+        .flatten()
+        .map(|l| l.intervals.len() + l.not_computed.len())
+        .sum();
+    assert!(
+        calls > 1 && calls <= figures,
+        "{calls} calls, {figures} figures"
+    );
+    // A figure dearer than the limit, or past the budget, says why and what computes it: on the
+    // first level with an interval.
+    let k = at_once[0]
+        .iter()
+        .position(|l| l.as_ref().is_some_and(|l| !l.intervals.is_empty()))
+        .expect("a level with intervals");
+    let n = report.runs[0].points[k].requests.as_ref().unwrap().len();
+    let limits = Limits {
+        max_cost: Some(cost(n) - 1),
+        budget: None,
+    };
+    let mut out = Vec::new();
+    intervals_some(
+        &report,
+        &mut LevelCursor::default(),
+        usize::MAX,
+        &limits,
+        &mut out,
+    );
+    let first = out[0][k].as_ref().unwrap();
+    assert!(first.intervals.is_empty());
+    assert!(first
+        .not_computed
+        .values()
+        .any(|w| w.contains("summarize --intervals")));
+    let limits = Limits {
+        max_cost: None,
+        budget: Some(cost(n)),
+    };
+    let mut out = Vec::new();
+    intervals_some(
+        &report,
+        &mut LevelCursor::default(),
+        usize::MAX,
+        &limits,
+        &mut out,
+    );
+    // Levels before k computed nothing (too few requests), so the budget buys k's first figure.
+    let first = out[0][k].as_ref().unwrap();
+    assert_eq!(first.intervals.len(), 1, "{first:?}");
+    assert!(first.not_computed.values().any(|w| w.contains("budget")));
+}
