@@ -4,6 +4,7 @@ mod capacity;
 mod glossary_page;
 mod learn_page;
 mod model_page;
+mod trend;
 mod viewer_page;
 
 pub use glossary_page::GlossaryPage;

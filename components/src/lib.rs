@@ -25,6 +25,7 @@ mod run_legend;
 mod slo_table;
 mod summary_table;
 mod tool_definitions;
+mod trend_table;
 
 pub use chart::export_png;
 #[cfg(target_arch = "wasm32")]
@@ -50,3 +51,4 @@ pub use run_legend::RunLegend;
 pub use slo_table::SloTable;
 pub use summary_table::SummaryTable;
 pub use tool_definitions::ToolDefinitions;
+pub use trend_table::TrendTable;

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use tpsview_components::{
-    answered, first_view, Chart, FirstViewData, FirstViewSlots, RunAnswer, SummaryTable,
+    answered, first_view, Chart, FirstViewData, FirstViewSlots, RunAnswer, SummaryTable, TrendTable,
 };
 use tpsview_core::metrics::MetricOptions;
 use tpsview_core::summary::Summary;
@@ -178,4 +178,53 @@ fn static_html_writes_every_row_and_every_entry_out() {
             run.id
         );
     }
+}
+
+#[test]
+fn the_trend_table_names_each_run_as_text_with_its_headline_figures() {
+    // Three runs of the example's setup on three dates; the second named with HTML in it.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../public/samples/h100-llama70b-fp8.tpsview.json"
+    );
+    let bytes = std::fs::read(path).expect("the built-in example");
+    let mut report = tpsview_core::parse_any("example.tpsview.json", &bytes)
+        .expect("reads")
+        .report;
+    let run = report.runs[0].clone();
+    report.runs.clear();
+    for (night, label) in [
+        ("2026-11-28", "night one"),
+        ("2026-11-29", "<b>night</b> two"),
+        ("2026-11-30", "night three"),
+    ] {
+        let mut r = run.clone();
+        r.label = label.into();
+        r.meta.date = Some(night.into());
+        report.runs.push(r);
+    }
+    let summary = Summary {
+        runs: tpsview_core::summary::summarize_report(&report, &MetricOptions::default()).0,
+        diagnostics: Vec::new(),
+    };
+    let setup = tpsview_core::noise::history::setups(&report)
+        .pop()
+        .expect("a history");
+    let entries = tpsview_core::noise::history::entries(&report, &summary, &setup, &[]);
+    let ids: Vec<String> = entries
+        .iter()
+        .map(|e| summary.runs[e.run].id.to_string())
+        .collect();
+    let html = view! { <TrendTable entries=entries ids=ids judged=false/> }.to_html();
+    assert_eq!(html.matches("data-testid=\"trend-row\"").count(), 3);
+    assert!(!html.contains("<b>"), "{html}");
+    assert!(html.contains("&lt;b&gt;night&lt;/b&gt; two"), "{html}");
+    // The peak, by a plain scan of the first run's levels.
+    let peak = summary.runs[0]
+        .points
+        .iter()
+        .filter_map(|p| p.metrics.system_tps)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(html.contains(&format!("data-value=\"{peak}\"")), "{peak}");
+    assert!(html.contains("first run") && html.contains("judging…"));
 }

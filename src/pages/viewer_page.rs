@@ -19,11 +19,11 @@ use crate::state::{use_analysis, use_files, use_view, Analysis};
 use crate::view::bundle;
 
 /// Resampled values the page draws for the diff's verdicts in one task (about 10 ms).
-const VERDICT_STEP: usize = 4_000_000;
+pub(super) const VERDICT_STEP: usize = 4_000_000;
 /// The most one figure's interval may draw in the page (it is drawn in one task).
-const VERDICT_MAX: usize = 8_000_000;
+pub(super) const VERDICT_MAX: usize = 8_000_000;
 /// The most the page draws for one comparison's verdicts in all.
-const VERDICT_BUDGET: usize = 400_000_000;
+pub(super) const VERDICT_BUDGET: usize = 400_000_000;
 
 /// One step of the diff's verdicts, then the next in a task of its own until all are judged.
 #[allow(clippy::too_many_arguments)]
@@ -675,6 +675,7 @@ pub fn ViewerPage() -> impl IntoView {
                     </p>
                 })}
             </section>
+            {super::trend::trend_section(report, summary, options, defs_shown, on_error_cb)}
             <section aria-labelledby="h-share">
                 <h2 id="h-share">"Share"</h2>
                 <p class="viewer-page-note">"Nothing leaves this machine unless you send it: a link holds where the runs came from and what you chose to see; a bundle is one file with the runs themselves."</p>

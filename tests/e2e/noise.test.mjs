@@ -14,6 +14,15 @@ const dir = path.join(root, 'target', 'e2e-noise');
 const SLOWER = path.join(dir, 'slower.tpsview.json');
 const SLOWER_LABEL = 'slower decode at 16';
 
+/** Scrolls a section's top to the top of the screen and waits for two frames drawn there: the
+ *  sections below the first screen are laid out (`content-visibility`) only once on screen. */
+async function showSection(page, testid) {
+  await page.evaluate((id) => new Promise((done) => {
+    document.querySelector(`[data-testid=${id}]`).scrollIntoView({ block: 'start' });
+    requestAnimationFrame(() => requestAnimationFrame(done));
+  }), testid);
+}
+
 let server, context;
 before(async () => {
   await mkdir(dir, { recursive: true });
@@ -206,6 +215,71 @@ test('each figure carries ± its interval over the level\'s requests, and the la
   await settled(page);
   await page.locator('[data-testid=chart-latency]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'latency-interval-1280.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(log.errors, []);
+});
+
+test('several runs of one setup on several dates get a trend chart judged as tpsview compare --history judges it', async () => {
+  // Four nights of the example's setup, written out of date order, the third night 10 % slower
+  // to decode at every level: the page orders them by date, plots each night's peak system T/s
+  // and best per-stream T/s (the values `compare --history --json` gives), and marks the nights
+  // where figures moved beyond noise with the counts the CLI's moves give.
+  const doc = JSON.parse(await readFile(BASE, 'utf8'));
+  const nights = ['2026-11-29', '2026-11-27', '2026-11-28', '2026-11-30'];
+  const files = [];
+  for (const night of nights) {
+    const d = structuredClone(doc);
+    const run = d.runs[0];
+    run.label = `nightly ${night}`;
+    run.meta.date = night;
+    if (night === '2026-11-29') {
+      for (const p of run.points) {
+        const r = p.requests;
+        r.e2e_s = r.e2e_s.map((e, i) => r.ttft_s[i] + (e - r.ttft_s[i]) * 1.1);
+        r.chunk_gaps_s = r.chunk_gaps_s.map((g) => g * 1.1);
+      }
+    }
+    const f = path.join(dir, `nightly-${night}.tpsview.json`);
+    await writeFile(f, JSON.stringify(d));
+    files.push(f);
+  }
+  const cli = cliCompare(files, ['--history']);
+  assert.equal(cli.order, 'date');
+  assert.deepEqual(cli.runs.map((r) => r.date), [...nights].sort());
+  const { page, log } = await open(context, server.origin + '/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await upload(page, files);
+  await page.waitForSelector('[data-testid=trend][data-judged=done]');
+  await settled(page);
+  const rows = await page.$$eval('[data-testid=trend-row]', (xs) => xs.map((x) => ({
+    run: x.dataset.run, place: Number(x.dataset.place),
+    regressions: Number(x.dataset.regressions), improvements: Number(x.dataset.improvements), judged: Number(x.dataset.judged),
+    peak: Number(x.querySelectorAll('td')[2].dataset.value), best: Number(x.querySelectorAll('td')[3].dataset.value),
+  })));
+  assert.deepEqual(rows.map((r) => r.run), cli.runs.map((r) => r.run));
+  for (const [k, r] of rows.entries()) {
+    const want = cli.runs[k];
+    assert.ok(Math.abs(r.peak - want.peak_system_tps) <= 1e-9 * want.peak_system_tps, r.run);
+    assert.ok(Math.abs(r.best - want.best_per_stream_tps) <= 1e-9 * want.best_per_stream_tps, r.run);
+    const mine = cli.moves.filter((m) => m.run === r.run);
+    const count = (v) => mine.filter((m) => m.verdict === v).length;
+    assert.equal(r.regressions, count('regression'), r.run);
+    assert.equal(r.improvements, count('improvement'), r.run);
+    assert.equal(r.judged, mine.filter((m) => m.verdict).length, r.run);
+  }
+  // The slow night (third by date) is worse, TPOT among its regressions; the night after better.
+  assert.ok(rows[2].regressions > 0 && rows[3].improvements > 0, JSON.stringify(rows));
+  assert.ok(cli.moves.some((m) => m.run === rows[2].run && m.metric === 'tpot_mean_ms' && m.verdict === 'regression'));
+  assert.equal(rows[1].regressions + rows[1].improvements, 0);
+  // The chart: one point per night at its place, the peak's value; marks say the same.
+  const chart = page.locator('[data-testid=chart-trend]');
+  assert.ok(Number(await chart.getAttribute('data-draws')) > 0);
+  await showSection(page, 'trend');
+  await page.screenshot({ path: path.join(shots, 'trend-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await settled(page);
+  await showSection(page, 'trend');
+  await page.screenshot({ path: path.join(shots, 'trend-390.png') });
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(log.errors, []);
 });

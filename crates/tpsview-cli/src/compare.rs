@@ -62,54 +62,35 @@ fn history(
     opts: &JudgeOptions,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (order, by) = tpsview_core::noise::history_order(report);
-    let headline = |i: usize| {
-        let a = tpsview_core::answer::answers(&summary.runs[i]);
-        (
-            a.peak_system.map(|p| (p.value, p.concurrency)),
-            a.best_per_stream.map(|p| (p.value, p.concurrency)),
-        )
-    };
-    let mut moves: Vec<(usize, Judged)> = Vec::new();
-    for w in order.windows(2) {
-        let (prev, cur) = (w[0], w[1]);
-        moves.extend(
-            tpsview_core::noise::judge_pair(
-                &report.runs[prev],
-                &report.runs[cur],
-                &summary.runs[cur].id,
-                cur,
-                opts,
-            )
-            .into_iter()
-            .map(|j| (prev, j)),
-        );
-    }
+    use tpsview_core::noise::history;
+    let setup = history::all_runs(report);
+    let moves = history::judge(report, summary, &setup, opts);
+    let entries = history::entries(report, summary, &setup, &moves);
+    let id = |i: usize| summary.runs[i].id.as_str();
     if json {
-        let runs: Vec<serde_json::Value> = order
+        let runs: Vec<serde_json::Value> = entries
             .iter()
-            .map(|&i| {
-                let (peak, best) = headline(i);
+            .map(|e| {
                 serde_json::json!({
-                    "run": summary.runs[i].id,
-                    "date": report.runs[i].meta.date,
-                    "peak_system_tps": peak.map(|p| p.0),
-                    "peak_concurrency": peak.and_then(|p| p.1),
-                    "best_per_stream_tps": best.map(|p| p.0),
-                    "best_per_stream_concurrency": best.and_then(|p| p.1),
+                    "run": id(e.run),
+                    "date": e.date,
+                    "peak_system_tps": e.peak_system.map(|p| p.0),
+                    "peak_concurrency": e.peak_system.and_then(|p| p.1),
+                    "best_per_stream_tps": e.best_per_stream.map(|p| p.0),
+                    "best_per_stream_concurrency": e.best_per_stream.and_then(|p| p.1),
                 })
             })
             .collect();
         let moves: Vec<serde_json::Value> = moves
             .iter()
-            .map(|(prev, j)| {
+            .map(|j| {
                 let mut v = serde_json::to_value(j).unwrap_or_default();
-                v["against"] = serde_json::json!(summary.runs[*prev].id);
+                v["against"] = serde_json::json!(history::against(summary, &setup, j).map(id));
                 v
             })
             .collect();
         let out = serde_json::json!({
-            "order": by,
+            "order": setup.order,
             "threshold_pct": opts.threshold_pct,
             "confidence": tpsview_core::noise::CONFIDENCE,
             "runs": runs,
@@ -120,8 +101,8 @@ fn history(
     }
     println!(
         "history of {} runs, ordered {}:",
-        order.len(),
-        match by {
+        setup.runs.len(),
+        match setup.order {
             tpsview_core::noise::Order::Date => "by date",
             tpsview_core::noise::Order::Given => "as given (a run states no date)",
         }
@@ -135,9 +116,10 @@ fn history(
             },
         )
     };
-    let width = order
+    let width = setup
+        .runs
         .iter()
-        .map(|&i| summary.runs[i].id.as_str().chars().count())
+        .map(|&i| id(i).chars().count())
         .max()
         .unwrap_or(3)
         .max(3);
@@ -146,26 +128,25 @@ fn history(
         "run", "date", "peak system T/s", "best per-stream T/s"
     );
     let mut prev_peak: Option<f64> = None;
-    for &i in &order {
-        let (peak, best) = headline(i);
-        let trend = match (prev_peak, peak) {
+    for e in &entries {
+        let trend = match (prev_peak, e.peak_system) {
             (Some(a), Some((b, _))) if a > 0.0 => format!("  {:+.1} %", (b / a - 1.0) * 100.0),
             _ => String::new(),
         };
-        prev_peak = peak.map(|p| p.0);
+        prev_peak = e.peak_system.map(|p| p.0);
         println!(
             "  {:<width$}  {:<22}  {:>20}  {:>22}{trend}",
-            summary.runs[i].id.as_str(),
-            report.runs[i].meta.date.as_deref().unwrap_or("–"),
-            fmt(peak),
-            fmt(best)
+            id(e.run),
+            e.date.as_deref().unwrap_or("–"),
+            fmt(e.peak_system),
+            fmt(e.best_per_stream)
         );
     }
-    let moved: Vec<&(usize, Judged)> = moves
+    let moved: Vec<&Judged> = moves
         .iter()
-        .filter(|(_, j)| matches!(j.verdict, Some(Verdict::Regression | Verdict::Improvement)))
+        .filter(|j| matches!(j.verdict, Some(Verdict::Regression | Verdict::Improvement)))
         .collect();
-    let judged = moves.iter().filter(|(_, j)| j.verdict.is_some()).count();
+    let judged = entries.iter().map(|e| e.judged).sum::<usize>();
     println!(
         "\nmoved beyond noise, each run against the one before ({judged} figures judged, {:.0} % intervals, threshold {} %):",
         tpsview_core::noise::CONFIDENCE * 100.0,
@@ -174,11 +155,11 @@ fn history(
     if moved.is_empty() {
         println!("  nothing");
     }
-    for (prev, j) in moved {
+    for j in moved {
         println!(
             "  {} (against {}) at concurrency {}: {} {} — {}",
             j.run,
-            summary.runs[*prev].id,
+            history::against(summary, &setup, j).map_or("–", id),
             j.concurrency,
             j.metric.label(),
             change_text(j),

@@ -17,13 +17,15 @@ pub enum Scale {
     Log2,
     /// Base-10 logarithmic (a y axis whose runs span decades: a CPU run next to an H100 run).
     Log10,
+    /// Places 1, 2, 3, … (runs in order): proportional, ticks only at whole numbers.
+    Ordinal,
 }
 
 impl Scale {
     /// A value in the axis's own space (log2 for Log2); `None` where the scale cannot show it.
     pub fn to_axis(self, v: f64) -> Option<f64> {
         match self {
-            Scale::Linear => v.is_finite().then_some(v),
+            Scale::Linear | Scale::Ordinal => v.is_finite().then_some(v),
             Scale::Log2 => (v > 0.0 && v.is_finite()).then(|| v.log2()),
             Scale::Log10 => (v > 0.0 && v.is_finite()).then(|| v.log10()),
         }
@@ -32,7 +34,7 @@ impl Scale {
     /// The inverse of [`Scale::to_axis`].
     pub fn from_axis(self, a: f64) -> f64 {
         match self {
-            Scale::Linear => a,
+            Scale::Linear | Scale::Ordinal => a,
             Scale::Log2 => a.exp2(),
             Scale::Log10 => 10f64.powf(a),
         }
@@ -246,7 +248,7 @@ fn range_of(values: impl Iterator<Item = f64>, scale: Scale, zero_floor: bool) -
     }
     if !lo.is_finite() {
         return match scale {
-            Scale::Linear => (0.0, 1.0),
+            Scale::Linear | Scale::Ordinal => (0.0, 1.0),
             Scale::Log2 => (1.0, 2.0),
             Scale::Log10 => (1.0, 10.0),
         };
@@ -267,7 +269,7 @@ fn range_of(values: impl Iterator<Item = f64>, scale: Scale, zero_floor: bool) -
                 10f64.powf(if b > a { b } else { a + 1.0 } + 0.05),
             )
         }
-        Scale::Linear => {
+        Scale::Linear | Scale::Ordinal => {
             let lo = if zero_floor { lo.min(0.0) } else { lo };
             let span = if hi > lo { hi - lo } else { hi.abs().max(1.0) };
             (
@@ -385,6 +387,7 @@ mod latency;
 mod roofline;
 mod throughput;
 mod timeline;
+mod trend;
 
 pub use empty::{why_empty, Empty};
 pub use interactivity::{interactivity, pareto_frontier};
@@ -392,6 +395,7 @@ pub use latency::latency;
 pub use roofline::{efficiency, roofline, Efficiency};
 pub use throughput::{throughput, RAN};
 pub use timeline::{timeline, SERVER_KV, SERVER_RUNNING, SERVER_WAITING};
+pub use trend::trend;
 
 #[cfg(test)]
 mod tests;

@@ -951,5 +951,7 @@ pub fn history_order(report: &Report) -> (Vec<usize>, Order) {
     }
 }
 
+pub mod history;
+
 #[cfg(test)]
 mod tests;

@@ -390,16 +390,19 @@ pub enum ChartKind {
     Timeline,
     /// The decode model's bound over a run's measurements.
     Roofline,
+    /// Runs of one setup in date order: their headline figures, what moved beyond noise.
+    Trend,
 }
 
 impl ChartKind {
     /// Every chart.
-    pub const ALL: [ChartKind; 5] = [
+    pub const ALL: [ChartKind; 6] = [
         ChartKind::Throughput,
         ChartKind::Latency,
         ChartKind::Interactivity,
         ChartKind::Timeline,
         ChartKind::Roofline,
+        ChartKind::Trend,
     ];
 
     /// The stable name: `throughput`, … (the canvas's `data-testid` is `chart-<id>`, the export's
@@ -411,6 +414,7 @@ impl ChartKind {
             ChartKind::Interactivity => "interactivity",
             ChartKind::Timeline => "timeline",
             ChartKind::Roofline => "roofline",
+            ChartKind::Trend => "trend",
         }
     }
 }

@@ -288,6 +288,9 @@ pub fn draw_chart<DB: DrawingBackend>(
             }
             Scale::Log2 | Scale::Log10 => String::new(),
             Scale::Linear => format_tick(*v, x_span),
+            // Places: whole numbers only.
+            Scale::Ordinal if (v - v.round()).abs() < 1e-6 => format!("{:.0}", v.round()),
+            Scale::Ordinal => String::new(),
         };
         // On a log y axis only whole decades are labelled (1, 10, 100, …).
         let y_fmt = move |v: &f64| match y_scale {
@@ -295,7 +298,7 @@ pub fn draw_chart<DB: DrawingBackend>(
                 let d = 10f64.powf(v.round());
                 format_tick(d, d)
             }
-            Scale::Log10 | Scale::Log2 => String::new(),
+            Scale::Log10 | Scale::Log2 | Scale::Ordinal => String::new(),
             Scale::Linear => format_tick(*v, y_span),
         };
         let grid = if theme.dark {

@@ -811,3 +811,116 @@ fn intervals_in_steps_give_what_computing_at_once_gives_and_limits_are_said() {
     assert_eq!(first.intervals.len(), 1, "{first:?}");
     assert!(first.not_computed.values().any(|w| w.contains("budget")));
 }
+
+#[test]
+fn runs_of_one_setup_on_several_dates_are_a_history_judged_run_against_run() {
+    // Four nightly runs of the built-in example's setup, loaded out of date order, the third night
+    // 10 % slower to decode; a fifth run on other hardware; a sixth of the setup without a date.
+    use super::history::{entries, judge, judge_some, setups, Cursor};
+    let seed = crate::simulate::seed_report();
+    let nights = ["2026-11-29", "2026-11-27", "2026-11-28", "2026-11-30"];
+    let mut runs: Vec<crate::model::Run> = Vec::new();
+    for (i, night) in nights.iter().enumerate() {
+        let mut r = seed.runs[0].clone();
+        r.label = format!("nightly {night}");
+        r.meta.date = Some((*night).into());
+        if *night == "2026-11-29" {
+            for p in &mut r.points {
+                if let Some(q) = p.requests.as_mut() {
+                    for k in 0..q.len() {
+                        q.e2e_s[k] = q.ttft_s[k] + (q.e2e_s[k] - q.ttft_s[k]) * 1.1;
+                    }
+                }
+            }
+        }
+        assert_eq!(runs.len(), i);
+        runs.push(r);
+    }
+    let mut other = seed.runs[0].clone();
+    other.label = "on an A100".into();
+    other.meta.gpu = Some("A100 SXM".into());
+    other.meta.date = Some("2026-11-30".into());
+    runs.push(other);
+    let mut undated = seed.runs[0].clone();
+    undated.label = "undated".into();
+    runs.push(undated.clone());
+    let report = Report {
+        meta: seed.meta.clone(),
+        runs,
+    };
+    // The undated run keeps the setup from being placed in time; without it, the nights are one.
+    assert_eq!(setups(&report), Vec::new());
+    let mut report = report;
+    report.runs.pop();
+    let found = setups(&report);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].runs, vec![1, 2, 0, 3], "by date");
+    assert!(found[0].name.contains("H100"), "{}", found[0].name);
+    let summary = Summary {
+        runs: crate::summary::summarize_report(&report, &Default::default()).0,
+        diagnostics: Vec::new(),
+    };
+    let tpot = Metric::Latency(Latency::Tpot, Stat::Mean);
+    let opts = JudgeOptions {
+        metrics: vec![tpot],
+        ..JudgeOptions::default()
+    };
+    let moves = judge(&report, &summary, &found[0], &opts);
+    // In steps of one figure: the same moves, to the bit.
+    let (mut at, mut stepped) = (Cursor::default(), Vec::new());
+    while !judge_some(
+        &report,
+        &summary,
+        &found[0],
+        &opts,
+        &mut at,
+        1,
+        &mut stepped,
+    ) {}
+    assert_eq!(stepped, moves);
+    let e = entries(&report, &summary, &found[0], &moves);
+    assert_eq!(
+        e.iter().map(|e| e.run).collect::<Vec<_>>(),
+        vec![1, 2, 0, 3]
+    );
+    // The levels with enough requests for a mean to be judged (10: concurrency 1 has 8).
+    let levels = report.runs[0]
+        .points
+        .iter()
+        .filter(|p| p.requests.as_ref().is_some_and(|r| r.len() >= 10))
+        .count();
+    assert!(levels >= 3, "{levels}");
+    // The first night has nothing before it; the slow night is worse at every level, the night
+    // after it better; the two equal nights are the same samples: within noise.
+    assert_eq!((e[0].judged, e[0].regressions.len()), (0, 0));
+    assert_eq!((e[1].regressions.len(), e[1].improvements.len()), (0, 0));
+    assert_eq!(e[1].judged, levels);
+    assert_eq!(e[2].regressions.len(), levels);
+    assert_eq!(e[3].improvements.len(), levels);
+    for j in &e[2].regressions {
+        let c = j.change.expect("judged");
+        assert!((c.change_pct - 10.0).abs() < 3.0, "{c:?}");
+    }
+    // The headline figures, by hand from each run's levels: the highest system T/s.
+    for entry in &e {
+        let best = summary.runs[entry.run]
+            .points
+            .iter()
+            .filter_map(|p| Some((p.metrics.system_tps?, p.metrics.concurrency)))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap();
+        assert_eq!(entry.peak_system, Some(best));
+    }
+    let spec = crate::chart_spec::trend(&summary, &found[0], &e, &Default::default());
+    assert_eq!(spec.panels[0].series[0].points.len(), 4);
+    assert_eq!(spec.panels[0].series[0].points[2].0, 3.0);
+    let marks: Vec<(f64, &str)> = spec.marks.iter().map(|m| (m.x, m.text.as_str())).collect();
+    let worse = format!("▼ {levels} worse");
+    let better = format!("▲ {levels} better");
+    assert_eq!(marks, vec![(3.0, worse.as_str()), (4.0, better.as_str())]);
+    assert_eq!(spec.x.scale, crate::chart_spec::Scale::Ordinal);
+    assert_eq!(
+        spec.panels[0].series[0].labels,
+        ["11-27", "11-28", "11-29", "11-30"]
+    );
+}
