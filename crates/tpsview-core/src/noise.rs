@@ -501,16 +501,13 @@ fn judge_over_repeats(
         return false;
     }
     match welch(&fb.values, &fo.values) {
-        Some(c) => {
+        Ok(c) => {
             judged.verdict = Some(verdict(&c, judged.metric.better(), threshold_pct));
             judged.change = Some(c);
             judged.repeats = Some([nb, no]);
             judged.not_judged = None;
         }
-        None => {
-            judged.not_judged =
-                Some("the baseline's mean over its repeats is 0 or undefined".to_owned());
-        }
+        Err(why) => judged.not_judged = Some(why.to_owned()),
     }
     true
 }
@@ -519,7 +516,7 @@ fn judge_over_repeats(
 /// [`CONFIDENCE`] interval: the difference of the means ± t(ν)·√(s²ₐ/nₐ + s²ᵦ/nᵦ), ν by
 /// Welch–Satterthwaite, over the baseline's mean (its own uncertainty in the denominator is left
 /// out: a relative interval a few percent narrow of the exact one at these spreads).
-fn welch(base: &[f64], other: &[f64]) -> Option<Change> {
+fn welch(base: &[f64], other: &[f64]) -> Result<Change, &'static str> {
     let stats = |v: &[f64]| {
         let n = v.len() as f64;
         let mean = v.iter().sum::<f64>() / n;
@@ -528,18 +525,21 @@ fn welch(base: &[f64], other: &[f64]) -> Option<Change> {
     };
     let ((na, ma, va), (nb, mb, vb)) = (stats(base), stats(other));
     if ma == 0.0 || !ma.is_finite() || !mb.is_finite() {
-        return None;
+        return Err("the baseline's mean over its repeats is 0 or undefined");
     }
     let (ea, eb) = (va / na, vb / nb);
     let se = (ea + eb).sqrt();
     let d = mb - ma;
-    let half = if se > 0.0 {
-        let nu = (ea + eb).powi(2) / (ea * ea / (na - 1.0) + eb * eb / (nb - 1.0));
-        crate::stats::t_quantile(1.0 - (1.0 - CONFIDENCE) / 2.0, nu)? * se
-    } else {
-        0.0
-    };
-    Some(Change {
+    // Repeats that agree to the bit on both sides are copies of one run, or figures the tool
+    // rounded alike: an interval of zero width would call any change sure.
+    if se <= 0.0 || !se.is_finite() {
+        return Err("the repeats of both setups agree exactly (no spread: copies of one run, or figures rounded alike), so they give no interval");
+    }
+    let nu = (ea + eb).powi(2) / (ea * ea / (na - 1.0) + eb * eb / (nb - 1.0));
+    let half = crate::stats::t_quantile(1.0 - (1.0 - CONFIDENCE) / 2.0, nu)
+        .ok_or("the t quantile is undefined for these repeats")?
+        * se;
+    Ok(Change {
         change_pct: d / ma * 100.0,
         low_pct: (d - half) / ma * 100.0,
         high_pct: (d + half) / ma * 100.0,

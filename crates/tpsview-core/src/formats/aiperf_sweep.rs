@@ -204,7 +204,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     if let Some(s) = swept {
         labels.insert("swept".into(), s);
     }
-    if let Some(n) = num(root, "metadata.num_trials").or_else(|| num(root, "metadata.num_runs")) {
+    // `num_trials_per_value` in the AIPerf that writes `per_combination_metrics` (its docs and
+    // tests), `num_trials` in an earlier one.
+    if let Some(n) = ["num_trials_per_value", "num_trials", "num_runs"]
+        .into_iter()
+        .find_map(|k| num(root, &format!("metadata.{k}")))
+    {
         labels.insert("trials".into(), n.to_string());
     }
     Ok((
@@ -329,5 +334,27 @@ mod header_tests {
         // A GenAI-Perf CSV and vLLM's sweep summary are not taken for one.
         assert!(!sweep_csv_header(b"Metric,avg,min,max\n"));
         assert!(!sweep_csv_header(b",mean_ttft_ms,median_ttft_ms\n"));
+    }
+
+    #[test]
+    fn the_trials_per_value_are_read_under_either_name() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fixtures/aiperf/sweep_profile_export_aiperf_sweep.json"
+        );
+        let text = std::fs::read_to_string(path).expect("fixture");
+        assert!(text.contains("\"num_trials\": 3"));
+        for (from, to) in [
+            ("\"num_trials\": 3", "\"num_trials\": 3"),
+            ("\"num_trials\": 3", "\"num_trials_per_value\": 5"),
+        ] {
+            let doc = text.replace(from, to);
+            let (r, _) = parse("sweep.json", doc.as_bytes()).expect("read");
+            let want = to.rsplit(' ').next().unwrap();
+            assert_eq!(
+                r.runs[0].meta.labels.get("trials").map(String::as_str),
+                Some(want)
+            );
+        }
     }
 }

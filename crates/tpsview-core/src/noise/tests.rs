@@ -652,6 +652,10 @@ fn drifting_setups(a: [f64; 3], b: [f64; 3]) -> (Report, Summary) {
                 for k in 0..q.len() {
                     q.e2e_s[k] = q.ttft_s[k] + (q.e2e_s[k] - q.ttft_s[k]) * f;
                 }
+                // The chunk gaps drift with the decode (else ITL's repeats would be copies).
+                if let Some(g) = q.chunk_gaps.as_mut() {
+                    g.values.iter_mut().for_each(|v| *v *= f);
+                }
             }
         }
     }
@@ -923,4 +927,16 @@ fn runs_of_one_setup_on_several_dates_are_a_history_judged_run_against_run() {
         spec.panels[0].series[0].labels,
         ["11-27", "11-28", "11-29", "11-30"]
     );
+}
+
+#[test]
+fn repeats_that_agree_exactly_on_both_sides_give_no_interval_and_say_why() {
+    // Copies of one run as repeats: no spread on either side. A 5 % difference between them is
+    // not called sure (a zero-width interval would); one side with spread is judged.
+    let why = welch(&[100.0, 100.0, 100.0], &[105.0, 105.0]).expect_err("no interval");
+    assert!(why.contains("no spread"), "{why}");
+    let c = welch(&[100.0, 100.0, 100.0], &[104.0, 106.0]).expect("judged");
+    // By hand: d = 5, s² = 2 over n = 2 → se = 1, ν = 1, t(0.995, 1) = 63.657.
+    assert!((c.change_pct - 5.0).abs() < 1e-12);
+    assert!((c.high_pct - (5.0 + 63.657)).abs() < 0.01, "{c:?}");
 }
