@@ -215,24 +215,15 @@ pub fn RunAnswer(
             .peak_usd_per_million
             .map(|u| (u, "at the peak system T/s".to_owned())),
     };
-    // Energy: at the peak where that level has it, else at the first level that does.
-    let energy = answers
-        .peak_system
-        .and_then(|p| Some((p.point, run.points.get(p.point)?.energy.clone()?)))
-        .or_else(|| {
-            run.points
-                .iter()
-                .enumerate()
-                .find_map(|(k, p)| Some((k, p.energy.clone()?)))
-        })
-        .map(|(k, e)| {
-            let at = run.points[k].metrics.concurrency.map_or_else(
-                || "at its level".to_owned(),
-                |c| format!("at concurrency {c}"),
-            );
-            let peak = answers.peak_system.is_some_and(|p| p.point == k);
-            (e, at, peak)
-        });
+    // Energy: the level `answer::answers` picked (the peak where it has it).
+    let energy = answers.energy.and_then(|a| {
+        let e = run.points.get(a.point)?.energy.clone()?;
+        let at = a.concurrency.map_or_else(
+            || "at its level".to_owned(),
+            |c| format!("at concurrency {c}"),
+        );
+        Some((e, at, a.at_peak))
+    });
     // A price but no cost: the run states no GPU count (or no system T/s).
     let cost_missing = cost.is_none() && answers.priced;
     let (errors, warnings, notes) = health;

@@ -203,6 +203,34 @@ pub struct Answers {
     pub peak_usd_per_million: Option<f64>,
     /// True when a price was given (the levels carry a cost, defined or not).
     pub priced: bool,
+    /// The level the energy card shows: the peak where it has energy figures, else the first
+    /// level that has them.
+    pub energy: Option<EnergyAt>,
+}
+
+/// The level whose energy figures a run's card shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EnergyAt {
+    /// Index of the point in the run.
+    pub point: usize,
+    /// Its concurrency, when known.
+    pub concurrency: Option<f64>,
+    /// True where it is the peak system T/s level.
+    pub at_peak: bool,
+}
+
+/// [`Answers::energy`].
+fn energy_at(run: &RunSummary, peak: Option<AtLevel>) -> Option<EnergyAt> {
+    let has = |k: usize| run.points.get(k).is_some_and(|p| p.energy.is_some());
+    let point = peak
+        .map(|p| p.point)
+        .filter(|&k| has(k))
+        .or_else(|| (0..run.points.len()).find(|&k| has(k)))?;
+    Some(EnergyAt {
+        point,
+        concurrency: run.points[point].metrics.concurrency,
+        at_peak: peak.is_some_and(|p| p.point == point),
+    })
 }
 
 /// A run's capacity under an SLO, as its card says it.
@@ -341,6 +369,7 @@ pub fn answers(run: &RunSummary) -> Answers {
             .points
             .iter()
             .any(|p| p.usd_per_million_output_tokens.is_some()),
+        energy: energy_at(run, peak_system),
     }
 }
 

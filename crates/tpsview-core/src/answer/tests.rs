@@ -179,3 +179,41 @@ fn past_three_runs_the_run_with_the_highest_peak_leads_alone() {
     }
     assert_eq!(leading(&none), [0]);
 }
+
+#[test]
+fn the_energy_card_shows_the_peak_where_it_has_energy_else_the_first_level_that_does() {
+    // AIPerf's two real runs with GPU telemetry (concurrency 1 and 4) as one run of two levels.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/aiperf/");
+    let parsed: Vec<_> = ["telemetry-c1", "telemetry-c4"]
+        .iter()
+        .map(|f| {
+            let name = format!("{f}_profile_export_aiperf.json");
+            let bytes = std::fs::read(format!("{dir}{name}")).expect("fixture");
+            crate::parse_any(&name, &bytes).expect("reads")
+        })
+        .collect();
+    let mut s = crate::summarize(parsed, &MetricOptions::default());
+    let run = s
+        .runs
+        .iter_mut()
+        .find(|r| r.points.len() == 2)
+        .expect("one run of two levels");
+    assert!(run.points.iter().all(|p| p.energy.is_some()));
+    // The peak, by a plain scan.
+    let peak = (0..2)
+        .max_by(|&a, &b| {
+            let v = |k: usize| run.points[k].metrics.system_tps.unwrap();
+            v(a).total_cmp(&v(b))
+        })
+        .unwrap();
+    let e = answers(run).energy.expect("energy");
+    assert_eq!((e.point, e.at_peak), (peak, true));
+    assert_eq!(e.concurrency, run.points[peak].metrics.concurrency);
+    // Without energy at the peak: the other level, not the peak.
+    run.points[peak].energy = None;
+    let e = answers(run).energy.expect("energy");
+    assert_eq!((e.point, e.at_peak), (1 - peak, false));
+    // Without any: none (never a 0).
+    run.points[1 - peak].energy = None;
+    assert_eq!(answers(run).energy, None);
+}
