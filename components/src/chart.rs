@@ -52,14 +52,35 @@ pub fn Chart(
     // Bumped after each draw: the hover layer redraws against the new layout.
     let (draws, set_draws) = signal(0u64);
     let layout = StoredValue::new(None::<(Layout, f64)>);
-    let dark = web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches());
+    // The colour scheme, followed after load: a switch redraws the chart in the new one.
+    let scheme = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+    let (dark, set_dark) = signal(scheme.as_ref().is_some_and(|m| m.matches()));
+    let scheme_listener =
+        StoredValue::new_local(None::<(web_sys::MediaQueryList, Closure<dyn FnMut()>)>);
+    if let Some(m) = scheme {
+        let query = m.clone();
+        let on_change = Closure::<dyn FnMut()>::new(move || {
+            set_dark.try_set(query.matches());
+        });
+        if m.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref())
+            .is_ok()
+        {
+            scheme_listener.set_value(Some((m, on_change)));
+        }
+    }
+    on_cleanup(move || {
+        scheme_listener.try_update_value(|l| {
+            if let Some((m, f)) = l.take() {
+                let _ = m.remove_event_listener_with_callback("change", f.as_ref().unchecked_ref());
+            }
+        });
+    });
 
     // Past a dozen entries (many runs), the legend collapses behind a filter (`many`).
     let legend_filter = RwSignal::new(String::new());
     let legend_count =
-        Signal::derive(move || spec.with(|s| tpsview_plot::legend_entries(s, dark).len()));
+        Signal::derive(move || spec.with(|s| tpsview_plot::legend_entries(s, dark.get()).len()));
 
     let overlay = NodeRef::<Canvas>::new();
     let now = || {
@@ -125,7 +146,7 @@ pub fn Chart(
                 s,
                 Theme {
                     scale: k,
-                    dark,
+                    dark: dark.get_untracked(),
                     legend: false,
                 },
             )
@@ -145,6 +166,12 @@ pub fn Chart(
         set_draws.set(n);
         let _ = el.set_attribute("data-drawn", "true");
         let _ = el.set_attribute("data-draws", &n.to_string());
+        let scheme = if dark.get_untracked() {
+            "dark"
+        } else {
+            "light"
+        };
+        let _ = el.set_attribute("data-scheme", scheme);
         let _ = el.remove_attribute("aria-busy");
         let _ = el.set_attribute("data-draw-ms", &format!("{:.3}", now() - t0));
         // The budget script reads this mark: navigation → first chart drawn.
@@ -182,6 +209,7 @@ pub fn Chart(
     Effect::new(move |_| {
         spec.track();
         size.track();
+        dark.track();
         let Some(el) = canvas.get() else {
             return;
         };
@@ -217,7 +245,7 @@ pub fn Chart(
                         h.as_ref(),
                         Theme {
                             scale: *k,
-                            dark,
+                            dark: dark.get_untracked(),
                             legend: false,
                         },
                     )
@@ -290,7 +318,7 @@ pub fn Chart(
             // The legend, in HTML below the plot: it never covers data (exports draw it inside).
             {crate::many::collapsible(legend_count, "series", "chart-legend-many", legend_filter, move || view! {
             <ul class="chart-legend" data-testid=move || format!("chart-{}-legend", id())>
-                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark)).into_iter().filter(|e| crate::many::kept(&e.label, &legend_filter.get())).map(legend_item).collect_view()}
+                {move || spec.with(|s| tpsview_plot::legend_entries(s, dark.get())).into_iter().filter(|e| crate::many::kept(&e.label, &legend_filter.get())).map(legend_item).collect_view()}
             </ul>
             })}
         </figure>

@@ -147,3 +147,46 @@ test('the timeline shows the chosen level with its steady window', async () => {
   await page.screenshot({ path: path.join(shots, 'timeline.png') });
   await page.close();
 });
+
+test('a switch to the dark scheme after load redraws every chart as a page opened dark draws it', async () => {
+  // What each chart's canvas holds, hashed: the same drawing gives the same bits.
+  const pixels = (page, id) => page.$eval(`[data-testid=chart-${id}]`, (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 2166136261;
+    for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619) >>> 0;
+    return `${c.width}x${c.height}:${h}`;
+  });
+  const ids = ['throughput', 'latency', 'interactivity', 'timeline'];
+  const dark = await context.newPage();
+  await dark.emulateMedia({ colorScheme: 'dark' });
+  await dark.setViewportSize({ width: 1280, height: 800 });
+  await dark.goto(server.origin + '/');
+  await settled(dark);
+  const want = {};
+  for (const id of ids) {
+    assert.equal(await dark.getAttribute(`[data-testid=chart-${id}]`, 'data-scheme'), 'dark', id);
+    want[id] = await pixels(dark, id);
+  }
+  await dark.close();
+  const { page, log } = await sample();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await settled(page);
+  const light = {};
+  for (const id of ids) {
+    assert.equal(await page.getAttribute(`[data-testid=chart-${id}]`, 'data-scheme'), 'light', id);
+    light[id] = await pixels(page, id);
+  }
+  await page.emulateMedia({ colorScheme: 'dark' });
+  for (const id of ids) {
+    await page.waitForSelector(`[data-testid=chart-${id}][data-scheme=dark]`);
+  }
+  await settled(page);
+  for (const id of ids) {
+    const now = await pixels(page, id);
+    assert.notEqual(now, light[id], `${id} still light`);
+    assert.equal(now, want[id], `${id} differs from a page opened dark`);
+  }
+  await page.screenshot({ path: path.join(shots, 'charts-switched-dark.png') });
+  assert.deepEqual(log.errors, []);
+  await page.close();
+});
