@@ -59,21 +59,29 @@ pub fn TrendTable(
         };
         view! { <td data-value=fmt_value(v.map(|v| v.0))>{text}</td> }
     };
-    let rows = entries
-        .into_iter()
-        .zip(ids)
-        .enumerate()
-        .map(|(k, (e, name))| {
-            let key = name.clone();
-            let moved = if k == 0 {
-                "first run".to_owned()
-            } else if !judged {
-                "judging…".to_owned()
-            } else if e.regressions.is_empty() && e.improvements.is_empty() {
-                format!("nothing beyond noise ({} figures judged)", e.judged)
-            } else {
-                format!("of {} judged", e.judged)
-            };
+    // Past `many::PAGE` runs (a year of nightly runs) the table pages.
+    let n = entries.len();
+    let page = RwSignal::new(0usize);
+    let data = StoredValue::new((entries, ids));
+    let rows = move || {
+        let shown = crate::many::page_range(n, page.get());
+        data.with_value(|(entries, ids)| {
+            entries[shown.clone()]
+                .iter()
+                .zip(&ids[shown.clone()])
+                .zip(shown.clone())
+                .map(|((e, name), k)| {
+                    let key = name.clone();
+                    let name = name.clone();
+                    let moved = if k == 0 {
+                        "first run".to_owned()
+                    } else if !judged {
+                        "judging…".to_owned()
+                    } else if e.regressions.is_empty() && e.improvements.is_empty() {
+                        format!("nothing beyond noise ({} figures judged)", e.judged)
+                    } else {
+                        format!("of {} judged", e.judged)
+                    };
             let badge = |moves: &[Judged], class: &'static str, arrow: &str, word: &str| {
                 (!moves.is_empty()).then(|| view! {
                     <span class=class title=listed(moves)>{format!("{arrow} {} {word}", moves.len())}</span>" "
@@ -95,7 +103,9 @@ pub fn TrendTable(
                 </tr>
             }
         })
-        .collect_view();
+        .collect_view()
+        })
+    };
     view! {
         <div class="summary-table-wrap" tabindex="0" role="region" aria-label="the runs of the history (scrolls sideways)">
             <table class="diff-table" data-testid="trend-table">
@@ -117,5 +127,6 @@ pub fn TrendTable(
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        {crate::many::pager(Signal::stored(n), page, "trend-table-pager")}
     }
 }

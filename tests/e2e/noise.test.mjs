@@ -283,3 +283,34 @@ test('several runs of one setup on several dates get a trend chart judged as tps
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(log.errors, []);
 });
+
+test('a history of 60 runs pages its table', async () => {
+  // Sixty nightly runs of one setup as figures only (nothing to judge over requests): the table
+  // shows 50 rows at a time with a pager, the other 10 on the next page.
+  const runs = [];
+  for (let k = 0; k < 60; k++) {
+    const day = new Date(Date.UTC(2026, 9, 1) + k * 86400e3).toISOString().slice(0, 10);
+    runs.push({
+      label: `nightly ${day}`,
+      meta: { engine: 'vllm', model: 'm', gpu: 'H100', date: day },
+      points: [1, 8].map((c) => ({ concurrency: c, reported: { tool: 'tpsview/1', figures: { system_tps: 100 * c + k, per_stream_tps: 50 - c } } })),
+    });
+  }
+  const f = path.join(dir, 'sixty-nights.tpsview.json');
+  await writeFile(f, JSON.stringify({ format: 'tpsview/1', runs }));
+  const { page, log } = await open(context, server.origin + '/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await upload(page, [f]);
+  await page.waitForSelector('[data-testid=trend][data-judged=done]');
+  await settled(page);
+  assert.equal(await page.locator('[data-testid=trend-row]').count(), 50);
+  assert.equal(await page.getAttribute('[data-testid=trend-table-pager]', 'data-pages'), '2');
+  await page.click('[data-testid=trend-table-pager-next]');
+  await page.waitForSelector('[data-testid=trend-table-pager][data-page="1"]');
+  const places = await page.$$eval('[data-testid=trend-row]', (xs) => xs.map((x) => Number(x.dataset.place)));
+  assert.deepEqual(places, Array.from({ length: 10 }, (_, i) => 51 + i));
+  // The last night's peak, by hand: 100 × 8 + 59.
+  const last = await page.$eval('[data-testid=trend-row][data-place="60"] td:nth-of-type(3)', (td) => Number(td.dataset.value));
+  assert.equal(last, 859);
+  assert.deepEqual(log.errors, []);
+});
