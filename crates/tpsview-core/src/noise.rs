@@ -293,8 +293,9 @@ pub fn judge(
     out
 }
 
-/// Where a judging done in steps ([`judge_some`]) has got to: the next figure to judge, and the
-/// resampled values drawn so far.
+/// Where a judging done in steps ([`judge_some`], [`intervals_some`], [`history::judge_some`])
+/// has got to: the next run (a history's next pair), level and figure, and the resampled values
+/// drawn so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cursor {
     run: usize,
@@ -690,15 +691,9 @@ fn level_figure(
     }
 }
 
-/// Where computing every level's intervals in steps ([`intervals_some`]) has got to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LevelCursor {
-    run: usize,
-    point: usize,
-    metric: usize,
-    /// Resampled values drawn so far.
-    pub drawn: usize,
-}
+/// Where computing every level's intervals in steps ([`intervals_some`]) has got to: the same
+/// cursor as the verdicts' (the next run, level and figure, and the values drawn).
+pub type LevelCursor = Cursor;
 
 /// [`apply_intervals`] in steps, for a caller that must not hold its thread long: from `at` on,
 /// fills `out[run][point]` (every run's levels of `report`, `None` without per-request data)

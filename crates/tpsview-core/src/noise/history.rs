@@ -2,6 +2,7 @@
 //! figures, and each run judged against the one before it (`tpsview compare --history`, the
 //! viewer's trend chart).
 
+pub use super::Cursor;
 use super::{history_order, judge_figure, JudgeOptions, Judged, Order, Verdict};
 use crate::model::{Metadata, Report};
 use crate::summary::Summary;
@@ -116,16 +117,6 @@ pub fn all_runs(report: &Report) -> Setup {
     }
 }
 
-/// Where judging a history in steps ([`judge_some`]) has got to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Cursor {
-    pair: usize,
-    point: usize,
-    metric: usize,
-    /// Resampled values drawn so far.
-    pub drawn: usize,
-}
-
 /// Each run of `setup` after the first judged against the one before it ([`against`]), figure by
 /// figure, level by level — the same bits as [`super::judge_pair`] (the seeds mix in each run's
 /// place in `report`) — from `at` on until `step` resampled values are drawn (at least one figure
@@ -141,18 +132,18 @@ pub fn judge_some(
     out: &mut Vec<Judged>,
 ) -> bool {
     let start = at.drawn;
-    while at.pair + 1 < setup.runs.len() {
-        let (prev, cur) = (setup.runs[at.pair], setup.runs[at.pair + 1]);
+    while at.run + 1 < setup.runs.len() {
+        let (prev, cur) = (setup.runs[at.run], setup.runs[at.run + 1]);
         let (Some(base), Some(run), Some(rs)) = (
             report.runs.get(prev),
             report.runs.get(cur),
             summary.runs.get(cur),
         ) else {
-            (at.pair, at.point, at.metric) = (at.pair + 1, 0, 0);
+            (at.run, at.point, at.metric) = (at.run + 1, 0, 0);
             continue;
         };
         if at.point >= run.points.len() {
-            (at.pair, at.point, at.metric) = (at.pair + 1, 0, 0);
+            (at.run, at.point, at.metric) = (at.run + 1, 0, 0);
             continue;
         }
         if at.metric >= opts.metrics.len() {
