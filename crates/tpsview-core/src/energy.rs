@@ -12,6 +12,9 @@ pub use crate::formats::aiperf::{AIPERF_ENERGY_J, AIPERF_POWER_W, AIPERF_WINDOW_
 /// Past this (fraction), the energy counter and mean power × duration are said to disagree.
 pub const ENERGY_AGREEMENT: f64 = 0.10;
 
+/// What GenAI-Perf's energy covers.
+pub const GENAI_PERF_WINDOW: &str = "GenAI-Perf gathers its telemetry over the whole perf_analyzer run (start-up, warm-up and every measurement window), longer than the level's requests: its energy counter over them gives an upper bound per token; its mean power, lowered by the idle start, over the output rate a lower one";
+
 /// A level's energy, as `summarize --json` writes it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct EnergySummary {
@@ -39,13 +42,15 @@ pub struct EnergySummary {
 }
 
 /// The energy of a level from the tool's figures and its run's labels; `output_tokens` and
-/// `duration_s` are the level's. `None` where the file carries no power or energy.
+/// `duration_s` are the level's, `system_tps` its output tokens per second. `None` where the
+/// file carries no power or energy.
 pub fn of(
     tool: &str,
     figures: &BTreeMap<String, f64>,
     labels: &BTreeMap<String, String>,
     output_tokens: Option<f64>,
     duration_s: Option<f64>,
+    system_tps: Option<f64>,
 ) -> Option<EnergySummary> {
     let positive = |k: &str| {
         figures
@@ -64,6 +69,31 @@ pub fn of(
     let span = window_s.or(duration_s.filter(|d| *d > 0.0));
     let window = window_s.map(|w| format!("AIPerf's telemetry window of the level, {w:.1} s"));
     let power = positive(AIPERF_POWER_W);
+    // GenAI-Perf's telemetry (read into the same figures) spans its whole perf_analyzer run.
+    // With the level's token count (its requests read), the counter over it; else (a summary
+    // alone: no count, no duration) the mean power over the output token rate.
+    if tool == crate::formats::genai_perf::SUMMARY_ID {
+        let counter = positive(AIPERF_ENERGY_J);
+        let (basis, joules, jpt) = match (counter.zip(tokens), power, system_tps) {
+            (Some((j, t)), _, _) => ("energy counter", Some(j), j / t),
+            (None, Some(w), Some(tps)) if tps > 0.0 => {
+                ("mean power ÷ output T/s", counter, w / tps)
+            }
+            _ => return None,
+        };
+        return Some(EnergySummary {
+            source: "GenAI-Perf GPU telemetry (DCGM)",
+            basis,
+            gpus: labels.get(GPUS_LABEL).cloned(),
+            window: Some("GenAI-Perf's whole perf_analyzer run".into()),
+            joules,
+            mean_power_w: power,
+            joules_per_output_token: jpt,
+            output_tokens_per_joule: 1.0 / jpt,
+            apart_pct: None,
+            note: Some(GENAI_PERF_WINDOW.into()),
+        });
+    }
     if let Some(counter) = positive(AIPERF_ENERGY_J) {
         let (jpt, tpj) = per(counter)?;
         let by_power = power.zip(span).map(|(p, d)| p * d);

@@ -44,6 +44,7 @@ macro_rules! dotted_stats {
 }
 
 pub mod aiperf;
+pub mod aiperf_exports;
 pub mod aiperf_sweep;
 mod common;
 pub mod genai_perf;
@@ -57,6 +58,7 @@ pub mod mlperf;
 pub mod openai;
 mod records;
 pub mod sglang;
+mod telemetry;
 pub mod tpsview;
 pub mod trtllm;
 pub mod vllm;
@@ -87,6 +89,10 @@ pub enum Format {
     AiperfRecords,
     /// AIPerf `profile_export_aiperf.json` (summary).
     AiperfSummary,
+    /// AIPerf `server_metrics_export.jsonl` (a companion of a level's records).
+    AiperfServerMetrics,
+    /// AIPerf `gpu_telemetry_export.jsonl` (a companion of a level's records).
+    AiperfGpuTelemetry,
     /// TensorRT-LLM `trtllm-bench --report_json`.
     TrtllmReport,
     /// TensorRT-LLM `trtllm-bench --request_json`.
@@ -224,7 +230,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 28] = [
+pub const SPECS: [&FormatSpec; 30] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -236,6 +242,8 @@ pub const SPECS: [&FormatSpec; 28] = [
     &genai_perf::EXPORT_SPEC,
     &aiperf::RECORDS_SPEC,
     &aiperf::SUMMARY_SPEC,
+    &aiperf_exports::SERVER_METRICS_SPEC,
+    &aiperf_exports::GPU_TELEMETRY_SPEC,
     &genai_perf::SUMMARY_SPEC,
     &genai_perf::CSV_SPEC,
     &guidellm::SPEC,

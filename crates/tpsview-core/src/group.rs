@@ -155,11 +155,182 @@ pub fn repeat_part(label: &str) -> Option<&str> {
     })
 }
 
+/// Where a companion may sit from its records in time (seconds between their windows).
+const COMPANION_REACH_S: f64 = 60.0;
+/// The least share of the requests' window a GPU-telemetry export must cover for its energy to
+/// be the level's.
+const TELEMETRY_COVER: f64 = 0.9;
+
+/// The folder of a file's name (`""` for a file not from a folder).
+fn folder(name: &str) -> &str {
+    name.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The wall-clock window (epoch seconds) of a point's requests, where the file dates them.
+fn epoch_window(p: &Point) -> Option<(f64, f64)> {
+    let r = p.requests.as_ref()?;
+    let (a, b) = crate::metrics::window(r)?;
+    let e = r.epoch_s?;
+    Some((e + a, e + b))
+}
+
+/// Attaches each of AIPerf's companion exports (server metrics, GPU telemetry: one point without
+/// requests, on the wall clock) to the AIPerf records of its level: the records in its folder
+/// when one is there, else those whose requests lie nearest in time (overlapping, or within
+/// [`COMPANION_REACH_S`]). The server's series goes onto the records' clock; the GPUs' energy and
+/// power join the level's figures where they cover [`TELEMETRY_COVER`] of its requests' window
+/// (a summary's own telemetry, paired later, takes precedence). A companion with nowhere to go is
+/// said and left out.
+fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
+    use crate::formats::aiperf_exports::{FROM_EPOCH_S, TO_EPOCH_S};
+    // (file, run, point, window) of every dated records point.
+    let records: Vec<(usize, usize, usize, (f64, f64))> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.format == Format::AiperfRecords)
+        .flat_map(|(f, p)| {
+            p.report.runs.iter().enumerate().flat_map(move |(r, run)| {
+                run.points
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(k, q)| Some((f, r, k, epoch_window(q)?)))
+            })
+        })
+        .collect();
+    for c in 0..files.len() {
+        let kind = files[c].format;
+        if !matches!(
+            kind,
+            Format::AiperfServerMetrics | Format::AiperfGpuTelemetry
+        ) {
+            continue;
+        }
+        let name = files[c].file.clone();
+        let Some(mut point) = files[c]
+            .report
+            .runs
+            .first_mut()
+            .and_then(|r| r.points.pop())
+        else {
+            continue;
+        };
+        let labels = std::mem::take(&mut files[c].report.runs[0].meta.labels);
+        files[c].report.runs.clear();
+        let figures = &mut point.reported.figures;
+        let span = (
+            figures.remove(FROM_EPOCH_S).unwrap_or(f64::NAN),
+            figures.remove(TO_EPOCH_S).unwrap_or(f64::NAN),
+        );
+        let apart = |w: (f64, f64)| (w.0 - span.1).max(span.0 - w.1).max(0.0);
+        let near: Vec<&(usize, usize, usize, (f64, f64))> = {
+            let here: Vec<_> = records
+                .iter()
+                .filter(|t| folder(&files[t.0].file) == folder(&name))
+                .collect();
+            if here.len() == 1 {
+                here
+            } else {
+                let pool = if here.is_empty() {
+                    records.iter().collect()
+                } else {
+                    here
+                };
+                let best = pool
+                    .iter()
+                    .map(|t| apart(t.3))
+                    .fold(f64::INFINITY, f64::min);
+                pool.into_iter()
+                    .filter(|t| apart(t.3) == best && best <= COMPANION_REACH_S)
+                    .collect()
+            }
+        };
+        let &[&(f, r, k, window)] = near.as_slice() else {
+            diags.push(Diagnostic::warning(
+                &name,
+                "(file)",
+                None,
+                if near.is_empty() {
+                    "AIPerf's export of what the server or its GPUs saw, with no AIPerf profile_export.jsonl of its level beside it or near it in time: open it with its level's records".to_owned()
+                } else {
+                    format!("{} AIPerf records files fit it equally: open it with its level's records alone, or in its level's folder", near.len())
+                },
+            ));
+            continue;
+        };
+        let target_file = files[f].file.clone();
+        let covered = (span.1.min(window.1) - span.0.max(window.0)).max(0.0);
+        let share = covered / (window.1 - window.0).max(f64::MIN_POSITIVE);
+        let run = &mut files[f].report.runs[r];
+        let target = &mut run.points[k];
+        let epoch = target
+            .requests
+            .as_ref()
+            .and_then(|q| q.epoch_s)
+            .unwrap_or(0.0);
+        match kind {
+            Format::AiperfServerMetrics => {
+                let Some(mut series) = point.server.take() else {
+                    continue;
+                };
+                if target.server.is_some() {
+                    diags.push(Diagnostic::warning(
+                        &name,
+                        "(file)",
+                        None,
+                        format!("{target_file} already has the server's metrics: this export is left out"),
+                    ));
+                    continue;
+                }
+                for t in &mut series.t_s {
+                    *t -= epoch;
+                }
+                target.server = Some(series);
+                diags.push(Diagnostic::info(
+                    &name,
+                    "(file)",
+                    format!(
+                        "attached to {target_file}: the server's metrics on its requests' clock ({:.0} % of their window within the scrapes)",
+                        share * 100.0
+                    ),
+                ));
+            }
+            _ => {
+                if share < TELEMETRY_COVER {
+                    diags.push(Diagnostic::warning(
+                        &name,
+                        "timestamp_ns",
+                        None,
+                        format!(
+                            "the GPU samples cover {:.1} s, {:.0} % of the {:.1} s of {target_file}'s requests: too little to be that level's energy, so none is taken from them",
+                            span.1 - span.0,
+                            share * 100.0,
+                            window.1 - window.0
+                        ),
+                    ));
+                    continue;
+                }
+                for (key, v) in std::mem::take(&mut point.reported.figures) {
+                    target.reported.figures.entry(key).or_insert(v);
+                }
+                for (key, v) in labels {
+                    run.meta.labels.entry(key).or_insert(v);
+                }
+                diags.push(Diagnostic::info(
+                    &name,
+                    "(file)",
+                    format!("attached to {target_file}: the GPUs' energy and power over the telemetry window"),
+                ));
+            }
+        }
+    }
+}
+
 /// Merges the runs of several parsed files into one report, grouping by (engine, model, label)
 /// and sorting each run's points by concurrency, then request rate. Points that claim the same
 /// level are kept and flagged.
 pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
     let mut diags = Vec::new();
+    attach(&mut files, &mut diags);
     pair(&mut files, &mut diags);
     // MLPerf system descriptions: no run of their own; their runs take the GPU name and count.
     let systems: Vec<(String, crate::model::Metadata)> = files

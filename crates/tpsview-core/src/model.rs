@@ -262,6 +262,11 @@ impl Ragged {
 pub struct Requests {
     /// Send times, when the source records them.
     pub start_s: Option<Vec<f64>>,
+    /// The origin of `start_s`'s clock, seconds since the Unix epoch, where the file dates its
+    /// requests (AIPerf's epoch-ns send times): what a companion file's samples on the same wall
+    /// clock (AIPerf's server-metrics and GPU-telemetry exports) are aligned with.
+    #[serde(default)]
+    pub epoch_s: Option<f64>,
     /// First output token's arrival − send time.
     pub ttft_s: Vec<f64>,
     /// Last output token's arrival − send time.

@@ -40,6 +40,7 @@ impl RequestsBuilder {
         RequestsBuilder {
             req: Requests {
                 start_s: Some(Vec::with_capacity(n)),
+                epoch_s: None,
                 ttft_s: Vec::with_capacity(n),
                 e2e_s: Vec::with_capacity(n),
                 input_tokens: Some(Vec::with_capacity(n)),

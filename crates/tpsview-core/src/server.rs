@@ -109,6 +109,75 @@ pub fn canonical(name: &str) -> Option<ServerMetric> {
         .map(|(_, m)| *m)
 }
 
+/// The metric of a family as Python's `prometheus_client` names it (AIPerf's server-metrics
+/// export): a counter's family drops its `_total` (`vllm:generation_tokens`).
+pub fn canonical_family(name: &str) -> Option<ServerMetric> {
+    canonical(name).or_else(|| canonical(&format!("{name}_total")).filter(|m| m.is_counter()))
+}
+
+/// One scrape's value of each metric, from its samples: a metric exposed as several series (one
+/// per model, engine or endpoint) is summed where it counts requests, tokens or calls, and
+/// averaged where it is a fraction (KV-cache usage); samples that are not numbers are left out.
+pub fn combine(
+    samples: impl IntoIterator<Item = (ServerMetric, f64)>,
+) -> std::collections::BTreeMap<ServerMetric, f64> {
+    let mut sums: std::collections::BTreeMap<ServerMetric, (f64, usize)> = Default::default();
+    for (m, v) in samples.into_iter().filter(|(_, v)| v.is_finite()) {
+        let e = sums.entry(m).or_insert((0.0, 0));
+        e.0 += v;
+        e.1 += 1;
+    }
+    sums.into_iter()
+        .map(|(m, (sum, n))| {
+            let v = if m == ServerMetric::KvUsage {
+                sum / n as f64
+            } else {
+                sum
+            };
+            (m, v)
+        })
+        .collect()
+}
+
+/// Several sources' scrapes (replicas, pods: `(time, source, values)`, in any order) as one
+/// series: at each scrape (one per instant), every source's last values [`combine`]d — summed, KV-cache usage
+/// averaged — from the first scrape at which every source has reported. `None` without a scrape.
+pub fn merge_sources(
+    mut scrapes: Vec<(f64, usize, std::collections::BTreeMap<ServerMetric, f64>)>,
+    sources: usize,
+) -> Option<(Vec<f64>, ServerValues)> {
+    scrapes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut last: Vec<Option<&std::collections::BTreeMap<ServerMetric, f64>>> = vec![None; sources];
+    let mut t_s = Vec::new();
+    let mut columns: std::collections::BTreeMap<ServerMetric, Vec<Option<f64>>> =
+        Default::default();
+    for (i, (t, e, values)) in scrapes.iter().enumerate() {
+        last[*e] = Some(values);
+        // Sources scraped at one instant (llm-d's pods) make one sample.
+        let same_time_next = scrapes.get(i + 1).is_some_and(|n| n.0 == *t);
+        if same_time_next || last.iter().any(Option::is_none) {
+            continue;
+        }
+        let now = combine(
+            last.iter()
+                .flatten()
+                .flat_map(|v| v.iter().map(|(m, x)| (*m, *x))),
+        );
+        let k = t_s.len();
+        t_s.push(*t);
+        for (m, v) in now {
+            columns
+                .entry(m)
+                .or_insert_with(|| vec![None; k])
+                .push(Some(v));
+        }
+        for c in columns.values_mut() {
+            c.resize(k + 1, None);
+        }
+    }
+    (!t_s.is_empty()).then(|| (t_s, columns.into_iter().collect()))
+}
+
 /// A level's samples of the server's metrics: poll times (seconds on the level's clock: the same
 /// origin as its requests' send times) and, per metric, one value per poll (`None` where that poll
 /// lacked it).

@@ -139,6 +139,7 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
     }
     Requests {
         start_s: Some(s.start.into_iter().map(us).collect()),
+        epoch_s: None,
         ttft_s: ttft.into_iter().map(us).collect(),
         e2e_s: e2e.into_iter().map(us).collect(),
         input_tokens: Some(s.input),

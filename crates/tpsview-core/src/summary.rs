@@ -319,6 +319,7 @@ pub fn summarize_report(
                             &run.meta.labels,
                             m.output_tokens.map(|t| t as f64),
                             m.duration_s,
+                            m.system_tps,
                         ),
                         metrics: m,
                     }

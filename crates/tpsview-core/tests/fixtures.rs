@@ -834,6 +834,77 @@ fn llm_d_reports_convert_each_statistic_from_the_units_beside_it() {
     assert!(e.contains("not valid YAML") && e.contains("line 4"), "{e}");
 }
 
+#[test]
+fn genai_perf_telemetry_stats_give_the_gpus_energy_over_its_whole_run() {
+    let file = "genai-perf/telemetry_genai_perf.json";
+    let s = sum(&[file]);
+    let p = &s.runs[0].points[0];
+    let e = p.energy.as_ref().expect("telemetry_stats read");
+    // Recounted from the file: each GPU's counter max − min (MJ → J), its mean power (W).
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path(file)).unwrap()).unwrap();
+    let t = &v["telemetry_stats"];
+    let (mut joules, mut watts) = (0.0, 0.0);
+    for g in ["0", "1"] {
+        let c = &t["energy_consumption"][g];
+        joules += (c["max"].as_f64().unwrap() - c["min"].as_f64().unwrap()) * 1e6;
+        watts += t["gpu_power_usage"][g]["avg"].as_f64().unwrap();
+    }
+    assert!((e.joules.unwrap() - joules).abs() < 1e-6 * joules, "{e:?}");
+    assert!((e.mean_power_w.unwrap() - watts).abs() < 1e-9 * watts);
+    // A summary alone has no request count: the mean power over its output token rate.
+    assert_eq!(p.metrics.output_tokens, None);
+    let tps = v["output_token_throughput"]["avg"].as_f64().unwrap();
+    assert_eq!(e.basis, "mean power ÷ output T/s");
+    assert!((e.joules_per_output_token - watts / tps).abs() < 1e-9 * watts / tps);
+    assert_eq!(e.source, "GenAI-Perf GPU telemetry (DCGM)");
+    assert_eq!(e.gpus.as_deref(), Some("2 GPUs: GPU 0; GPU 1"));
+    assert!(e.note.as_deref().unwrap().contains("upper bound"), "{e:?}");
+    // A summary without telemetry: no energy.
+    assert!(
+        sum(&["genai-perf/profile_export_genai_perf.json"]).runs[0].points[0]
+            .energy
+            .is_none()
+    );
+}
+
+#[test]
+fn an_llm_d_v021_report_gives_the_decode_pods_series_as_the_servers() {
+    // Two decode pods and a prefill pod, 9 scrapes each (make_fixtures.py, llmd_observed):
+    // running 4 + [4, 4, 4, 4, 3, 3, 2, 2, 1] = [8, 8, 8, 8, 7, 7, 6, 6, 5] → mean 63 / 9 = 7,
+    // median 7, max 8; waiting [2, 2, 1, 0 …] → 5 / 9, max 2; KV 0.5 and 30 % → 0.4; the prefill
+    // pod (9 running, KV 0.9) left out; the counters rise by the stage's output tokens.
+    let file = "llm-d/observed-c8_benchmark_report.yaml";
+    let s = sum(&[file]);
+    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    let p = &s.runs[0].points[0];
+    let srv = p.server.as_ref().expect("observability read");
+    assert_eq!(srv.polls, 9);
+    let running = srv.running.unwrap();
+    assert_eq!((running.mean, running.p50, running.max), (7.0, 7.0, 8.0));
+    let waiting = srv.waiting.unwrap();
+    assert!((waiting.mean - 5.0 / 9.0).abs() < 1e-12);
+    assert_eq!(waiting.max, 2.0);
+    assert!((srv.kv_cache_usage.unwrap().mean - 0.4).abs() < 1e-12);
+    let text = std::fs::read_to_string(path(file)).unwrap();
+    let client = yaml_stat(&text, "output_token_rate", "mean");
+    assert_eq!(p.metrics.system_tps, Some(client));
+    // The scrapes' times are written to the microsecond.
+    let gen = srv.generation_tps.unwrap();
+    assert!((gen - client).abs() < 1e-5 * client, "{gen} vs {client}");
+    assert!(srv.difference_pct.unwrap().abs() < 1e-3);
+    assert!(
+        srv.source.contains("llama-decode-7d9f-a")
+            && srv.source.contains("llama-decode-7d9f-b")
+            && !srv.source.contains("prefill"),
+        "{}",
+        srv.source
+    );
+    // v0.2 reports have no observability: no series.
+    let s = sum(&["llm-d/pd-c16_benchmark_report.yaml"]);
+    assert!(s.runs[0].points[0].server.is_none());
+}
+
 /// The fuzz check (`fuzz_one`: parse, group, summarise, audit, write and read back, chart — no
 /// panic) on every fixture of the readers added for issue 18, whole, cut at several places and
 /// with bytes overwritten (libFuzzer explores further: scripts/fuzz.sh, fuzz/fuzz_targets/).

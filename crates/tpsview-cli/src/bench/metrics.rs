@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use tpsview_core::server::{canonical, ServerMetric};
+use tpsview_core::server::{canonical, combine, ServerMetric};
 
 /// The value of every metric the text reports under a documented engine name. A metric exposed
 /// as several series (one per model or engine label) is summed where it counts requests, tokens
@@ -19,7 +19,7 @@ pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
     }
     let exposition = openmetrics_parser::prometheus::parse_prometheus(&known)
         .map_err(|e| format!("not Prometheus text: {e:?}"))?;
-    let mut sums: BTreeMap<ServerMetric, (f64, usize)> = BTreeMap::new();
+    let mut samples = Vec::new();
     for (name, family) in &exposition.families {
         let Some(m) = canonical(name) else {
             continue;
@@ -31,25 +31,10 @@ pub fn read(text: &str) -> Result<BTreeMap<ServerMetric, f64>, String> {
                 openmetrics_parser::PrometheusValue::Counter(c) => c.value.as_f64(),
                 _ => continue,
             };
-            if !v.is_finite() {
-                continue;
-            }
-            let e = sums.entry(m).or_insert((0.0, 0));
-            e.0 += v;
-            e.1 += 1;
+            samples.push((m, v));
         }
     }
-    Ok(sums
-        .into_iter()
-        .map(|(m, (sum, n))| {
-            let v = if m == ServerMetric::KvUsage {
-                sum / n as f64
-            } else {
-                sum
-            };
-            (m, v)
-        })
-        .collect())
+    Ok(combine(samples))
 }
 
 /// The lines of `text` about a metric [`canonical`] knows (its `# TYPE`/`# HELP` lines and its

@@ -9,7 +9,7 @@ fn the_energy_counter_gives_joules_per_token_and_its_inverse() {
     // 1,000 J for 2,000 tokens: 0.5 J a token, 2 tokens a joule; 100 W × 10 s agrees.
     let f = figures(&[(AIPERF_ENERGY_J, 1000.0), (AIPERF_POWER_W, 100.0)]);
     let labels = BTreeMap::from([(GPUS_LABEL.to_owned(), "1 GPU: X".to_owned())]);
-    let e = of("aiperf", &f, &labels, Some(2000.0), Some(10.0)).expect("energy");
+    let e = of("aiperf", &f, &labels, Some(2000.0), Some(10.0), None).expect("energy");
     assert_eq!(e.basis, "energy counter");
     assert_eq!(
         (e.joules_per_output_token, e.output_tokens_per_joule),
@@ -18,7 +18,7 @@ fn the_energy_counter_gives_joules_per_token_and_its_inverse() {
     assert_eq!(e.gpus.as_deref(), Some("1 GPU: X"));
     assert_eq!(e.note, None);
     // 100 W × 12.5 s = 1,250 J against the counter's 1,000: 20 % apart, named; the counter kept.
-    let e = of("aiperf", &f, &labels, Some(2000.0), Some(12.5)).expect("energy");
+    let e = of("aiperf", &f, &labels, Some(2000.0), Some(12.5), None).expect("energy");
     assert_eq!(e.joules, Some(1000.0));
     assert!(e.note.expect("20 %").contains("(20 % apart)"));
 }
@@ -26,13 +26,16 @@ fn the_energy_counter_gives_joules_per_token_and_its_inverse() {
 #[test]
 fn power_alone_is_power_times_the_levels_duration_and_said_so() {
     let f = figures(&[(AIPERF_POWER_W, 300.0)]);
-    let e = of("aiperf", &f, &BTreeMap::new(), Some(600.0), Some(4.0)).expect("energy");
+    let e = of("aiperf", &f, &BTreeMap::new(), Some(600.0), Some(4.0), None).expect("energy");
     assert_eq!(e.basis, "mean power × duration");
     assert_eq!(e.joules, Some(1200.0));
     assert_eq!(e.joules_per_output_token, 2.0);
     assert!(e.note.expect("said").contains("no energy counter"));
     // Without a duration there is nothing to multiply.
-    assert_eq!(of("aiperf", &f, &BTreeMap::new(), Some(600.0), None), None);
+    assert_eq!(
+        of("aiperf", &f, &BTreeMap::new(), Some(600.0), None, None),
+        None
+    );
 }
 
 #[test]
@@ -44,6 +47,7 @@ fn inferencex_keeps_its_own_joules_per_output_token() {
         &BTreeMap::new(),
         None,
         None,
+        None,
     )
     .expect("energy");
     assert_eq!(e.basis, "the tool's");
@@ -53,21 +57,24 @@ fn inferencex_keeps_its_own_joules_per_output_token() {
     );
     assert_eq!(e.mean_power_w, Some(5600.0));
     // The same keys under another tool are not InferenceX's.
-    assert_eq!(of("vllm", &f, &BTreeMap::new(), None, None), None);
+    assert_eq!(of("vllm", &f, &BTreeMap::new(), None, None, None), None);
 }
 
 #[test]
 fn no_tokens_or_no_usable_energy_is_no_energy_never_zero() {
     let f = figures(&[(AIPERF_ENERGY_J, 1000.0)]);
-    assert_eq!(of("aiperf", &f, &BTreeMap::new(), None, Some(1.0)), None);
     assert_eq!(
-        of("aiperf", &f, &BTreeMap::new(), Some(0.0), Some(1.0)),
+        of("aiperf", &f, &BTreeMap::new(), None, Some(1.0), None),
+        None
+    );
+    assert_eq!(
+        of("aiperf", &f, &BTreeMap::new(), Some(0.0), Some(1.0), None),
         None
     );
     for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
         let f = figures(&[(AIPERF_ENERGY_J, bad)]);
         assert_eq!(
-            of("aiperf", &f, &BTreeMap::new(), Some(10.0), Some(1.0)),
+            of("aiperf", &f, &BTreeMap::new(), Some(10.0), Some(1.0), None),
             None,
             "{bad}"
         );
@@ -78,8 +85,31 @@ fn no_tokens_or_no_usable_energy_is_no_energy_never_zero() {
             &BTreeMap::new(),
             &BTreeMap::new(),
             Some(10.0),
-            Some(1.0)
+            Some(1.0),
+            None
         ),
         None
     );
+}
+
+#[test]
+fn genai_perf_energy_is_over_its_whole_run_and_said_to_be() {
+    let f = figures(&[(AIPERF_ENERGY_J, 9000.0), (AIPERF_POWER_W, 400.0)]);
+    let genai = crate::formats::genai_perf::SUMMARY_ID;
+    // Tokens known: the counter over them, an upper bound.
+    let e = of(genai, &f, &BTreeMap::new(), Some(3000.0), None, Some(500.0)).expect("energy");
+    assert_eq!(
+        (e.basis, e.joules_per_output_token),
+        ("energy counter", 3.0)
+    );
+    assert!(e.note.as_deref().unwrap().contains("upper bound"));
+    // A summary alone (no count): 400 W over 500 T/s = 0.8 J a token.
+    let e = of(genai, &f, &BTreeMap::new(), None, None, Some(500.0)).expect("energy");
+    assert_eq!(
+        (e.basis, e.joules_per_output_token),
+        ("mean power ÷ output T/s", 0.8)
+    );
+    assert!((e.output_tokens_per_joule - 1.25).abs() < 1e-12);
+    // Neither: none, never 0.
+    assert_eq!(of(genai, &f, &BTreeMap::new(), None, None, None), None);
 }

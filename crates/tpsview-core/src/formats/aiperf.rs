@@ -354,7 +354,9 @@ impl super::records::Sink for RecordsSink {
         if rows.len() == 0 {
             return Err(common::no_data(file, "no profiling records"));
         }
-        let requests = rows.finish(file, "records", &mut diags);
+        let mut requests = rows.finish(file, "records", &mut diags);
+        // The send times are epoch ns (time.time_ns), as AIPerf's exports' samples are.
+        requests.epoch_s = (t0 > 0).then(|| t0 as f64 * 1e-9);
         let point = common::requests_point(file, SUMMARY_ID, requests);
         Ok((
             common::one_run(
@@ -503,15 +505,7 @@ fn telemetry(
     else {
         return;
     };
-    // (uuid or endpoint/gpu, name, endpoints, energy J and mean W per exporter)
-    type Gpu = (
-        String,
-        String,
-        Vec<String>,
-        Vec<Option<f64>>,
-        Vec<Option<f64>>,
-    );
-    let mut gpus: Vec<Gpu> = Vec::new();
+    let mut gpus = super::telemetry::Gpus::default();
     for (url, e) in endpoints {
         let Some(list) = e.get("gpus").and_then(Value::as_object) else {
             continue;
@@ -521,118 +515,39 @@ fn telemetry(
                 .get("gpu_uuid")
                 .and_then(Value::as_str)
                 .map_or_else(|| format!("{url}/{key}"), str::to_owned);
-            let metric = |name: &str| g.pointer(&format!("/metrics/{name}"));
-            let energy = metric("energy_consumption").and_then(|m| {
-                let scale = match m.get("unit").and_then(Value::as_str)? {
-                    "MJ" => 1e6,
-                    "kJ" => 1e3,
-                    "J" => 1.0,
-                    "mJ" => 1e-3,
-                    _ => return None,
-                };
+            // AIPerf's GPU-telemetry tutorial shows the names with an `nvidia_` prefix.
+            let metric = |name: &str, alias: &str| {
+                g.pointer(&format!("/metrics/{name}"))
+                    .or_else(|| g.pointer(&format!("/metrics/{alias}")))
+            };
+            let energy = metric("energy_consumption", "nvidia_energy_consumption").and_then(|m| {
+                let scale = super::telemetry::joules_per(m.get("unit")?.as_str()?)?;
                 let (lo, hi) = (m.get("min")?.as_f64()?, m.get("max")?.as_f64()?);
                 (hi >= lo).then_some((hi - lo) * scale)
             });
-            let power = metric("gpu_power_usage").and_then(|m| {
-                let scale = match m.get("unit").and_then(Value::as_str)? {
-                    "W" => 1.0,
-                    "kW" => 1e3,
-                    "mW" => 1e-3,
-                    _ => return None,
-                };
+            let power = metric("gpu_power_usage", "nvidia_power_usage").and_then(|m| {
+                let scale = super::telemetry::watts_per(m.get("unit")?.as_str()?)?;
                 Some(m.get("avg")?.as_f64()? * scale)
             });
-            let name = g
-                .get("gpu_name")
-                .and_then(Value::as_str)
-                .unwrap_or("a GPU")
-                .to_owned();
-            match gpus.iter_mut().find(|x| x.0 == id) {
-                Some(seen) => {
-                    seen.2.push(url.clone());
-                    seen.3.push(energy);
-                    seen.4.push(power);
-                }
-                None => gpus.push((id, name, vec![url.clone()], vec![energy], vec![power])),
-            }
+            let name = g.get("gpu_name").and_then(Value::as_str).unwrap_or("a GPU");
+            gpus.add(id, name, url, energy, power);
         }
     }
-    if gpus.is_empty() {
+    if gpus.len() == 0 {
         return;
     }
-    // A GPU several exporters report: the mean of what they say of it; then summed over GPUs
-    // (undefined when one GPU lacks the figure).
-    let mean = |v: &[Option<f64>]| {
-        v.iter()
-            .copied()
-            .sum::<Option<f64>>()
-            .map(|s| s / v.len() as f64)
-    };
-    if let Some(j) = gpus.iter().map(|g| mean(&g.3)).sum::<Option<f64>>() {
-        figures.insert(AIPERF_ENERGY_J.into(), j);
-    }
-    if let Some(w) = gpus.iter().map(|g| mean(&g.4)).sum::<Option<f64>>() {
-        figures.insert(AIPERF_POWER_W.into(), w);
-    }
-    let named: Vec<String> = gpus
-        .iter()
-        .map(|(id, name, urls, _, _)| {
-            let mut s = format!("{name} ({id})");
-            if urls.len() > 1 {
-                s.push_str(&format!(
-                    " — reported by {} exporters ({}): counted once",
-                    urls.len(),
-                    urls.join(", ")
-                ));
-            }
-            s
-        })
-        .collect();
-    labels.insert(
-        GPUS_LABEL.into(),
-        format!(
-            "{} GPU{}: {}",
-            gpus.len(),
-            if gpus.len() == 1 { "" } else { "s" },
-            named.join("; ")
-        ),
-    );
+    gpus.write(figures, labels);
     // The window's length (a figure: the level's own, where a run gathers several files).
     let at = |k: &str| {
         root.pointer(&format!("/telemetry_data/summary/{k}"))
             .and_then(Value::as_str)
-            .and_then(timestamp_s)
+            .and_then(common::iso_seconds)
     };
     if let (Some(a), Some(b)) = (at("start_time"), at("end_time")) {
         if b > a {
             figures.insert(AIPERF_WINDOW_S.into(), b - a);
         }
     }
-}
-
-/// Seconds since 1970-01-01 of a timestamp `YYYY-MM-DDTHH:MM:SS[.fff…]` (AIPerf writes its
-/// telemetry window so, local time without a zone: only differences are meaningful).
-fn timestamp_s(t: &str) -> Option<f64> {
-    let (date, time) = t.split_once('T')?;
-    let mut d = date.splitn(3, '-').map(|x| x.parse::<i64>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-    let mut hms = time.splitn(3, ':');
-    let (h, mi) = (
-        hms.next()?.parse::<f64>().ok()?,
-        hms.next()?.parse::<f64>().ok()?,
-    );
-    let sec: f64 = hms.next()?.trim_end_matches('Z').parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&day) {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's days_from_civil).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days as f64 * 86_400.0 + h * 3600.0 + mi * 60.0 + sec)
 }
 
 /// A profiling record read straight from its bytes into [`RecordParts`], each key taken as

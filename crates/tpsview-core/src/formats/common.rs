@@ -473,6 +473,7 @@ impl Rows {
         let chunk_gaps = has_gaps.then_some(self.gaps);
         let mut req = Requests {
             start_s,
+            epoch_s: None,
             ttft_s: self.rows.iter().map(|r| r.ttft_s).collect(),
             e2e_s: self.rows.iter().map(|r| r.e2e_s).collect(),
             input_tokens,
@@ -555,6 +556,52 @@ pub(crate) fn requests_point(file: &str, tool: &str, requests: Requests) -> Poin
         sampled_from: None,
         server: None,
     }
+}
+
+/// Seconds since 1970-01-01 of an ISO-8601 timestamp `YYYY-MM-DDTHH:MM:SS[.fff…][Z|±HH:MM]`
+/// (without a zone — AIPerf writes its telemetry window so, in local time — only differences
+/// are meaningful).
+pub(crate) fn iso_seconds(t: &str) -> Option<f64> {
+    let (date, time) = t.trim().split_once(['T', ' '])?;
+    let mut d = date.splitn(3, '-').map(|x| x.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let time = time.trim_end_matches('Z');
+    // A zone offset after the seconds: `+00:00`, `-0500`.
+    let (time, offset_s) = match time.rfind(['+', '-']) {
+        Some(i) => {
+            let z = time[i + 1..].replace(':', "");
+            let (hh, mm) = (
+                z.get(..2)?.parse::<f64>().ok()?,
+                z.get(2..)
+                    .filter(|m| !m.is_empty())
+                    .map_or(Some(0.0), |m| m.parse::<f64>().ok())?,
+            );
+            let sign = if time.as_bytes()[i] == b'-' {
+                -1.0
+            } else {
+                1.0
+            };
+            (&time[..i], sign * (hh * 3600.0 + mm * 60.0))
+        }
+        None => (time, 0.0),
+    };
+    let mut hms = time.splitn(3, ':');
+    let (h, mi) = (
+        hms.next()?.parse::<f64>().ok()?,
+        hms.next()?.parse::<f64>().ok()?,
+    );
+    let sec: f64 = hms.next()?.parse().ok()?;
+    if !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's days_from_civil).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days as f64 * 86_400.0 + h * 3600.0 + mi * 60.0 + sec - offset_s)
 }
 
 /// An error for a file whose every record was left out: `what` (nothing usable), with the first

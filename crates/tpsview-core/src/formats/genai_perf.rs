@@ -835,16 +835,68 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         ],
     );
     let model = config_model(root);
+    let mut figures = figures;
+    let mut meta = meta(model.clone());
+    telemetry_stats(root, &mut figures, &mut meta.labels);
     let point = summary_point(file, SUMMARY_ID, concurrency, rate, figures);
     Ok((
         common::one_run(
             common::label("GenAI-Perf", model.as_deref()),
             SUMMARY_ID,
-            meta(model),
+            meta,
             vec![point],
         ),
         diags,
     ))
+}
+
+/// The GPUs' energy and power from the summary's `telemetry_stats` (GenAI-Perf's DCGM telemetry,
+/// `--server-metrics-url`): per metric a `unit` and one statistics block per GPU (`"0"`, `"1"`… ;
+/// `gpu0`… before GenAI-Perf read DCGM). `energy_consumption` is DCGM's counter since the GPU
+/// started, so its max − min is the energy over the telemetry window; `gpu_power_usage.avg` the
+/// mean power. Into the figures `crate::energy` reads, summed over the GPUs.
+fn telemetry_stats(
+    root: &Value,
+    figures: &mut BTreeMap<String, f64>,
+    labels: &mut BTreeMap<String, String>,
+) {
+    let Some(stats) = root.get("telemetry_stats").and_then(Value::as_object) else {
+        return;
+    };
+    let scaled = |metric: &str, per: fn(&str) -> Option<f64>| {
+        let m = stats.get(metric)?.as_object()?;
+        let scale = per(m.get("unit")?.as_str()?)?;
+        Some((m, scale))
+    };
+    let energy = scaled("energy_consumption", super::telemetry::joules_per);
+    let power = scaled("gpu_power_usage", super::telemetry::watts_per);
+    let mut keys: Vec<&String> = energy
+        .iter()
+        .chain(power.iter())
+        .flat_map(|(m, _)| m.keys())
+        .filter(|k| *k != "unit")
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut gpus = super::telemetry::Gpus::default();
+    for key in keys {
+        let stat = |m: &Option<(&serde_json::Map<String, Value>, f64)>, s: &str| {
+            let (m, scale) = m.as_ref()?;
+            Some(m.get(key)?.get(s)?.as_f64()? * scale)
+        };
+        let rise = stat(&energy, "max")
+            .zip(stat(&energy, "min"))
+            .and_then(|(hi, lo)| (hi >= lo).then_some(hi - lo));
+        let gpu = key.strip_prefix("gpu").unwrap_or(key);
+        gpus.add(
+            format!("GPU {gpu}"),
+            "",
+            "GenAI-Perf's telemetry",
+            rise,
+            stat(&power, "avg"),
+        );
+    }
+    gpus.write(figures, labels);
 }
 
 /// `Time To First Token (ms)` → `time_to_first_token`.

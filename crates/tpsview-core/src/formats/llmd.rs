@@ -24,6 +24,7 @@ use super::common::{self, at, num, text};
 use super::{Figure, Format, FormatSpec, Vocabulary};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
+use crate::server::{ServerMetric, ServerSeries};
 use crate::vocabulary::{Latency, Metric};
 
 /// Format id (and reported-tool id).
@@ -363,8 +364,101 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         concurrency,
         &mut diags,
     );
-    let point = common::summary_point(file, ID, level, rate, figures);
+    let mut point = common::summary_point(file, ID, level, rate, figures);
+    point.server = observability(&doc, file, &mut diags);
     Ok((common::one_run(label, ID, meta, vec![point]), diags))
+}
+
+/// v0.2.1's engine signals over the stage (`results.observability.components[].time_series`:
+/// per pod, `{units, series: [{ts, value}]}` for `num_requests_running`, `num_requests_waiting`,
+/// `kv_cache_usage` (`fraction` or `percent`), and the cumulative `generation_tokens` and
+/// `prompt_tokens`) as the server's series: the pods summed at each scrape (KV-cache usage
+/// averaged), prefill pods left out where decode or whole-request pods report (a request runs
+/// on both in a disaggregated stack: its decode batch is the decode pods'). Seconds from the
+/// first scrape. The stage's window is not the requests' own, so the figures are over every
+/// scrape.
+fn observability(doc: &Value, file: &str, diags: &mut Vec<Diagnostic>) -> Option<ServerSeries> {
+    const BASE: &str = "results.observability.components";
+    let components = at(doc, BASE)?.as_array()?;
+    let known = [
+        ("num_requests_running", ServerMetric::Running),
+        ("num_requests_waiting", ServerMetric::Waiting),
+        ("kv_cache_usage", ServerMetric::KvUsage),
+        ("gpu_cache_usage", ServerMetric::KvUsage),
+        ("generation_tokens", ServerMetric::GenerationTokens),
+        ("prompt_tokens", ServerMetric::PromptTokens),
+    ];
+    let reporting: Vec<(usize, &Value)> = components
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            at(c, "time_series")
+                .and_then(Value::as_object)
+                .is_some_and(|t| known.iter().any(|(k, _)| t.contains_key(*k)))
+        })
+        .collect();
+    let is_prefill = |c: &Value| text(c, "component_label").is_some_and(|l| l.contains("prefill"));
+    let others = reporting.iter().any(|(_, c)| !is_prefill(c));
+    let mut scrapes: Vec<(f64, usize, BTreeMap<ServerMetric, f64>)> = Vec::new();
+    let mut pods: Vec<String> = Vec::new();
+    for (i, c) in reporting {
+        if others && is_prefill(c) {
+            continue;
+        }
+        let pod = text(c, "replica_id")
+            .or_else(|| text(c, "component_label"))
+            .unwrap_or_else(|| format!("component {i}"));
+        let source = pods.len();
+        pods.push(pod);
+        let mut at_time: BTreeMap<u64, (f64, BTreeMap<ServerMetric, f64>)> = BTreeMap::new();
+        for (key, m) in known {
+            let Some(ts) = at(c, &format!("time_series.{key}")) else {
+                continue;
+            };
+            let field = format!("{BASE}[{i}].time_series.{key}");
+            let units = text(ts, "units").unwrap_or_default();
+            let scale = match (m, units.as_str()) {
+                (ServerMetric::KvUsage, "percent" | "%") => 0.01,
+                (ServerMetric::KvUsage, "fraction" | "") => 1.0,
+                (_, "count" | "") => 1.0,
+                _ => {
+                    diags.push(Diagnostic::warning(
+                        file,
+                        &format!("{field}.units"),
+                        None,
+                        format!("units {units:?} do not fit {key}: left out"),
+                    ));
+                    continue;
+                }
+            };
+            for p in at(ts, "series")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let t = text(p, "ts").as_deref().and_then(common::iso_seconds);
+                let v = num(p, "value").or_else(|| num(p, "mean"));
+                if let (Some(t), Some(v)) = (t, v.filter(|v| v.is_finite())) {
+                    at_time
+                        .entry(t.to_bits())
+                        .or_insert((t, BTreeMap::new()))
+                        .1
+                        .insert(m, v * scale);
+                }
+            }
+        }
+        scrapes.extend(at_time.into_values().map(|(t, v)| (t, source, v)));
+    }
+    let (mut t_s, values) = crate::server::merge_sources(scrapes, pods.len())?;
+    let t0 = t_s[0];
+    for t in &mut t_s {
+        *t -= t0;
+    }
+    Some(ServerSeries {
+        source: format!("llm-d's scrapes of {}", pods.join(", ")),
+        t_s,
+        values,
+    })
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ fn every_format_has_one_spec() {
         | Format::GenaiPerfCsv
         | Format::AiperfRecords
         | Format::AiperfSummary
+        | Format::AiperfServerMetrics
+        | Format::AiperfGpuTelemetry
         | Format::TrtllmReport
         | Format::TrtllmRequests
         | Format::TrtllmConsole
@@ -53,7 +55,7 @@ fn every_format_has_one_spec() {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 28);
+    assert_eq!(Format::ALL.len(), 30);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.id).collect();
     assert_eq!(ids.len(), SPECS.len());
 }

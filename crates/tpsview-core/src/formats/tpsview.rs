@@ -374,6 +374,7 @@ fn into_requests(
     };
     let mut req = Requests {
         start_s: raw.start_s.map(|c| c.values),
+        epoch_s: None,
         ttft_s: raw.ttft_s.values,
         e2e_s: raw.e2e_s.values,
         input_tokens,

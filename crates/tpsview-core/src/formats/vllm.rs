@@ -670,6 +670,7 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
     }
     let mut req = Requests {
         start_s: raw.start_times.take().map(|c| c.values),
+        epoch_s: None,
         ttft_s: raw.ttfts.take().map(|c| c.values).unwrap_or_default(),
         e2e_s,
         input_tokens,

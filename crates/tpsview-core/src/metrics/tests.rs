@@ -16,6 +16,7 @@ fn requests(rows: &[(f64, f64, f64, u32)]) -> Requests {
     }
     Requests {
         start_s: Some(rows.iter().map(|r| r.0).collect()),
+        epoch_s: None,
         ttft_s: rows.iter().map(|r| r.1).collect(),
         e2e_s: rows.iter().map(|r| r.2).collect(),
         input_tokens: None,

@@ -1,0 +1,145 @@
+use super::*;
+use crate::server::ServerMetric;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../../tests/fixtures/aiperf/telemetry-c1/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn a_real_gpu_telemetry_export_counts_its_one_gpu_once() {
+    // ai-dynamo/aiperf's qwen_concurrency1 fixture: one RTX 6000 Ada scraped by two DCGM
+    // exporters, 10 samples each over 3.0 s. The figures below were recounted from the file by
+    // tests/golden/check-companions-2026-12-03.py (it does not run tpsview): each exporter's
+    // counter rise 252.982 J and 262.101 J, mean power 92.5317 W and 93.0612 W.
+    let (report, diags) = parse_gpu_telemetry(
+        "gpu_telemetry_export.jsonl",
+        &fixture("gpu_telemetry_export.jsonl"),
+    )
+    .unwrap();
+    assert!(diags.is_empty(), "{diags:?}");
+    let run = &report.runs[0];
+    let f = &run.points[0].reported.figures;
+    assert!(
+        (f[AIPERF_ENERGY_J] - (252.982 + 262.101) / 2.0).abs() < 1e-3,
+        "{f:?}"
+    );
+    assert!(
+        (f[AIPERF_POWER_W] - (92.5317 + 93.0612) / 2.0).abs() < 1e-4,
+        "{f:?}"
+    );
+    assert!((f[AIPERF_WINDOW_S] - 2.996489325).abs() < 1e-6, "{f:?}");
+    assert!((f[FROM_EPOCH_S] - 1762551530.946074466).abs() < 1e-5);
+    assert!(run.points[0].requests.is_none());
+    let gpus = &run.meta.labels[super::super::aiperf::GPUS_LABEL];
+    assert!(
+        gpus.starts_with("1 GPU: NVIDIA RTX 6000 Ada Generation (GPU-ef6ef310")
+            && gpus.contains("2 exporters"),
+        "{gpus}"
+    );
+    assert_eq!(
+        super::super::detect(&fixture("gpu_telemetry_export.jsonl")),
+        Some(Format::AiperfGpuTelemetry)
+    );
+}
+
+#[test]
+fn a_gpu_counter_that_goes_down_gives_no_energy_but_power_stays() {
+    let line = |t: u64, e: f64, p: f64| {
+        format!(
+            r#"{{"timestamp_ns": {t}, "dcgm_url": "http://h:9400/metrics", "gpu_index": 0, "gpu_uuid": "GPU-1", "gpu_model_name": "H100", "telemetry_data": {{"gpu_power_usage": {p}, "energy_consumption": {e}}}}}"#
+        )
+    };
+    let text = [
+        line(1_000_000_000_000_000_000, 5.0, 100.0),
+        line(1_000_000_001_000_000_000, 4.0, 300.0),
+    ]
+    .join("\n");
+    let (report, diags) = parse_gpu_telemetry("t.jsonl", text.as_bytes()).unwrap();
+    let f = &report.runs[0].points[0].reported.figures;
+    assert!(!f.contains_key(AIPERF_ENERGY_J), "{f:?}");
+    assert_eq!(f[AIPERF_POWER_W], 200.0);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.field == "telemetry_data.energy_consumption"
+                && d.message.contains("went down")),
+        "{diags:?}"
+    );
+    // No power and no energy anywhere: said, naming the file.
+    let e = parse_gpu_telemetry(
+        "bare.jsonl",
+        br#"{"timestamp_ns": 1, "gpu_uuid": "GPU-1", "telemetry_data": {"gpu_utilization": 3}}"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("bare.jsonl"), "{e}");
+}
+
+/// One scrape line as AIPerf's `ServerMetricsJSONLWriter` writes it (its `SlimRecord`).
+fn scrape(url: &str, t_ms: u64, families: &str) -> String {
+    format!(
+        r#"{{"endpoint_url": "{url}", "timestamp_ns": {}, "endpoint_latency_ns": 2100000, "metrics": {{{families}}}}}"#,
+        1_700_000_000_000_000_000u64 + t_ms * 1_000_000
+    )
+}
+
+#[test]
+fn server_metrics_are_read_under_prometheus_clients_names_and_summed_over_endpoints() {
+    let a = "http://a:8000/metrics";
+    let b = "http://b:8000/metrics";
+    let fam = |running: f64, kv: f64, gen: f64| {
+        format!(
+            r#""vllm:num_requests_running": [{{"labels": {{"engine": "0"}}, "value": {running}}}], "vllm:kv_cache_usage_perc": [{{"value": {kv}}}], "vllm:generation_tokens": [{{"value": {gen}}}], "vllm:e2e_request_latency_seconds": [{{"buckets": {{"0.5": 1, "+Inf": 2}}, "sum": 1.5, "count": 2}}]"#
+        )
+    };
+    let text = [
+        scrape(a, 0, &fam(2.0, 0.2, 100.0)),
+        scrape(b, 100, &fam(3.0, 0.4, 1000.0)),
+        scrape(a, 250, &fam(4.0, 0.6, 150.0)),
+        // b's scrape at 350 was unchanged, so AIPerf left it out: its value holds.
+        scrape(a, 500, &fam(1.0, 0.2, 190.0)),
+        scrape(b, 600, &fam(0.0, 0.0, 1100.0)),
+    ]
+    .join("\n");
+    assert_eq!(
+        super::super::detect(text.as_bytes()),
+        Some(Format::AiperfServerMetrics)
+    );
+    let (report, diags) =
+        parse_server_metrics("server_metrics_export.jsonl", text.as_bytes()).unwrap();
+    assert!(diags.is_empty(), "{diags:?}");
+    let p = &report.runs[0].points[0];
+    let s = p.server.as_ref().expect("a series");
+    // From b's first scrape on (both endpoints known), at every scrape of either.
+    let t0 = 1_700_000_000.0;
+    let t: Vec<f64> = s.t_s.iter().map(|t| ((t - t0) * 1000.0).round()).collect();
+    assert_eq!(t, [100.0, 250.0, 500.0, 600.0]);
+    let col = |m: ServerMetric| s.values.get(m).cloned().expect("reported");
+    assert_eq!(
+        col(ServerMetric::Running),
+        [Some(5.0), Some(7.0), Some(4.0), Some(1.0)]
+    );
+    assert_eq!(
+        col(ServerMetric::GenerationTokens),
+        [Some(1100.0), Some(1150.0), Some(1190.0), Some(1290.0)]
+    );
+    let kv = col(ServerMetric::KvUsage);
+    for (got, want) in kv.iter().zip([0.3, 0.5, 0.3, 0.1]) {
+        assert!((got.unwrap() - want).abs() < 1e-12, "{kv:?}");
+    }
+    assert!(s.values.get(ServerMetric::Waiting).is_none());
+    assert!(
+        s.source.contains("http://a:8000/metrics") && s.source.contains("http://b:8000/metrics")
+    );
+    assert_eq!(p.reported.figures[FROM_EPOCH_S], s.t_s[0]);
+    // Nothing under a name tpsview reads: said, naming the file.
+    let e = parse_server_metrics(
+        "other.jsonl",
+        scrape(a, 0, r#""http_requests": [{"value": 3}]"#).as_bytes(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("other.jsonl"), "{e}");
+}
