@@ -132,3 +132,47 @@ test('an energy card from AIPerf GPU telemetry, recounted from the files', async
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(log.errors, []);
 });
+
+test("AIPerf's server-metrics and GPU-telemetry exports, dropped with their records", async () => {
+  // A level's folder as AIPerf writes it (tests/fixtures/aiperf/companions-c4/), its three files
+  // dropped without their folder: the exports join the records nearest in time. Recounted here:
+  // the running mean over the scrapes inside [first send, last response] on the records' clock,
+  // and J per output token = the DCGM counter's max − min ÷ the records' output tokens.
+  const dir = 'aiperf/companions-c4/';
+  const files = ['profile_export.jsonl', 'server_metrics_export.jsonl', 'gpu_telemetry_export.jsonl'].map((f) => fixture(dir + f));
+  const lines = async (f) => (await readFile(f, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const [recs, scrapes, gpu] = await Promise.all(files.map(lines));
+  const t0 = recs.reduce((a, r) => (BigInt(r.metadata.request_start_ns) < a ? BigInt(r.metadata.request_start_ns) : a), BigInt(recs[0].metadata.request_start_ns));
+  const start = recs.map((r) => Number(BigInt(r.metadata.request_start_ns) - t0) / 1e9);
+  const last = Math.max(...recs.map((r, i) => start[i] + r.metrics.request_latency.value / 1e3));
+  const running = scrapes
+    .map((s) => [Number(BigInt(s.timestamp_ns) - t0) / 1e9, s.metrics['vllm:num_requests_running'][0].value])
+    .filter(([t]) => t >= 0 && t <= last)
+    .map(([, v]) => v);
+  const ran = running.reduce((a, b) => a + b, 0) / running.length;
+  const e = gpu.map((g) => g.telemetry_data.energy_consumption);
+  const tokens = recs.reduce((a, r) => a + r.metrics.output_sequence_length.value, 0);
+  const jpt = ((Math.max(...e) - Math.min(...e)) * 1e6) / tokens;
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, files);
+  await page.waitForFunction(() => document.querySelector('[data-testid=chart-throughput]')?.dataset.drawn === 'true');
+  // One level: the exports make no run of their own.
+  const card = page.locator('[data-testid=kpi-peak-system]').first();
+  assert.ok(Math.abs(Number(await card.getAttribute('data-ran')) - ran) < 1e-9, `${await card.getAttribute('data-ran')} vs ${ran}`);
+  const energy = page.locator('[data-testid=kpi-energy]');
+  assert.equal(await energy.count(), 1);
+  const got = Number(await energy.first().getAttribute('data-value'));
+  assert.ok(Math.abs(got - jpt) < 1e-9 * jpt, `${got} vs ${jpt}`);
+  assert.match(await energy.first().textContent(), /NVIDIA H100 80GB HBM3/);
+  assert.match(await page.textContent('section[aria-labelledby=h-timeline]'), /running \(the batch\)/);
+  await energy.first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'companions-1280.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(log.errors, []);
+  // An export alone: said, naming it and what it needs; the page does not blank.
+  const alone = await open(context, server.origin + '/');
+  await upload(alone.page, [files[1]]);
+  await alone.page.waitForFunction(() => /profile_export\.jsonl/.test(document.querySelector('[data-testid=sources]')?.textContent ?? ''));
+  assert.match(await alone.page.textContent('[data-testid=sources]'), /server_metrics_export\.jsonl[\s\S]*open it with its level's records/);
+  assert.deepEqual(alone.log.errors, []);
+});

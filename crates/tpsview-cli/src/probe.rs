@@ -139,6 +139,10 @@ fn cuda(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    match &m.power {
+        Ok(p) => eprintln!("  power: {p}"),
+        Err(why) => eprintln!("  power: not readable: {why}"),
+    }
     let (k, n) = m.shape;
     let bytes = dtype.bytes();
     let probe = Probe {
@@ -171,8 +175,8 @@ fn cuda(args: &Args, batches: &[u32]) -> anyhow::Result<ExitCode> {
         ]
         .into(),
         levels: m.levels,
-        power: Err("the CUDA path does not read the GPU's power yet (NVML)".into()),
-        step_joules: Vec::new(),
+        power: m.power,
+        step_joules: m.step_joules,
     };
     finish(&probe, &args.output)
 }

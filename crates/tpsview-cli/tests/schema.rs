@@ -146,7 +146,7 @@ fn summarize(args: &[&str]) -> Value {
 #[test]
 fn summarize_json_follows_its_schema() {
     let s = schema();
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 12] = [
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",
             "--steady-state",
@@ -187,6 +187,10 @@ fn summarize_json_follows_its_schema() {
         // A real bench run with the server's metrics, and a real AIPerf summary with energy.
         &["tests/fixtures/tpsview-bench/llamacpp-4slots-server-metrics.json"],
         &["tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json"],
+        // AIPerf's companion exports joined to their records; llm-d's and GenAI-Perf's own.
+        &["tests/fixtures/aiperf/companions-c4"],
+        &["tests/fixtures/llm-d/observed-c8_benchmark_report.yaml"],
+        &["tests/fixtures/genai-perf/telemetry_genai_perf.json"],
         // A real sweep of three repeats: each level's figures over them.
         &[
             "tests/wild/vllm-sweep/yifanzhang-pro-FlashSampling-1",

@@ -184,103 +184,87 @@ fn epoch_window(p: &Point) -> Option<(f64, f64)> {
 fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
     use crate::formats::aiperf_exports::{FROM_EPOCH_S, TO_EPOCH_S};
     // (file, run, point, window) of every dated records point.
-    let records: Vec<(usize, usize, usize, (f64, f64))> = files
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.format == Format::AiperfRecords)
-        .flat_map(|(f, p)| {
-            p.report.runs.iter().enumerate().flat_map(move |(r, run)| {
-                run.points
-                    .iter()
-                    .enumerate()
-                    .filter_map(move |(k, q)| Some((f, r, k, epoch_window(q)?)))
-            })
-        })
-        .collect();
-    for c in 0..files.len() {
-        let kind = files[c].format;
-        if !matches!(
-            kind,
-            Format::AiperfServerMetrics | Format::AiperfGpuTelemetry
-        ) {
+    let mut records = Vec::new();
+    for (f, p) in files.iter().enumerate() {
+        if p.format != Format::AiperfRecords {
             continue;
         }
-        let name = files[c].file.clone();
-        let Some(mut point) = files[c]
-            .report
-            .runs
-            .first_mut()
-            .and_then(|r| r.points.pop())
-        else {
+        for (r, run) in p.report.runs.iter().enumerate() {
+            for (k, q) in run.points.iter().enumerate() {
+                if let Some(w) = epoch_window(q) {
+                    records.push((f, r, k, w));
+                }
+            }
+        }
+    }
+    for c in 0..files.len() {
+        let server = match files[c].format {
+            Format::AiperfServerMetrics => true,
+            Format::AiperfGpuTelemetry => false,
+            _ => continue,
+        };
+        let Some(mut run) = files[c].report.runs.pop() else {
             continue;
         };
-        let labels = std::mem::take(&mut files[c].report.runs[0].meta.labels);
         files[c].report.runs.clear();
-        let figures = &mut point.reported.figures;
-        let span = (
-            figures.remove(FROM_EPOCH_S).unwrap_or(f64::NAN),
-            figures.remove(TO_EPOCH_S).unwrap_or(f64::NAN),
-        );
-        let apart = |w: (f64, f64)| (w.0 - span.1).max(span.0 - w.1).max(0.0);
-        let near: Vec<&(usize, usize, usize, (f64, f64))> = {
-            let here: Vec<_> = records
-                .iter()
-                .filter(|t| folder(&files[t.0].file) == folder(&name))
-                .collect();
-            if here.len() == 1 {
-                here
-            } else {
-                let pool = if here.is_empty() {
-                    records.iter().collect()
-                } else {
-                    here
-                };
-                let best = pool
-                    .iter()
-                    .map(|t| apart(t.3))
-                    .fold(f64::INFINITY, f64::min);
-                pool.into_iter()
-                    .filter(|t| apart(t.3) == best && best <= COMPANION_REACH_S)
-                    .collect()
-            }
+        let Some(mut point) = run.points.pop() else {
+            continue;
         };
-        let &[&(f, r, k, window)] = near.as_slice() else {
+        let name = files[c].file.clone();
+        let figures = &mut point.reported.figures;
+        let from = figures.remove(FROM_EPOCH_S).unwrap_or(f64::NAN);
+        let to = figures.remove(TO_EPOCH_S).unwrap_or(f64::NAN);
+        // The records in its folder when one is there; else the nearest in time, if one alone.
+        let here: Vec<usize> = (0..records.len())
+            .filter(|&i| folder(&files[records[i].0].file) == folder(&name))
+            .collect();
+        let sole = here.len() == 1;
+        let pool: Vec<usize> = match here.len() {
+            0 => (0..records.len()).collect(),
+            _ => here,
+        };
+        let apart = |i: usize| {
+            let w = records[i].3;
+            (w.0 - to).max(from - w.1).max(0.0)
+        };
+        let mut best = f64::INFINITY;
+        let mut near = Vec::new();
+        for &i in &pool {
+            let d = if sole { 0.0 } else { apart(i) };
+            if d < best {
+                best = d;
+                near.clear();
+            }
+            if d == best && d <= COMPANION_REACH_S {
+                near.push(i);
+            }
+        }
+        let [one] = near[..] else {
             diags.push(Diagnostic::warning(
                 &name,
                 "(file)",
                 None,
-                if near.is_empty() {
-                    "AIPerf's export of what the server or its GPUs saw, with no AIPerf profile_export.jsonl of its level beside it or near it in time: open it with its level's records".to_owned()
-                } else {
-                    format!("{} AIPerf records files fit it equally: open it with its level's records alone, or in its level's folder", near.len())
-                },
+                format!(
+                    "an AIPerf export of what the server or its GPUs saw, and {} of the AIPerf profile_export.jsonl files near it in time or in its folder fit it: open it with its level's records",
+                    near.len()
+                ),
             ));
             continue;
         };
+        let (f, r, k, (w0, w1)) = records[one];
         let target_file = files[f].file.clone();
-        let covered = (span.1.min(window.1) - span.0.max(window.0)).max(0.0);
-        let share = covered / (window.1 - window.0).max(f64::MIN_POSITIVE);
-        let run = &mut files[f].report.runs[r];
-        let target = &mut run.points[k];
-        let epoch = target
-            .requests
-            .as_ref()
-            .and_then(|q| q.epoch_s)
-            .unwrap_or(0.0);
-        match kind {
-            Format::AiperfServerMetrics => {
-                let Some(mut series) = point.server.take() else {
-                    continue;
-                };
-                if target.server.is_some() {
-                    diags.push(Diagnostic::warning(
-                        &name,
-                        "(file)",
-                        None,
-                        format!("{target_file} already has the server's metrics: this export is left out"),
-                    ));
-                    continue;
-                }
+        let share = (to.min(w1) - from.max(w0)).max(0.0) / (w1 - w0).max(f64::MIN_POSITIVE);
+        let run_to = &mut files[f].report.runs[r];
+        let target = &mut run_to.points[k];
+        let said = if server {
+            if target.server.is_some() {
+                format!("{target_file} has the server's metrics already: left out")
+            } else if let Some(mut series) = point.server.take() {
+                let epoch = target
+                    .requests
+                    .as_ref()
+                    .and_then(|q| q.epoch_s)
+                    .unwrap_or(0.0);
                 for t in &mut series.t_s {
                     *t -= epoch;
                 }
@@ -288,40 +272,34 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
                 diags.push(Diagnostic::info(
                     &name,
                     "(file)",
-                    format!(
-                        "attached to {target_file}: the server's metrics on its requests' clock ({:.0} % of their window within the scrapes)",
-                        share * 100.0
-                    ),
+                    format!("attached to {target_file}, on its requests' clock"),
                 ));
+                continue;
+            } else {
+                continue;
             }
-            _ => {
-                if share < TELEMETRY_COVER {
-                    diags.push(Diagnostic::warning(
-                        &name,
-                        "timestamp_ns",
-                        None,
-                        format!(
-                            "the GPU samples cover {:.1} s, {:.0} % of the {:.1} s of {target_file}'s requests: too little to be that level's energy, so none is taken from them",
-                            span.1 - span.0,
-                            share * 100.0,
-                            window.1 - window.0
-                        ),
-                    ));
-                    continue;
-                }
-                for (key, v) in std::mem::take(&mut point.reported.figures) {
-                    target.reported.figures.entry(key).or_insert(v);
-                }
-                for (key, v) in labels {
-                    run.meta.labels.entry(key).or_insert(v);
-                }
-                diags.push(Diagnostic::info(
-                    &name,
-                    "(file)",
-                    format!("attached to {target_file}: the GPUs' energy and power over the telemetry window"),
-                ));
+        } else if share < TELEMETRY_COVER {
+            format!(
+                "the GPU samples cover {:.1} s, {:.0} % of the {:.1} s of {target_file}'s requests: too little to be that level's energy, so none is taken from them",
+                to - from,
+                share * 100.0,
+                w1 - w0
+            )
+        } else {
+            for (key, v) in std::mem::take(&mut point.reported.figures) {
+                target.reported.figures.entry(key).or_insert(v);
             }
-        }
+            for (key, v) in std::mem::take(&mut run.meta.labels) {
+                run_to.meta.labels.entry(key).or_insert(v);
+            }
+            diags.push(Diagnostic::info(
+                &name,
+                "(file)",
+                format!("attached to {target_file}: the GPUs' energy and power over the telemetry window"),
+            ));
+            continue;
+        };
+        diags.push(Diagnostic::warning(&name, "timestamp_ns", None, said));
     }
 }
 

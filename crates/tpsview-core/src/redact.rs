@@ -301,6 +301,10 @@ pub fn report(r: &mut Report) {
         meta(&mut run.meta);
         for p in &mut run.points {
             in_place(&mut p.source_file);
+            // The server's metrics URL (AIPerf's endpoint_url, llm-d's pods, bench's --server-metrics).
+            if let Some(s) = &mut p.server {
+                in_place(&mut s.source);
+            }
             if let Some(q) = &mut p.requests {
                 for o in &mut q.outcome {
                     if let Outcome::Failed(m) | Outcome::Invalid(m) = o {

@@ -928,6 +928,8 @@ fn the_new_readers_survive_cut_and_corrupted_fixtures() {
                         | Format::MlperfSystem
                         | Format::Inferencex
                         | Format::AiperfSweep
+                        | Format::AiperfServerMetrics
+                        | Format::AiperfGpuTelemetry
                         | Format::LlmdReport
                         | Format::VllmSweepCsv
                 )

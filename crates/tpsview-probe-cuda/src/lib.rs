@@ -13,6 +13,8 @@
 
 use std::sync::Arc;
 
+pub mod power;
+
 use cudarc::cublas::sys::{
     cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cublasStatus_t, cudaDataType,
 };
@@ -102,6 +104,10 @@ pub struct Measured {
     pub peak_flops: f64,
     /// Each batch size with its step times, seconds.
     pub levels: Vec<(u32, Vec<f64>)>,
+    /// How the GPU's energy is read (NVML), or why it is not.
+    pub power: Result<String, String>,
+    /// Joules per step at each level, where NVML gave them.
+    pub step_joules: Vec<Option<f64>>,
 }
 
 fn err(what: &str, e: impl std::fmt::Debug) -> String {
@@ -182,6 +188,7 @@ pub fn run(
     #[allow(unsafe_code)]
     let _ = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
     let driver = format!("{}.{}", version / 1000, (version % 1000) / 10);
+    let power = pci_bus(&ctx).and_then(|bus| power::Power::open(&bus));
     let job = Job {
         dtype,
         weights_mb,
@@ -190,6 +197,7 @@ pub fn run(
         warmup,
         device,
         driver,
+        power,
     };
     let stream = ctx.default_stream();
     match dtype {
@@ -231,6 +239,19 @@ pub fn run(
     }
 }
 
+/// The device's PCI bus id as NVML names it (`00000000:19:00.0`): NVML's own GPU order need not be
+/// CUDA's (`CUDA_VISIBLE_DEVICES`).
+fn pci_bus(ctx: &Arc<CudaContext>) -> Result<String, String> {
+    use cudarc::driver::sys::CUdevice_attribute as A;
+    let get = |a| ctx.attribute(a).map_err(|e| err("PCI bus id", e));
+    Ok(format!(
+        "{:08X}:{:02X}:{:02X}.0",
+        get(A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID)?,
+        get(A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID)?,
+        get(A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID)?
+    ))
+}
+
 /// The device's compute capability (major, minor).
 fn capability(ctx: &Arc<CudaContext>) -> Result<(i32, i32), String> {
     use cudarc::driver::sys::CUdevice_attribute as A;
@@ -250,6 +271,7 @@ struct Job<'a> {
     warmup: usize,
     device: String,
     driver: String,
+    power: Result<power::Power, String>,
 }
 
 /// Measures with inputs of element `T` and products of element `O`; `plan` readies one GEMM
@@ -306,6 +328,7 @@ fn measure<'p, T: Element, O: Element>(
     let peak_flops = 2.0 * (p * p * p) as f64 / best;
     // The decode steps: Y (B × N) = X (B × K) · W (K × N).
     let mut levels = Vec::new();
+    let mut step_joules = Vec::new();
     for &batch in job.batches {
         let bsz = batch as usize;
         let x = stream
@@ -322,6 +345,17 @@ fn measure<'p, T: Element, O: Element>(
                 times.push(t);
             }
         }
+        // The same step again over NVML's window, its energy counted (a failed reading leaves
+        // this level without one, said by its absence).
+        step_joules.push(job.power.as_ref().ok().and_then(|p| {
+            p.over(power::ENERGY_WINDOW_S, || {
+                timer
+                    .time(|| step_plan.launch(stream, &w, &x, &mut y))
+                    .map(|_| ())
+            })
+            .ok()
+            .map(|e| e.joules_per_step)
+        }));
         levels.push((batch, times));
     }
     Ok(Measured {
@@ -331,6 +365,8 @@ fn measure<'p, T: Element, O: Element>(
         bandwidth,
         peak_flops,
         levels,
+        power: job.power.map(|p| p.describe()),
+        step_joules,
     })
 }
 

@@ -143,3 +143,23 @@ fn server_metrics_are_read_under_prometheus_clients_names_and_summed_over_endpoi
     .unwrap_err();
     assert!(e.to_string().contains("other.jsonl"), "{e}");
 }
+
+#[test]
+fn a_secret_in_an_endpoint_url_reaches_no_output() {
+    let url = "http://admin:hunter2@gpu-node:8000/metrics?api_key=sk-live-0123456789abcdef";
+    let text = [
+        scrape(url, 0, r#""vllm:num_requests_running": [{"value": 1}]"#),
+        scrape(url, 250, r#""vllm:num_requests_running": [{"value": 2}]"#),
+    ]
+    .join("\n");
+    let p = super::super::parse_any("server_metrics_export.jsonl", text.as_bytes()).unwrap();
+    let source = &p.report.runs[0].points[0].server.as_ref().unwrap().source;
+    assert!(
+        !source.contains("hunter2") && !source.contains("sk-live") && source.contains("[redacted]"),
+        "{source}"
+    );
+    let gpu = r#"{"timestamp_ns": 1700000000000000000, "dcgm_url": "http://u:pw-s3cret@h:9400/metrics", "gpu_uuid": "GPU-1", "telemetry_data": {"gpu_power_usage": 100.0}}"#;
+    let p = super::super::parse_any("gpu_telemetry_export.jsonl", gpu.as_bytes()).unwrap();
+    let label = &p.report.runs[0].meta.labels[super::super::aiperf::GPUS_LABEL];
+    assert!(!label.contains("pw-s3cret"), "{label}");
+}
