@@ -134,14 +134,15 @@ test('an energy card from AIPerf GPU telemetry, recounted from the files', async
 });
 
 test("AIPerf's server-metrics and GPU-telemetry exports, dropped with their records", async () => {
-  // A level's folder as AIPerf writes it (tests/fixtures/aiperf/companions-c4/), its three files
-  // dropped without their folder: the exports join the records nearest in time. Recounted here:
+  // A level's folder as AIPerf writes it (tests/fixtures/aiperf/companions-c4/), its four files
+  // dropped without their folder: the exports join the records nearest in time, the summary
+  // pairs with them. Recounted here:
   // the running mean over the scrapes inside [first send, last response] on the records' clock,
   // and J per output token = the DCGM counter's max − min ÷ the records' output tokens.
   const dir = 'aiperf/companions-c4/';
-  const files = ['profile_export.jsonl', 'server_metrics_export.jsonl', 'gpu_telemetry_export.jsonl'].map((f) => fixture(dir + f));
+  const files = ['profile_export.jsonl', 'server_metrics_export.jsonl', 'gpu_telemetry_export.jsonl', 'profile_export_aiperf.json'].map((f) => fixture(dir + f));
   const lines = async (f) => (await readFile(f, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-  const [recs, scrapes, gpu] = await Promise.all(files.map(lines));
+  const [recs, scrapes, gpu] = await Promise.all(files.slice(0, 3).map(lines));
   const t0 = recs.reduce((a, r) => (BigInt(r.metadata.request_start_ns) < a ? BigInt(r.metadata.request_start_ns) : a), BigInt(recs[0].metadata.request_start_ns));
   const start = recs.map((r) => Number(BigInt(r.metadata.request_start_ns) - t0) / 1e9);
   const last = Math.max(...recs.map((r, i) => start[i] + r.metrics.request_latency.value / 1e3));
@@ -156,8 +157,9 @@ test("AIPerf's server-metrics and GPU-telemetry exports, dropped with their reco
   const { page, log } = await open(context, server.origin + '/');
   await upload(page, files);
   await page.waitForFunction(() => document.querySelector('[data-testid=chart-throughput]')?.dataset.drawn === 'true');
-  // One level: the exports make no run of their own.
+  // One level, at the summary's concurrency 4: the exports make no run of their own.
   const card = page.locator('[data-testid=kpi-peak-system]').first();
+  assert.equal(Number(await card.getAttribute('data-concurrency')), 4);
   assert.ok(Math.abs(Number(await card.getAttribute('data-ran')) - ran) < 1e-9, `${await card.getAttribute('data-ran')} vs ${ran}`);
   const energy = page.locator('[data-testid=kpi-energy]');
   assert.equal(await energy.count(), 1);

@@ -70,6 +70,19 @@ fn every_format_is_detected_from_its_fixture() {
         ("aiperf/profile_export.jsonl", Format::AiperfRecords),
         ("aiperf/profile_export_aiperf.json", Format::AiperfSummary),
         ("aiperf/minimal-phases_aiperf.json", Format::AiperfSummary),
+        (
+            "aiperf/companions-c4/server_metrics_export.jsonl",
+            Format::AiperfServerMetrics,
+        ),
+        (
+            "aiperf/companions-c4/gpu_telemetry_export.jsonl",
+            Format::AiperfGpuTelemetry,
+        ),
+        (
+            "aiperf/telemetry-c1/gpu_telemetry_export.jsonl",
+            Format::AiperfGpuTelemetry,
+        ),
+        ("aiperf/telemetry-c1/profile_export.jsonl", Format::AiperfRecords),
         ("trtllm/concurrency8-report.json", Format::TrtllmReport),
         ("trtllm/concurrency8-requests.json", Format::TrtllmRequests),
         ("llama-bench/threads-sweep.json", Format::LlamaBench),

@@ -71,7 +71,6 @@ impl Power {
                 }
             },
         };
-        drop(device);
         Ok(Power {
             nvml,
             bus: bus.to_owned(),

@@ -356,7 +356,7 @@ impl super::records::Sink for RecordsSink {
         }
         let mut requests = rows.finish(file, "records", &mut diags);
         // The send times are epoch ns (time.time_ns), as AIPerf's exports' samples are.
-        requests.epoch_s = (t0 > 0).then(|| t0 as f64 * 1e-9);
+        requests.epoch_s = (t0 > 0).then_some(t0 as f64 * 1e-9);
         let point = common::requests_point(file, SUMMARY_ID, requests);
         Ok((
             common::one_run(

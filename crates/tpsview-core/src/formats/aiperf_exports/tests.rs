@@ -32,7 +32,8 @@ fn a_real_gpu_telemetry_export_counts_its_one_gpu_once() {
         "{f:?}"
     );
     assert!((f[AIPERF_WINDOW_S] - 2.996489325).abs() < 1e-6, "{f:?}");
-    assert!((f[FROM_EPOCH_S] - 1762551530.946074466).abs() < 1e-5);
+    // The first sample, 1762551530.946074466 s after the epoch (an f64 keeps it to ~0.2 µs).
+    assert!((f[FROM_EPOCH_S] - 1_762_551_530.946_074_5).abs() < 1e-5);
     assert!(run.points[0].requests.is_none());
     let gpus = &run.meta.labels[super::super::aiperf::GPUS_LABEL];
     assert!(
