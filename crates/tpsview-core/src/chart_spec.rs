@@ -151,6 +151,9 @@ pub struct Annotation {
     pub y: f64,
     /// The label, e.g. `peak`.
     pub text: String,
+    /// Labelled under its ring rather than above: a knee at or next to its run's peak, whose
+    /// label would cover the peak's.
+    pub below: bool,
 }
 
 /// Viewer choices that change what a chart shows.

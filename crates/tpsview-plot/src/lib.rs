@@ -426,7 +426,8 @@ pub fn draw_chart<DB: DrawingBackend>(
                     .map_err(err)?;
             }
         }
-        // The points that matter (a run's peak, its knee): a ring and a label above it.
+        // The points that matter (a run's peak, its knee): a ring and a label above it (below it
+        // where the spec says the label above would cover another).
         for m in spec.marks.iter().filter(|m| m.panel == pi) {
             let Some(s) = panel.series.get(m.series) else {
                 continue;
@@ -443,8 +444,13 @@ pub fn draw_chart<DB: DrawingBackend>(
                 )))
                 .map_err(err)?;
             use plotters::style::text_anchor::{HPos, Pos, VPos};
-            let label_style = font(11.0).pos(Pos::new(HPos::Center, VPos::Bottom));
-            let lift = -((10.0 * k).round() as i32);
+            let gap = (10.0 * k).round() as i32;
+            let (lift, anchor) = if m.below {
+                (gap, VPos::Top)
+            } else {
+                (-gap, VPos::Bottom)
+            };
+            let label_style = font(11.0).pos(Pos::new(HPos::Center, anchor));
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at((x, y)) + Text::new(m.text.clone(), (0, lift), label_style),

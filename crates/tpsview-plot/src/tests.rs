@@ -370,3 +370,54 @@ fn a_long_title_shrinks_then_is_cut_to_fit_a_narrow_canvas() {
         "{cut}"
     );
 }
+
+/// The `<text …>` tag whose content is `label` in a plotters SVG, and its `y`.
+fn text_at(svg: &str, label: &str) -> (String, f64) {
+    let end = svg
+        .find(&format!(">\n{label}\n</text>"))
+        .expect("the label");
+    let start = svg[..end].rfind("<text").expect("its element");
+    let tag = &svg[start..end];
+    let at = tag.find(" y=\"").expect("a y") + 4;
+    let y = tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap();
+    (tag.to_owned(), y)
+}
+
+/// Whether a label hangs above its point (anchored by its bottom).
+fn above(tag: &str) -> bool {
+    tag.contains("dy=\"-0.5ex\"")
+}
+
+#[test]
+fn a_label_marked_below_is_drawn_under_its_ring() {
+    let (_, s) = seed();
+    let mut spec = chart_spec::throughput(&s, &ChartOptions::default());
+    let peak = spec.marks[0].clone();
+    let at = |mut m: chart_spec::Annotation, x: f64, y: f64, text: &str| {
+        m.x = x;
+        m.y = y;
+        m.text = text.into();
+        m
+    };
+    // A knee at the peak's point, marked below by the spec: the peak's label above the ring,
+    // the knee's under it.
+    let mut knee = at(peak.clone(), peak.x, peak.y, "knee");
+    knee.below = true;
+    spec.marks = vec![peak.clone(), knee];
+    let svg = chart_svg(&spec, (900, 600)).unwrap();
+    let ((pt, p), (kt, k)) = (text_at(&svg, "peak"), text_at(&svg, "knee"));
+    assert!(above(&pt) && !above(&kt), "{pt}\n{kt}");
+    // Above ends at its y, below starts at its own: apart by the ring and two gaps.
+    assert!(k - p >= 14.0, "peak label at y {p}, knee at y {k}");
+    // Far from it (the first level, a quarter as high): both above their rings.
+    let low = at(
+        peak.clone(),
+        spec.panels[0].series[0].points[0].0,
+        peak.y / 4.0,
+        "knee",
+    );
+    spec.marks = vec![peak, low];
+    let svg = chart_svg(&spec, (900, 600)).unwrap();
+    let ((pt, _), (kt, _)) = (text_at(&svg, "peak"), text_at(&svg, "knee"));
+    assert!(above(&pt) && above(&kt), "{pt}\n{kt}");
+}

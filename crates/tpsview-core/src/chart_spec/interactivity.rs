@@ -154,6 +154,7 @@ fn capacity_marks(series: &[Series], summary: &Summary) -> Vec<Annotation> {
                 x,
                 y,
                 text: "capacity (SLO)".into(),
+                below: false,
             })
         })
         .collect()

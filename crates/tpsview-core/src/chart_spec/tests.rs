@@ -418,6 +418,23 @@ fn the_throughput_chart_marks_each_runs_peak_and_knee_on_its_line() {
         .map(|m| (m.text.as_str(), m.x, m.y))
         .collect();
     assert_eq!(marks, [("peak", 16.0, 420.0), ("knee", 4.0, 360.0)]);
+    // Two levels apart, both labels sit above their rings.
+    assert!(c.marks.iter().all(|m| !m.below));
+    // A knee a level from the peak (360 at 4, 370 at 8): its label goes under its ring.
+    let near = doc.replace(r#""system_tps": 400,"#, r#""system_tps": 370,"#).replace(
+        r#"{"concurrency": 16, "reported": {"tool": "tpsview/1", "figures": {"system_tps": 420, "per_stream_tps": 26.25}}}"#,
+        "",
+    ).replace(",]", "]");
+    let c2 = throughput(
+        &summary_of("near.json", near.as_bytes()),
+        &ChartOptions::default(),
+    );
+    let marks: Vec<(&str, f64, bool)> = c2
+        .marks
+        .iter()
+        .map(|m| (m.text.as_str(), m.x, m.below))
+        .collect();
+    assert_eq!(marks, [("peak", 8.0, false), ("knee", 4.0, true)]);
     // Per GPU the mark sits on the divided line.
     let per_gpu = ChartOptions {
         per_gpu: true,

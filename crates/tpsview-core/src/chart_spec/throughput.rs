@@ -143,6 +143,7 @@ fn short_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
                     x,
                     y,
                     text: ran.text(),
+                    below: false,
                 });
             }
         }
@@ -199,6 +200,7 @@ fn capacity_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
                 x,
                 y,
                 text: "capacity (SLO)".into(),
+                below: false,
             })
         })
         .collect()
@@ -270,6 +272,7 @@ fn peak_and_knee(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
             continue;
         };
         let a = crate::answer::answers(run);
+        let first = out.len();
         let mut mark = |level: Option<f64>, text: &str| {
             if let Some(&(x, y)) = level.and_then(|c| s.points.iter().find(|p| p.0 == c)) {
                 out.push(Annotation {
@@ -278,12 +281,20 @@ fn peak_and_knee(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
                     x,
                     y,
                     text: text.into(),
+                    below: false,
                 });
             }
         };
         mark(a.peak_system.and_then(|p| p.concurrency), "peak");
         if let crate::answer::Knee::At { concurrency, .. } = a.knee {
             mark(Some(concurrency), "knee");
+        }
+        // A knee at the peak's level or the next: its label would cover the peak's.
+        if let [peak, knee] = &mut out[first..] {
+            let at = |x: f64| s.points.iter().position(|p| p.0 == x);
+            knee.below = at(peak.x)
+                .zip(at(knee.x))
+                .is_some_and(|(p, k)| p.abs_diff(k) <= 1);
         }
     }
     out

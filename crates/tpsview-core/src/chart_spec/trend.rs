@@ -100,6 +100,7 @@ pub fn trend(
                 x: place(k),
                 y,
                 text: words.join(" "),
+                below: false,
             })
         })
         .collect();
