@@ -344,12 +344,12 @@ pub fn write(
                 let waiting = spread(|s| s.waiting);
                 let kv = spread(|s| s.kv_cache_usage);
                 points.f64("server_running_mean", running.map(|v| v.mean));
-                points.f64("server_running_p50", running.map(|v| v.p50));
-                points.f64("server_running_max", running.map(|v| v.max));
+                points.f64("server_running_p50", running.and_then(|v| v.p50));
+                points.f64("server_running_max", running.and_then(|v| v.max));
                 points.f64("server_waiting_mean", waiting.map(|v| v.mean));
-                points.f64("server_waiting_max", waiting.map(|v| v.max));
+                points.f64("server_waiting_max", waiting.and_then(|v| v.max));
                 points.f64("server_kv_cache_usage_mean", kv.map(|v| v.mean));
-                points.f64("server_kv_cache_usage_max", kv.map(|v| v.max));
+                points.f64("server_kv_cache_usage_max", kv.and_then(|v| v.max));
                 points.f64("server_generation_tps", s.and_then(|s| s.generation_tps));
                 points.f64(
                     "server_tokens_per_decode_step",

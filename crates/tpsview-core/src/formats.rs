@@ -93,6 +93,9 @@ pub enum Format {
     AiperfServerMetrics,
     /// AIPerf `gpu_telemetry_export.jsonl` (a companion of a level's records).
     AiperfGpuTelemetry,
+    /// AIPerf `server_metrics_export.json` / `.csv`: its statistics of the server's metrics over
+    /// a level (a companion of the level's records or summary).
+    AiperfServerStats,
     /// TensorRT-LLM `trtllm-bench --report_json`.
     TrtllmReport,
     /// TensorRT-LLM `trtllm-bench --request_json`.
@@ -230,7 +233,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 30] = [
+pub const SPECS: [&FormatSpec; 31] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -240,6 +243,7 @@ pub const SPECS: [&FormatSpec; 30] = [
     &mlperf::SYSTEM_SPEC,
     &inferencex::SPEC,
     &genai_perf::EXPORT_SPEC,
+    &aiperf_exports::SERVER_STATS_SPEC,
     &aiperf::RECORDS_SPEC,
     &aiperf::SUMMARY_SPEC,
     &aiperf_exports::SERVER_METRICS_SPEC,

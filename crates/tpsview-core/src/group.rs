@@ -174,33 +174,52 @@ fn epoch_window(p: &Point) -> Option<(f64, f64)> {
     Some((e + a, e + b))
 }
 
+/// What a companion export brings to its level.
+#[derive(Clone, Copy, PartialEq)]
+enum Companion {
+    /// The server's series (`server_metrics_export.jsonl`).
+    Series,
+    /// The GPUs' energy and power (`gpu_telemetry_export.jsonl`).
+    Gpus,
+    /// AIPerf's statistics of the server's metrics (`server_metrics_export.json` / `.csv`).
+    Stats,
+}
+
 /// Attaches each of AIPerf's companion exports (server metrics, GPU telemetry: one point without
-/// requests, on the wall clock) to the AIPerf records of its level: the records in its folder
-/// when one is there, else those whose requests lie nearest in time (overlapping, or within
-/// [`COMPANION_REACH_S`]). The server's series goes onto the records' clock; the GPUs' energy and
-/// power join the level's figures where they cover [`TELEMETRY_COVER`] of its requests' window
-/// (a summary's own telemetry, paired later, takes precedence). A companion with nowhere to go is
+/// requests, on the wall clock where the file dates it) to the AIPerf records of its level: the
+/// records in its folder when one is there, else those whose requests lie nearest in time
+/// (overlapping, or within [`COMPANION_REACH_S`]). The server's series goes onto the records'
+/// clock; the GPUs' energy and power join the level's figures where they cover
+/// [`TELEMETRY_COVER`] of its requests' window (a summary's own telemetry, paired later, takes
+/// precedence); AIPerf's statistics of the server's metrics join the level's figures, and go to
+/// the AIPerf summary in their folder where it has no records. A companion with nowhere to go is
 /// said and left out.
 fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
     use crate::formats::aiperf_exports::{FROM_EPOCH_S, TO_EPOCH_S};
-    // (file, run, point, window) of every dated records point.
+    // (file, run, point, window) of every records point (dated: its requests' wall-clock
+    // window) and, for the statistics, of every summary point (undated).
     let mut records = Vec::new();
+    let mut summaries = Vec::new();
     for (f, p) in files.iter().enumerate() {
-        if p.format != Format::AiperfRecords {
-            continue;
-        }
         for (r, run) in p.report.runs.iter().enumerate() {
             for (k, q) in run.points.iter().enumerate() {
-                if let Some(w) = epoch_window(q) {
-                    records.push((f, r, k, w));
+                match p.format {
+                    Format::AiperfRecords => {
+                        if let Some(w) = epoch_window(q) {
+                            records.push((f, r, k, w));
+                        }
+                    }
+                    Format::AiperfSummary => summaries.push((f, r, k, (f64::NAN, f64::NAN))),
+                    _ => {}
                 }
             }
         }
     }
     for c in 0..files.len() {
-        let server = match files[c].format {
-            Format::AiperfServerMetrics => true,
-            Format::AiperfGpuTelemetry => false,
+        let kind = match files[c].format {
+            Format::AiperfServerMetrics => Companion::Series,
+            Format::AiperfGpuTelemetry => Companion::Gpus,
+            Format::AiperfServerStats => Companion::Stats,
             _ => continue,
         };
         let Some(mut run) = files[c].report.runs.pop() else {
@@ -214,32 +233,41 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
         let figures = &mut point.reported.figures;
         let from = figures.remove(FROM_EPOCH_S).unwrap_or(f64::NAN);
         let to = figures.remove(TO_EPOCH_S).unwrap_or(f64::NAN);
-        // The records in its folder when one is there; else the nearest in time, if one alone.
-        let here: Vec<usize> = (0..records.len())
-            .filter(|&i| folder(&files[records[i].0].file) == folder(&name))
-            .collect();
+        // The records in its folder when one is there (for the statistics, else the summary
+        // there); else the nearest in time, if one alone.
+        let in_folder =
+            |list: &[(usize, usize, usize, (f64, f64))]| -> Vec<(usize, usize, usize, (f64, f64))> {
+                list.iter()
+                    .filter(|t| folder(&files[t.0].file) == folder(&name))
+                    .copied()
+                    .collect()
+            };
+        let mut here = in_folder(&records);
+        if here.is_empty() && kind == Companion::Stats {
+            here = in_folder(&summaries);
+        }
         let sole = here.len() == 1;
-        let pool: Vec<usize> = match here.len() {
-            0 => (0..records.len()).collect(),
-            _ => here,
+        // An undated companion (AIPerf's CSV) has no place in time: its folder or nothing.
+        let dated = from.is_finite() && to.is_finite();
+        let pool = match here.is_empty() {
+            false => here,
+            true if dated => records.clone(),
+            true => Vec::new(),
         };
-        let apart = |i: usize| {
-            let w = records[i].3;
-            (w.0 - to).max(from - w.1).max(0.0)
-        };
+        let apart = |w: (f64, f64)| (w.0 - to).max(from - w.1).max(0.0);
         let mut best = f64::INFINITY;
         let mut near = Vec::new();
-        for &i in &pool {
-            let d = if sole { 0.0 } else { apart(i) };
+        for &t in &pool {
+            let d = if sole { 0.0 } else { apart(t.3) };
             if d < best {
                 best = d;
                 near.clear();
             }
             if d == best && d <= COMPANION_REACH_S {
-                near.push(i);
+                near.push(t);
             }
         }
-        let [one] = near[..] else {
+        let [(f, r, k, (w0, w1))] = near[..] else {
             diags.push(Diagnostic::warning(
                 &name,
                 "(file)",
@@ -251,15 +279,18 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
             ));
             continue;
         };
-        let (f, r, k, (w0, w1)) = records[one];
         let target_file = files[f].file.clone();
         let share = (to.min(w1) - from.max(w0)).max(0.0) / (w1 - w0).max(f64::MIN_POSITIVE);
         let run_to = &mut files[f].report.runs[r];
         let target = &mut run_to.points[k];
-        let said = if server {
-            if target.server.is_some() {
+        let said = match kind {
+            Companion::Series if target.server.is_some() => {
                 format!("{target_file} has the server's metrics already: left out")
-            } else if let Some(mut series) = point.server.take() {
+            }
+            Companion::Series => {
+                let Some(mut series) = point.server.take() else {
+                    continue;
+                };
                 let epoch = target
                     .requests
                     .as_ref()
@@ -275,29 +306,33 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
                     format!("attached to {target_file}, on its requests' clock"),
                 ));
                 continue;
-            } else {
-                continue;
             }
-        } else if share < TELEMETRY_COVER {
-            format!(
+            Companion::Gpus if share < TELEMETRY_COVER => format!(
                 "the GPU samples cover {:.1} s, {:.0} % of the {:.1} s of {target_file}'s requests: too little to be that level's energy, so none is taken from them",
                 to - from,
                 share * 100.0,
                 w1 - w0
-            )
-        } else {
-            for (key, v) in std::mem::take(&mut point.reported.figures) {
-                target.reported.figures.entry(key).or_insert(v);
+            ),
+            Companion::Gpus | Companion::Stats => {
+                target.concurrency = target.concurrency.or(point.concurrency);
+                for (key, v) in std::mem::take(&mut point.reported.figures) {
+                    target.reported.figures.entry(key).or_insert(v);
+                }
+                for (key, v) in std::mem::take(&mut run.meta.labels) {
+                    run_to.meta.labels.entry(key).or_insert(v);
+                }
+                let what = if kind == Companion::Gpus {
+                    "the GPUs' energy and power over the telemetry window"
+                } else {
+                    "AIPerf's statistics of the server's metrics over its profiling window (no series over time: the .jsonl export has them)"
+                };
+                diags.push(Diagnostic::info(
+                    &name,
+                    "(file)",
+                    format!("attached to {target_file}: {what}"),
+                ));
+                continue;
             }
-            for (key, v) in std::mem::take(&mut run.meta.labels) {
-                run_to.meta.labels.entry(key).or_insert(v);
-            }
-            diags.push(Diagnostic::info(
-                &name,
-                "(file)",
-                format!("attached to {target_file}: the GPUs' energy and power over the telemetry window"),
-            ));
-            continue;
         };
         diags.push(Diagnostic::warning(&name, "timestamp_ns", None, said));
     }

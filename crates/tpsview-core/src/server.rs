@@ -1,4 +1,4 @@
-//! What the server saw (issue 31, work in progress): the engine's own gauges and counters, polled
+//! What the server saw (issue 31): the engine's own gauges and counters, polled
 //! from its Prometheus `/metrics` during a level, as time series; and the figures of a level from
 //! them — the batch it really ran (running requests), its queue (waiting), KV-cache usage, its own
 //! generation token rate, and tokens per decode step where the engine counts its steps.
@@ -279,12 +279,13 @@ impl FromIterator<(ServerMetric, Vec<Option<f64>>)> for ServerValues {
 pub struct Spread {
     /// Mean of the samples.
     pub mean: f64,
-    /// Median (numpy-linear).
-    pub p50: f64,
-    /// Largest sample.
-    pub max: f64,
-    /// How many samples.
-    pub samples: usize,
+    /// Median (numpy-linear); `None` where a tool's statistics over several series do not give
+    /// it (the median of a sum is not the sum of the medians).
+    pub p50: Option<f64>,
+    /// Largest sample; `None` likewise.
+    pub max: Option<f64>,
+    /// How many samples; `None` where a tool's statistics do not say.
+    pub samples: Option<usize>,
 }
 
 /// A level's server figures over a window.
@@ -324,12 +325,11 @@ fn spread(s: &ServerSeries, m: ServerMetric, window: (f64, f64)) -> Option<Sprea
     let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut v = v;
     let [p50] = crate::stats::percentiles(&mut v, [50.0]);
-    let p50 = p50?;
     Some(Spread {
         mean,
-        p50,
-        max,
-        samples: v.len(),
+        p50: Some(p50?),
+        max: Some(max),
+        samples: Some(v.len()),
     })
 }
 
@@ -422,10 +422,10 @@ pub struct ServerSummary {
     /// Where the samples came from.
     pub source: String,
     /// The window the figures are over: the level's first send to its last response (seconds on
-    /// the level's clock).
-    pub window_s: (f64, f64),
-    /// Polls in the window.
-    pub polls: usize,
+    /// the level's clock); `None` for a tool's statistics over its own window (see `source`).
+    pub window_s: Option<(f64, f64)>,
+    /// Polls in the window; `None` where a tool's statistics do not say.
+    pub polls: Option<usize>,
     /// Requests running: the batch the server ran.
     pub running: Option<Spread>,
     /// Requests waiting for a slot.
@@ -496,7 +496,104 @@ pub fn summary(
     window: (f64, f64),
     client_system_tps: Option<f64>,
 ) -> ServerSummary {
-    let f = figures(s, window);
+    let polls = s
+        .t_s
+        .iter()
+        .filter(|t| **t >= window.0 && **t <= window.1)
+        .count();
+    audited(
+        s.source.clone(),
+        Some(window),
+        Some(polls),
+        figures(s, window),
+        client_system_tps,
+    )
+}
+
+/// Where a tool's statistics of the server's metrics over a level are kept among the level's
+/// figures (AIPerf's `server_metrics_export.json` / `.csv`): `server_stats.<metric key>.<stat>`,
+/// the stat `mean`, `p50`, `max` of a gauge, `total` (its rise) or `rate` (per second) of a
+/// counter. Consumed by [`from_stats`]; never audited as a figure of the tool's own.
+pub const STATS_PREFIX: &str = "server_stats.";
+/// The run label saying where those statistics come from.
+pub const STATS_SOURCE_LABEL: &str = "server_stats_source";
+
+/// The figure key of statistic `stat` of `m` (see [`STATS_PREFIX`]).
+pub fn stats_key(m: ServerMetric, stat: &str) -> String {
+    format!("{STATS_PREFIX}{}.{stat}", m.key())
+}
+
+/// A level's server figures from a tool's statistics over its own window (see
+/// [`STATS_PREFIX`]), audited against the client's system T/s, where its figures hold any;
+/// `source` says where they come from and over which window.
+pub fn from_stats(
+    figures: &std::collections::BTreeMap<String, f64>,
+    source: Option<&str>,
+    client_system_tps: Option<f64>,
+) -> Option<ServerSummary> {
+    let get = |m: ServerMetric, stat: &str| {
+        figures
+            .get(&stats_key(m, stat))
+            .copied()
+            .filter(|v| v.is_finite())
+    };
+    let gauge = |m: ServerMetric| {
+        Some(Spread {
+            mean: get(m, "mean")?,
+            p50: get(m, "p50"),
+            max: get(m, "max"),
+            samples: None,
+        })
+    };
+    let generation_tps = get(ServerMetric::GenerationTokens, "rate").ok_or_else(|| {
+        format!(
+            "the statistics have no rate of {}",
+            ServerMetric::GenerationTokens.key()
+        )
+    });
+    let tokens_per_decode_step = match (
+        get(ServerMetric::GenerationTokens, "total"),
+        get(ServerMetric::DecodeCalls, "total"),
+    ) {
+        (Some(tokens), Some(calls)) if calls > 0.0 => Ok(tokens / calls),
+        (Some(_), Some(_)) => Err("no decode call in the window".to_owned()),
+        (None, Some(_)) => Err(format!(
+            "the statistics have no total of {}",
+            ServerMetric::GenerationTokens.key()
+        )),
+        (_, None) => Err(format!(
+            "the server does not report {}",
+            ServerMetric::DecodeCalls.key()
+        )),
+    };
+    let f = ServerFigures {
+        running: gauge(ServerMetric::Running),
+        waiting: gauge(ServerMetric::Waiting),
+        kv_cache_usage: gauge(ServerMetric::KvUsage),
+        generation_tps,
+        tokens_per_decode_step,
+    };
+    if f.running.is_none()
+        && f.waiting.is_none()
+        && f.kv_cache_usage.is_none()
+        && f.generation_tps.is_err()
+    {
+        return None;
+    }
+    let source = source.unwrap_or(
+        "AIPerf's statistics of its scrapes of the server's metrics over its profiling window (server_metrics_export.json / .csv)",
+    );
+    Some(audited(source.to_owned(), None, None, f, client_system_tps))
+}
+
+/// A level's server summary from its figures, audited against the client's system T/s.
+fn audited(
+    source: String,
+    window_s: Option<(f64, f64)>,
+    polls: Option<usize>,
+    f: ServerFigures,
+    client_system_tps: Option<f64>,
+) -> ServerSummary {
     let undefined = Undefined {
         generation_tps: f.generation_tps.clone().err(),
         tokens_per_decode_step: f.tokens_per_decode_step.clone().err(),
@@ -507,13 +604,9 @@ pub fn summary(
         .zip(client_system_tps)
         .and_then(|(s, c)| audit(s, c));
     ServerSummary {
-        source: s.source.clone(),
-        window_s: window,
-        polls: s
-            .t_s
-            .iter()
-            .filter(|t| **t >= window.0 && **t <= window.1)
-            .count(),
+        source,
+        window_s,
+        polls,
         running: f.running,
         waiting: f.waiting,
         kv_cache_usage: f.kv_cache_usage,
@@ -553,7 +646,7 @@ impl Ran {
         Some(Ran {
             asked,
             running: s.running?.mean,
-            waited: s.waiting.map(|w| w.max),
+            waited: s.waiting.and_then(|w| w.max),
             tokens_per_step: s.tokens_per_decode_step,
         })
     }

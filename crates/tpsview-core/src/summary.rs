@@ -312,7 +312,7 @@ pub fn summarize_report(
                         usd_per_million_output_tokens: None,
                         intervals: None,
                         repeats: None,
-                        server: server_summary(p, m.system_tps),
+                        server: server_summary(p, &run.meta.labels, m.system_tps),
                         energy: crate::energy::of(
                             &p.reported.tool,
                             &p.reported.figures,
@@ -335,9 +335,19 @@ pub fn summarize_report(
 /// times.
 fn server_summary(
     p: &crate::model::Point,
+    labels: &std::collections::BTreeMap<String, String>,
     client_system_tps: Option<f64>,
 ) -> Option<crate::server::ServerSummary> {
-    let s = p.server.as_ref()?;
+    let Some(s) = p.server.as_ref() else {
+        // A tool's statistics over its own window (AIPerf's server_metrics_export.json / .csv).
+        return crate::server::from_stats(
+            &p.reported.figures,
+            labels
+                .get(crate::server::STATS_SOURCE_LABEL)
+                .map(String::as_str),
+            client_system_tps,
+        );
+    };
     // The level's window as its duration takes it (failed requests' ends left out), so the
     // server's rate and the client's are taken over the same seconds.
     let window = p

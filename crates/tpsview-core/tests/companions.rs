@@ -97,10 +97,10 @@ fn each_folders_exports_join_its_own_records_on_their_clock() {
             .as_ref()
             .unwrap_or_else(|| panic!("{}", p.source_file));
         // On the records' clock: the window [0, 3] s holds the scrapes at 0, 0.5 … 3.
-        assert_eq!(srv.window_s, (0.0, 3.0));
-        assert_eq!(srv.polls, 7);
+        assert_eq!(srv.window_s, Some((0.0, 3.0)));
+        assert_eq!(srv.polls, Some(7));
         let running = srv.running.expect("running");
-        assert_eq!((running.mean, running.max), (2.0, 2.0));
+        assert_eq!((running.mean, running.max), (2.0, Some(2.0)));
         // Waiting at 0 and 0.5 s of the 7 polls.
         assert!((srv.waiting.expect("waiting").mean - 2.0 / 7.0).abs() < 1e-12);
         // 400 tokens over the 3 s window, as the client counted.
@@ -214,4 +214,94 @@ fn the_real_aiperf_telemetry_export_is_said_to_miss_its_trimmed_records() {
                 && m.contains("cover 3.0 s, 0 %")),
         "{w:?}"
     );
+}
+
+/// AIPerf's statistics of the server's metrics (`server_metrics_export.json`) over the level of
+/// [`records`]: one endpoint, 2 running throughout, 1 waiting at most, its token counter up 400
+/// over 3.2 s (from the scrape before the first request to the last one after the end), dated
+/// by its endpoint's first and last update.
+fn server_stats(t0_ns: u64) -> String {
+    format!(
+        r#"{{"schema_version": "1.0", "aiperf_version": "0.8.0", "summary": {{"endpoints_configured": ["http://localhost:8000/metrics"],
+        "endpoint_info": {{"http://localhost:8000/metrics": {{"first_update_ns": {}, "last_update_ns": {}}}}}}},
+        "metrics": {{
+          "vllm:num_requests_running": {{"type": "gauge", "series": [{{"endpoint_url": "http://localhost:8000/metrics", "labels": {{"engine": "0"}}, "stats": {{"avg": 2.0, "p50": 2.0, "max": 2.0}}}}]}},
+          "vllm:num_requests_waiting": {{"type": "gauge", "series": [{{"endpoint_url": "http://localhost:8000/metrics", "stats": {{"avg": 0.25, "p50": 0.0, "max": 1.0}}}}]}},
+          "vllm:generation_tokens": {{"type": "counter", "series": [{{"endpoint_url": "http://localhost:8000/metrics", "stats": {{"total": 400.0, "rate": 125.0}}}}]}}
+        }}}}"#,
+        t0_ns - 500_000_000,
+        t0_ns + 3_500_000_000
+    )
+}
+
+#[test]
+fn aiperfs_server_statistics_join_their_level_by_time_and_are_audited() {
+    let later = T0_NS + 1_000_000_000_000;
+    let files = vec![
+        parsed("a/profile_export.jsonl", &records(T0_NS)),
+        parsed("b/profile_export.jsonl", &records(later)),
+        parsed("stats/server_metrics_export.json", &server_stats(later)),
+    ];
+    assert_eq!(files[2].format, Format::AiperfServerStats);
+    let s = sum(files);
+    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    let points: Vec<_> = s.runs.iter().flat_map(|r| &r.points).collect();
+    assert_eq!(points.len(), 2, "the statistics make no point of their own");
+    let b = points
+        .iter()
+        .find(|p| p.source_file.starts_with("b/"))
+        .unwrap();
+    let srv = b.server.as_ref().expect("b/ has the server's statistics");
+    assert_eq!(
+        (srv.window_s, srv.polls),
+        (None, None),
+        "AIPerf's own window"
+    );
+    assert!(
+        srv.source.contains("server_metrics_export.json"),
+        "{}",
+        srv.source
+    );
+    let running = srv.running.expect("running");
+    assert_eq!(
+        (running.mean, running.p50, running.max, running.samples),
+        (2.0, Some(2.0), Some(2.0), None)
+    );
+    assert_eq!(srv.waiting.and_then(|w| w.max), Some(1.0));
+    // 125 T/s against the client's 400 / 3: 6.25 % fewer, named.
+    assert_eq!(srv.generation_tps, Some(125.0));
+    assert!((srv.difference_pct.unwrap() + 6.25).abs() < 1e-9);
+    assert!(srv.audit.as_deref().unwrap().contains("fewer"));
+    assert_eq!(
+        srv.undefined.tokens_per_decode_step.as_deref(),
+        Some("the server does not report decode_calls_total")
+    );
+    let a = points
+        .iter()
+        .find(|p| p.source_file.starts_with("a/"))
+        .unwrap();
+    assert!(a.server.is_none(), "1000 s away: not a/'s");
+    // The batch it ran at the level: asked nothing (records alone), ran 2.
+    let ran = tpsview_core::server::Ran::at(b).expect("ran");
+    assert_eq!(ran.text(), "ran 2");
+}
+
+#[test]
+fn undated_server_statistics_with_no_level_in_their_folder_are_said_and_left_out() {
+    let csv = "# AIPerf Server Metrics Export (CSV)\n#\nEndpoint,Type,Metric,Unit,avg,min,max,p50\nlocalhost:8000,gauge,vllm:num_requests_running,requests,2.0,0.0,2.0,2.0\n";
+    let s = sum(vec![
+        parsed("a/profile_export.jsonl", &records(T0_NS)),
+        parsed("elsewhere/server_metrics_export.csv", csv),
+    ]);
+    let w = warnings(&s);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("elsewhere/server_metrics_export.csv") && m.contains("fit it")),
+        "{w:?}"
+    );
+    assert!(s
+        .runs
+        .iter()
+        .flat_map(|r| &r.points)
+        .all(|p| p.server.is_none()));
 }

@@ -82,6 +82,15 @@ fn every_format_is_detected_from_its_fixture() {
             "aiperf/telemetry-c1/gpu_telemetry_export.jsonl",
             Format::AiperfGpuTelemetry,
         ),
+        (
+            "aiperf/server-stats-c8/server_metrics_export.csv",
+            Format::AiperfServerStats,
+        ),
+        (
+            "aiperf/server-stats-json-c4/server_metrics_export.json",
+            Format::AiperfServerStats,
+        ),
+        ("aiperf/server-stats-c8/profile_export_aiperf.json", Format::AiperfSummary),
         ("aiperf/telemetry-c1/profile_export.jsonl", Format::AiperfRecords),
         ("trtllm/concurrency8-report.json", Format::TrtllmReport),
         ("trtllm/concurrency8-requests.json", Format::TrtllmRequests),
@@ -892,12 +901,15 @@ fn an_llm_d_v021_report_gives_the_decode_pods_series_as_the_servers() {
     assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
     let p = &s.runs[0].points[0];
     let srv = p.server.as_ref().expect("observability read");
-    assert_eq!(srv.polls, 9);
+    assert_eq!(srv.polls, Some(9));
     let running = srv.running.unwrap();
-    assert_eq!((running.mean, running.p50, running.max), (7.0, 7.0, 8.0));
+    assert_eq!(
+        (running.mean, running.p50, running.max),
+        (7.0, Some(7.0), Some(8.0))
+    );
     let waiting = srv.waiting.unwrap();
     assert!((waiting.mean - 5.0 / 9.0).abs() < 1e-12);
-    assert_eq!(waiting.max, 2.0);
+    assert_eq!(waiting.max, Some(2.0));
     assert!((srv.kv_cache_usage.unwrap().mean - 0.4).abs() < 1e-12);
     let text = std::fs::read_to_string(path(file)).unwrap();
     let client = yaml_stat(&text, "output_token_rate", "mean");
@@ -943,6 +955,7 @@ fn the_new_readers_survive_cut_and_corrupted_fixtures() {
                         | Format::AiperfSweep
                         | Format::AiperfServerMetrics
                         | Format::AiperfGpuTelemetry
+                        | Format::AiperfServerStats
                         | Format::LlmdReport
                         | Format::VllmSweepCsv
                 )

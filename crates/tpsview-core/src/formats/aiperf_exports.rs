@@ -66,17 +66,19 @@ fn epoch_s(line: &Value) -> Option<f64> {
         .map(|t| t * 1e-9)
 }
 
-/// The companion's one point: its figures, its place in time, its series.
+/// The companion's one point: its figures, its place in time (where the file dates it), its series.
 fn companion(
     file: &str,
     tool: &str,
     mut figures: BTreeMap<String, f64>,
-    (from, to): (f64, f64),
+    span: Option<(f64, f64)>,
     meta: Metadata,
     server: Option<ServerSeries>,
 ) -> Report {
-    figures.insert(FROM_EPOCH_S.into(), from);
-    figures.insert(TO_EPOCH_S.into(), to);
+    if let Some((from, to)) = span {
+        figures.insert(FROM_EPOCH_S.into(), from);
+        figures.insert(TO_EPOCH_S.into(), to);
+    }
     let mut point = common::summary_point(file, SUMMARY_ID, None, None, figures);
     point.server = server;
     common::one_run(
@@ -165,7 +167,7 @@ pub fn parse_server_metrics(
             file,
             SERVER_METRICS_ID,
             BTreeMap::new(),
-            (from, to),
+            Some((from, to)),
             Metadata::default(),
             Some(series),
         ),
@@ -264,10 +266,20 @@ pub fn parse_gpu_telemetry(
         ));
     }
     Ok((
-        companion(file, GPU_TELEMETRY_ID, figures, (from, to), meta, None),
+        companion(
+            file,
+            GPU_TELEMETRY_ID,
+            figures,
+            Some((from, to)),
+            meta,
+            None,
+        ),
         diags,
     ))
 }
+
+mod stats;
+pub use stats::{SERVER_STATS_ID, SERVER_STATS_SPEC};
 
 #[cfg(test)]
 mod tests;

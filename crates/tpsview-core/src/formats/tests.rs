@@ -33,6 +33,7 @@ fn every_format_has_one_spec() {
         | Format::AiperfSummary
         | Format::AiperfServerMetrics
         | Format::AiperfGpuTelemetry
+        | Format::AiperfServerStats
         | Format::TrtllmReport
         | Format::TrtllmRequests
         | Format::TrtllmConsole
@@ -55,7 +56,7 @@ fn every_format_has_one_spec() {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 30);
+    assert_eq!(Format::ALL.len(), 31);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.id).collect();
     assert_eq!(ids.len(), SPECS.len());
 }

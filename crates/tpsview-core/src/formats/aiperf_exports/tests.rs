@@ -164,3 +164,120 @@ fn a_secret_in_an_endpoint_url_reaches_no_output() {
     let label = &p.report.runs[0].meta.labels[super::super::aiperf::GPUS_LABEL];
     assert!(!label.contains("pw-s3cret"), "{label}");
 }
+
+fn stats_fixture(path: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../../tests/fixtures/aiperf/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The figure `stat` of `m` among a point's figures.
+fn stat(f: &std::collections::BTreeMap<String, f64>, m: ServerMetric, stat: &str) -> Option<f64> {
+    f.get(&crate::server::stats_key(m, stat)).copied()
+}
+
+#[test]
+fn aiperfs_server_statistics_csv_gives_each_metric_its_own_cells() {
+    // The gauge, counter, histogram and info sections of AIPerf's csv_exporter.py; the values
+    // are the CSV's own cells (tests/fixtures/make_fixtures.py computed them from its scrapes).
+    let bytes = stats_fixture("server-stats-c8/server_metrics_export.csv");
+    assert_eq!(
+        super::super::detect(&bytes),
+        Some(Format::AiperfServerStats)
+    );
+    let (report, diags) = stats::parse("server_metrics_export.csv", &bytes).unwrap();
+    let f = &report.runs[0].points[0].reported.figures;
+    assert_eq!(stat(f, ServerMetric::Running, "mean"), Some(3.6667));
+    assert_eq!(stat(f, ServerMetric::Running, "p50"), Some(4.0));
+    assert_eq!(stat(f, ServerMetric::Running, "max"), Some(4.0));
+    assert_eq!(stat(f, ServerMetric::Waiting, "mean"), Some(3.0417));
+    assert_eq!(stat(f, ServerMetric::KvUsage, "max"), Some(0.49));
+    assert_eq!(
+        stat(f, ServerMetric::GenerationTokens, "rate"),
+        Some(200.7007)
+    );
+    assert_eq!(
+        stat(f, ServerMetric::GenerationTokens, "total"),
+        Some(1604.0)
+    );
+    // Undated: no place in time, said.
+    assert!(!f.contains_key(FROM_EPOCH_S));
+    assert!(diags.iter().any(|d| d.message.contains("no scrape times")));
+    let source = &report.runs[0].meta.labels[crate::server::STATS_SOURCE_LABEL];
+    assert!(source.contains("server_metrics_export.csv") && source.contains("localhost:8000"));
+}
+
+#[test]
+fn aiperfs_server_statistics_json_of_two_replicas_sum_but_give_no_median_or_max() {
+    let bytes = stats_fixture("server-stats-json-c4/server_metrics_export.json");
+    assert_eq!(
+        super::super::detect(&bytes),
+        Some(Format::AiperfServerStats)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let series = |family: &str, key: &str| -> Vec<f64> {
+        doc["metrics"][family]["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["stats"][key].as_f64().unwrap())
+            .collect()
+    };
+    let (report, _) = stats::parse("server_metrics_export.json", &bytes).unwrap();
+    let p = &report.runs[0].points[0];
+    let f = &p.reported.figures;
+    let running = series("vllm:num_requests_running", "avg");
+    assert_eq!(running.len(), 2);
+    assert_eq!(
+        stat(f, ServerMetric::Running, "mean"),
+        Some(running[0] + running[1])
+    );
+    // KV-cache usage is a fraction: averaged over the replicas.
+    let kv = series("vllm:kv_cache_usage_perc", "avg");
+    assert_eq!(
+        stat(f, ServerMetric::KvUsage, "mean"),
+        Some((kv[0] + kv[1]) / 2.0)
+    );
+    assert_eq!(stat(f, ServerMetric::Running, "p50"), None);
+    assert_eq!(stat(f, ServerMetric::Running, "max"), None);
+    let rate = series("vllm:generation_tokens", "rate");
+    assert_eq!(
+        stat(f, ServerMetric::GenerationTokens, "rate"),
+        Some(rate[0] + rate[1])
+    );
+    // Dated by the endpoints' first and last update (epoch ns), and its level from input_config.
+    let first = doc["summary"]["endpoint_info"]["http://10.0.0.11:8000/metrics"]["first_update_ns"]
+        .as_f64()
+        .unwrap();
+    assert!((f[FROM_EPOCH_S] - first * 1e-9).abs() < 1e-6);
+    assert_eq!(p.concurrency, Some(4.0));
+}
+
+#[test]
+fn server_statistics_without_a_known_metric_or_a_metrics_object_are_refused_by_name() {
+    let csv = "# AIPerf Server Metrics Export (CSV)\n#\nEndpoint,Type,Metric,Unit,avg,min,max\nlocalhost:8000,gauge,process_open_fds,,59.6,49.0,65.0\n";
+    let e = stats::parse("sm.csv", csv.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("sm.csv"), "{e}");
+    assert!(e.to_string().contains("running"), "{e}");
+    let json = r#"{"summary": {"endpoints_configured": []}, "metrics": [1, 2]}"#;
+    let e = stats::parse("sm.json", json.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("metrics"), "{e}");
+    // A stat only some series carry is left out, said; NaN is not a number here.
+    let json = r#"{"summary": {"endpoints_configured": []}, "metrics": {"vllm:num_requests_running": {"type": "gauge", "series": [
+        {"endpoint_url": "a", "stats": {"avg": 2.0, "max": 3.0}},
+        {"endpoint_url": "b", "stats": {"avg": 1.0}}]}}}"#;
+    let (report, diags) = stats::parse("sm.json", json.as_bytes()).unwrap();
+    let f = &report.runs[0].points[0].reported.figures;
+    assert_eq!(stat(f, ServerMetric::Running, "mean"), Some(3.0));
+    assert_eq!(stat(f, ServerMetric::Running, "max"), None);
+    assert!(diags
+        .iter()
+        .any(|d| d.message.contains("1 of its 2 series")));
+    // AIPerf's summary and its records are not taken for it, nor it for them.
+    assert_ne!(
+        super::super::detect(&stats_fixture("server-stats-c8/profile_export_aiperf.json")),
+        Some(Format::AiperfServerStats)
+    );
+}
