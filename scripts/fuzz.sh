@@ -28,6 +28,7 @@ declare -A seeds=(
   [aiperf_records]="tests/fixtures/aiperf tests/wild/aiperf" [aiperf_summary]="tests/fixtures/aiperf tests/wild/aiperf"
   [aiperf_sweep]="tests/fixtures/aiperf"
   [aiperf_server_metrics]="tests/fixtures/aiperf" [aiperf_gpu_telemetry]="tests/fixtures/aiperf"
+  [aiperf_server_stats]="tests/fixtures/aiperf"
   [trtllm_report]="tests/fixtures/trtllm" [trtllm_requests]="tests/fixtures/trtllm"
   [trtllm_console]="tests/wild/trtllm"
   [llama_bench]="tests/fixtures/llama-bench tests/wild/llama-bench" [llama_bench_table]="tests/wild/llama-bench"

@@ -189,6 +189,9 @@ fn summarize_json_follows_its_schema() {
         &["tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json"],
         // AIPerf's companion exports joined to their records; llm-d's and GenAI-Perf's own.
         &["tests/fixtures/aiperf/companions-c4"],
+        // AIPerf's statistics of the server: a summary's level, and two replicas' (nulls).
+        &["tests/fixtures/aiperf/server-stats-c8"],
+        &["tests/fixtures/aiperf/server-stats-json-c4"],
         &["tests/fixtures/llm-d/observed-c8_benchmark_report.yaml"],
         &["tests/fixtures/genai-perf/telemetry_genai_perf.json"],
         // A real sweep of three repeats: each level's figures over them.

@@ -535,7 +535,8 @@ pub fn from_stats(
         figures
             .get(&stats_key(m, stat))
             .copied()
-            .filter(|v| v.is_finite())
+            // Counts, tokens and fractions: a negative one is no figure.
+            .filter(|v| v.is_finite() && *v >= 0.0)
     };
     let gauge = |m: ServerMetric| {
         Some(Spread {
