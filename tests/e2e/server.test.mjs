@@ -178,3 +178,30 @@ test("AIPerf's server-metrics and GPU-telemetry exports, dropped with their reco
   assert.match(await alone.page.textContent('[data-testid=sources]'), /server_metrics_export\.jsonl[\s\S]*open it with its level's records/);
   assert.deepEqual(alone.log.errors, []);
 });
+
+test("AIPerf's default server-metrics CSV beside its summary: the batch the server ran", async () => {
+  // tests/fixtures/aiperf/server-stats-c8/: a summary-only level at concurrency 8 and AIPerf's
+  // server_metrics_export.csv (its statistics over its profiling window). Read here from the
+  // CSV's own cells: the running gauge's avg, the waiting gauge's max.
+  const dir = 'aiperf/server-stats-c8/';
+  const files = ['profile_export_aiperf.json', 'server_metrics_export.csv'].map((f) => fixture(dir + f));
+  const csv = (await readFile(files[1], 'utf8')).split('\n');
+  const header = csv.find((l) => l.startsWith('Endpoint,Type,Metric,Unit,avg')).split(',');
+  const cell = (metric, col) => Number(csv.find((l) => l.split(',')[2] === metric).split(',')[header.indexOf(col)]);
+  const ran = cell('vllm:num_requests_running', 'avg');
+  const waited = cell('vllm:num_requests_waiting', 'max');
+  assert.ok(8 - ran >= 0.5 && waited > 0, 'the fixture ran fewer than asked while requests waited');
+  const { page, log } = await open(context, server.origin + '/');
+  await upload(page, files);
+  await page.waitForFunction(() => document.querySelector('[data-testid=chart-throughput]')?.dataset.drawn === 'true');
+  const card = page.locator('[data-testid=kpi-peak-system]').first();
+  assert.equal(Number(await card.getAttribute('data-concurrency')), 8);
+  assert.equal(Number(await card.getAttribute('data-ran')), ran);
+  const marks = (await page.locator('[data-testid=chart-throughput]').getAttribute('data-marks')).split(' | ');
+  assert.ok(marks.includes(`asked 8, ran ${ran.toFixed(1)}: ${waited} waited@8`), marks.join(' | '));
+  assert.match(await page.textContent('[data-testid=sources]'), /server_metrics_export\.csv/);
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'server-stats-1280.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(log.errors, []);
+});

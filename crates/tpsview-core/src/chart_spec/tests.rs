@@ -679,6 +679,33 @@ fn the_batch_the_server_ran_is_drawn_beside_the_concurrency_asked() {
 }
 
 #[test]
+fn a_short_level_at_the_peak_is_labelled_under_its_point() {
+    // AIPerf's summary at concurrency 8 and its server statistics (running 3.67, up to 4
+    // waiting): the one level is the peak and the short level, two labels at one point.
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/aiperf/server-stats-c8/"
+    );
+    let parsed: Vec<_> = ["profile_export_aiperf.json", "server_metrics_export.csv"]
+        .iter()
+        .map(|f| crate::parse_any(f, &std::fs::read(format!("{dir}{f}")).unwrap()).unwrap())
+        .collect();
+    let s = crate::summarize(parsed, &MetricOptions::default());
+    let c = throughput(&s, &ChartOptions::default());
+    let at8: Vec<&Annotation> = c.marks.iter().filter(|m| m.x == 8.0).collect();
+    let peak = at8
+        .iter()
+        .find(|m| m.text.starts_with("peak"))
+        .expect("peak");
+    let short = at8
+        .iter()
+        .find(|m| m.text.starts_with("asked"))
+        .expect("asked");
+    assert_eq!(short.text, "asked 8, ran 3.7: 4 waited");
+    assert!(!peak.below && short.below, "{at8:?}");
+}
+
+#[test]
 fn the_timeline_shows_what_the_server_ran_under_the_requests() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

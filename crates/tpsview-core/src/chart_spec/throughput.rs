@@ -114,7 +114,7 @@ fn ran_series(summary: &Summary, system: &[Series]) -> Vec<Series> {
 }
 
 /// The levels where the server ran fewer than asked while requests waited, marked on their run's
-/// system T/s line: "asked 8, ran 4: 4 waited".
+/// system T/s line: "asked 8, ran 4: 4 waited" — under the point where a label is over it.
 fn short_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
     let Some(panel) = spec.panels.first() else {
         return Vec::new();
@@ -137,13 +137,18 @@ fn short_marks(spec: &ChartSpec, summary: &Summary) -> Vec<Annotation> {
                 .find(|p| p.metrics.concurrency == Some(x))
                 .and_then(crate::server::Ran::at);
             if let Some(ran) = ran.filter(crate::server::Ran::short) {
+                // Under the point where the peak's or the knee's label is over it already.
+                let taken = spec
+                    .marks
+                    .iter()
+                    .any(|m| m.panel == 0 && m.series == si && m.x == x && !m.below);
                 out.push(Annotation {
                     panel: 0,
                     series: si,
                     x,
                     y,
                     text: ran.text(),
-                    below: false,
+                    below: taken,
                 });
             }
         }
