@@ -75,8 +75,14 @@ for name, want in (("server-stats-c8", c8), ("server-stats-json-c4", c4)):
           f"client {want['client_system_tps']:.4f} T/s, {want['difference_pct']:+.3f} %")
 
 checked = 0
+c8["concurrency"] = json.load(open(root + "server-stats-c8/profile_export_aiperf.json"))["input_config"]["loadgen"]["concurrency"]
+# Records state no level: the statistics' copy of the run's configuration gives it.
+c4["concurrency"] = json.load(open(root + "server-stats-json-c4/server_metrics_export.json"))["input_config"]["loadgen"]["concurrency"]
 for path, want in zip(sys.argv[1:], (c8, c4)):
-    g = json.load(open(path))["runs"][0]["points"][0]["server"]
+    point = json.load(open(path))["runs"][0]["points"][0]
+    assert point["concurrency"] == want["concurrency"], (path, point["concurrency"])
+    checked += 1
+    g = point["server"]
     assert g["window_s"] is None and g["polls"] is None, g
     for key in ("running", "waiting", "kv_cache_usage"):
         for k, v in want[key].items():

@@ -146,7 +146,7 @@ fn summarize(args: &[&str]) -> Value {
 #[test]
 fn summarize_json_follows_its_schema() {
     let s = schema();
-    let cases: [&[&str]; 12] = [
+    let cases: [&[&str]; 14] = [
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",
             "--steady-state",
