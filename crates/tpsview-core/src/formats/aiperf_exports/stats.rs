@@ -68,7 +68,8 @@ pub fn parse(
         return Err(common::no_data(file, "no `metrics` object"));
     };
     // Per metric: the family read (the first of the engine's names for it), its series' stats.
-    let mut taken: BTreeMap<ServerMetric, (&str, Vec<&Map<String, Value>>)> = BTreeMap::new();
+    type Stats<'a> = Vec<&'a Map<String, Value>>;
+    let mut taken: BTreeMap<ServerMetric, (&str, Stats)> = BTreeMap::new();
     let mut endpoints: Vec<String> = Vec::new();
     for (name, family) in families {
         let Some(m) = canonical_family(name) else {
