@@ -1,6 +1,9 @@
 //! NVML is loaded from a stand-in library built here with the system's C compiler: a GPU at PCI
 //! bus 00000000:19:00.0 drawing 300 W (its energy counter, mJ, rises 300 per ms of the process's
-//! monotonic clock) or, without a counter, reading 250 W.
+//! monotonic clock) or, without a counter, reading 250 W. Like NVML's, the stand-in's counter
+//! runs from the first start, not from each `nvmlInit`: the tests run in parallel threads of one
+//! process, which share the loaded library, and one test's start must not move another's counter
+//! back mid-window (it did: 278 W read for 300).
 use super::*;
 use std::path::PathBuf;
 
@@ -13,8 +16,9 @@ typedef void *nvmlDevice_t;
 static int device;
 static double t0;
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
-nvmlReturn_t nvmlInit_v2(void) { t0 = now(); return 0; }
-nvmlReturn_t nvmlInitWithFlags(unsigned int flags) { (void)flags; t0 = now(); return 0; }
+static void start(void) { if (t0 == 0.0) t0 = now(); }
+nvmlReturn_t nvmlInit_v2(void) { start(); return 0; }
+nvmlReturn_t nvmlInitWithFlags(unsigned int flags) { (void)flags; start(); return 0; }
 nvmlReturn_t nvmlShutdown(void) { return 0; }
 const char *nvmlErrorString(nvmlReturn_t r) { (void)r; return "stand-in error"; }
 nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus, nvmlDevice_t *d) {
@@ -33,8 +37,17 @@ nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long l
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned int *mw) { (void)d; *mw = 250000; return 0; }
 "#;
 
-/// The stand-in library, built once per flavour into the target directory.
+/// The stand-in library, built once per flavour and process (never rewritten while another test
+/// has it loaded).
 fn stand_in(counter: bool) -> PathBuf {
+    static BUILT: [std::sync::OnceLock<PathBuf>; 2] =
+        [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    BUILT[usize::from(counter)]
+        .get_or_init(|| build(counter))
+        .clone()
+}
+
+fn build(counter: bool) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tpsview-fake-nvml-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let flavour = if counter { "counter" } else { "power" };
