@@ -35,19 +35,20 @@ pub struct EnergySummary {
     /// Output tokens per joule.
     pub output_tokens_per_joule: f64,
     /// How far apart (%) the energy counter and mean power × the window are, where both are
-    /// known.
+    /// known; for InferenceX, its J per token and its GPUs' mean power ÷ system T/s.
     pub apart_pct: Option<f64>,
     /// Where two ways of counting disagree, or what the basis leaves out.
     pub note: Option<String>,
 }
 
-/// The energy of a level from the tool's figures and its run's labels; `output_tokens` and
-/// `duration_s` are the level's, `system_tps` its output tokens per second. `None` where the
-/// file carries no power or energy.
+/// The energy of a level from the tool's figures and its run's labels and GPU count;
+/// `output_tokens` and `duration_s` are the level's, `system_tps` its output tokens per second.
+/// `None` where the file carries no power or energy.
 pub fn of(
     tool: &str,
     figures: &BTreeMap<String, f64>,
     labels: &BTreeMap<String, String>,
+    gpu_count: Option<u32>,
     output_tokens: Option<f64>,
     duration_s: Option<f64>,
     system_tps: Option<f64>,
@@ -153,21 +154,80 @@ pub fn of(
         });
     }
     if tool == crate::formats::inferencex::ID {
-        let jpt = positive("joules_per_output_token")?;
-        return Some(EnergySummary {
-            source: "InferenceX power",
-            basis: "the tool's",
-            gpus: Some("every GPU of the run, as InferenceX sums them".into()),
-            window: Some("the benchmark, as InferenceX measured it".into()),
-            joules: positive("total_gpu_energy_j"),
-            mean_power_w: positive("avg_power_w"),
-            joules_per_output_token: jpt,
-            output_tokens_per_joule: 1.0 / jpt,
-            apart_pct: None,
-            note: None,
-        });
+        return inferencex(figures, gpu_count, system_tps);
     }
     None
+}
+
+/// Past this (fraction), InferenceX's `joules_per_output_token` and its GPUs' mean power ÷ the
+/// output rate are said to disagree: both come from one integration of the power samples, and
+/// InferenceX allows its window and the benchmark's duration to differ by 1 % (or 0.5 s).
+pub const INFERENCEX_AGREEMENT: f64 = 0.01;
+
+/// InferenceX's power keys (its `utils/aggregate_power.py` patches them into `agg_*.json`):
+/// `joules_per_output_token` = the GPUs' energy over the benchmark window ÷ output tokens,
+/// `avg_total_gpu_power_w` (all GPUs) or, in files before it, `avg_power_w` (per GPU, × the run's
+/// GPUs), `total_gpu_energy_j`, `power_valid` (0: the measurement failed its checks; the keys are
+/// then dropped). Its J per token is kept as written and audited against mean power ÷ system T/s
+/// (W ÷ tokens/s = J per token over the same window).
+fn inferencex(
+    figures: &BTreeMap<String, f64>,
+    gpu_count: Option<u32>,
+    system_tps: Option<f64>,
+) -> Option<EnergySummary> {
+    let positive = |k: &str| {
+        figures
+            .get(k)
+            .copied()
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    if figures.get("power_valid") == Some(&0.0) {
+        return None;
+    }
+    let jpt = positive("joules_per_output_token")?;
+    let gpus = gpu_count.filter(|n| *n > 0);
+    let (power, power_said) = match (positive("avg_total_gpu_power_w"), positive("avg_power_w")) {
+        (Some(t), _) => (Some(t), "avg_total_gpu_power_w".to_owned()),
+        (None, Some(w)) => match gpus {
+            Some(n) => (
+                Some(w * f64::from(n)),
+                format!("avg_power_w (per GPU) × {n} GPUs"),
+            ),
+            None => (None, String::new()),
+        },
+        (None, None) => (None, String::new()),
+    };
+    let recomputed = power
+        .zip(system_tps.filter(|t| *t > 0.0))
+        .map(|(w, tps)| w / tps);
+    let apart = recomputed.map(|r| (r - jpt) / jpt);
+    let note = match (recomputed, apart) {
+        (Some(r), Some(a)) if a.abs() > INFERENCEX_AGREEMENT => Some(format!(
+            "InferenceX's joules_per_output_token is {jpt:.4}; its {power_said} ÷ system T/s gives {r:.4} ({:+.1} %): a disaggregated run's figure counts the decode GPUs' energy alone, and InferenceX lets its power window and the benchmark's duration differ by 1 % or 0.5 s",
+            a * 100.0
+        )),
+        _ => None,
+    };
+    Some(EnergySummary {
+        source: "InferenceX measured GPU power",
+        basis: "the tool's",
+        gpus: Some(match gpus {
+            Some(n) => {
+                format!("{n} GPUs (the run's; each one's power samples integrated by InferenceX)")
+            }
+            None => "every GPU InferenceX saw (each one's power samples integrated)".into(),
+        }),
+        window: Some(
+            "the benchmark's own window (benchmark_start_time_unix to benchmark_end_time_unix)"
+                .into(),
+        ),
+        joules: positive("total_gpu_energy_j"),
+        mean_power_w: power,
+        joules_per_output_token: jpt,
+        output_tokens_per_joule: 1.0 / jpt,
+        apart_pct: apart.map(|a| a.abs() * 100.0),
+        note,
+    })
 }
 
 #[cfg(test)]

@@ -317,6 +317,7 @@ pub fn summarize_report(
                             &p.reported.tool,
                             &p.reported.figures,
                             &run.meta.labels,
+                            run.meta.gpu_count,
                             m.output_tokens.map(|t| t as f64),
                             m.duration_s,
                             m.system_tps,

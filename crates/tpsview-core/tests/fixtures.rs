@@ -736,6 +736,39 @@ fn inferencex_per_gpu_figures_become_system_figures_over_the_gpus_that_decode() 
 }
 
 #[test]
+fn inferencex_measured_power_is_its_own_joules_per_token_audited_against_power_over_the_rate() {
+    let file = "inferencex/agg_dsr1_1k1k_fp8_vllm_tp8_conc32_h200_power.json";
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path(file)).unwrap()).unwrap();
+    let s = sum(&[file]);
+    let p = &s.runs[0].points[0];
+    let e = p.energy.as_ref().expect("energy");
+    let jpt = v["joules_per_output_token"].as_f64().unwrap();
+    assert_eq!(e.joules_per_output_token, jpt);
+    assert_eq!(e.joules, v["total_gpu_energy_j"].as_f64());
+    assert_eq!(e.mean_power_w, v["avg_total_gpu_power_w"].as_f64());
+    // The same joules per token another way: all 8 GPUs' mean power over the output rate
+    // (output_tput_per_gpu × tp), W ÷ tokens/s. InferenceX's power window ran 0.4 % longer
+    // than the benchmark's duration: within its own 1 %, so no note.
+    let by_power = v["avg_total_gpu_power_w"].as_f64().unwrap()
+        / (v["output_tput_per_gpu"].as_f64().unwrap() * v["tp"].as_f64().unwrap());
+    let apart = (by_power - jpt).abs() / jpt * 100.0;
+    assert!((e.apart_pct.unwrap() - apart).abs() < 1e-9, "{e:?}");
+    assert!(apart > 0.3 && apart < 0.5, "{apart}");
+    assert_eq!(e.note, None);
+    // Its per-GPU figure is 1/8 of the whole (InferenceX rounds both to the milliwatt).
+    let per_gpu = v["avg_power_w"].as_f64().unwrap();
+    assert!((per_gpu * 8.0 - e.mean_power_w.unwrap()).abs() < 8e-3);
+    // A measurement InferenceX marked invalid: no energy, said with the field.
+    let file = "inferencex/agg_dsr1_1k1k_fp8_vllm_tp8_conc8_h200_power-invalid.json";
+    let s = sum(&[file]);
+    assert_eq!(s.runs[0].points[0].energy, None);
+    assert!(s
+        .diagnostics
+        .iter()
+        .any(|d| d.field == "power_valid" && d.message.contains("no energy")));
+}
+
+#[test]
 fn an_aiperf_sweep_aggregate_gives_a_level_per_combination_and_says_the_trials_spread() {
     let file = "aiperf/sweep_profile_export_aiperf_sweep.json";
     let s = sum(&[file]);

@@ -11,7 +11,10 @@
 //!   them); `input_tput_per_gpu` = input tokens/s ÷ the prefill GPUs. tpsview's system T/s is
 //!   `output_tput_per_gpu` × those decode GPUs, and its per-GPU view divides by every GPU;
 //! - latencies in seconds (vLLM's `_ms` keys ÷ 1000); `*_intvty` = 1000 ÷ the matching TPOT in ms
-//!   (`mean_intvty` = 1 ÷ mean TPOT is tpsview's per-stream T/s, audited as such).
+//!   (`mean_intvty` = 1 ÷ mean TPOT is tpsview's per-stream T/s, audited as such);
+//! - measured power, where its `utils/aggregate_power.py` patched it in (`power_valid`,
+//!   `avg_power_w` per GPU, `avg_total_gpu_power_w`, `total_gpu_energy_j`, `joules_per_*`): kept
+//!   as figures, read by [`crate::energy`].
 
 use std::collections::BTreeMap;
 
@@ -211,6 +214,13 @@ fn read_row(
                 "disaggregated: InferenceX divides output tokens/s by the {d} decode GPUs ({per_gpu:.1} per GPU); over all {a} GPUs it is {:.1} per GPU, as tpsview's per-GPU view counts",
                 per_gpu * d / a
             ),
+        ));
+    }
+    if figures.get("power_valid") == Some(&0.0) {
+        diags.push(Diagnostic::info(
+            file,
+            &field("power_valid"),
+            "InferenceX's power measurement failed its own checks (power_valid 0; the reasons are in its power_validation_*.json): no energy for this result",
         ));
     }
     let model = text(row, "model").or_else(|| text(row, "infmax_model_prefix"));
