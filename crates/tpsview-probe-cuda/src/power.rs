@@ -118,8 +118,10 @@ impl Power {
         window_s: f64,
         mut step: impl FnMut() -> Result<(), String>,
     ) -> Result<Energy, String> {
-        let first = self.read()?;
+        // The clock spans the counter's two readings (started before the first, stopped after
+        // the last), so a thread held up between a reading and the clock moves neither apart.
         let start = Instant::now();
+        let first = self.read()?;
         let (mut steps, mut power_sum, mut last) = (0usize, 0.0, first);
         while steps == 0 || start.elapsed().as_secs_f64() < window_s {
             step()?;
@@ -132,10 +134,15 @@ impl Power {
                 last = now;
             }
         }
-        let elapsed = start.elapsed().as_secs_f64();
-        let joules = match self.source {
-            Source::Counter => (self.read()? - first) * 1e-3,
-            Source::Samples => power_sum / steps as f64 * 1e-3 * elapsed,
+        let (joules, elapsed) = match self.source {
+            Source::Counter => {
+                let last = self.read()?;
+                ((last - first) * 1e-3, start.elapsed().as_secs_f64())
+            }
+            Source::Samples => {
+                let elapsed = start.elapsed().as_secs_f64();
+                (power_sum / steps as f64 * 1e-3 * elapsed, elapsed)
+            }
         };
         energy(joules, steps, elapsed)
     }
