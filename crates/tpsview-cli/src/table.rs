@@ -14,10 +14,14 @@ pub fn render(summary: &Summary) -> String {
     let mut out = String::new();
     for run in &summary.runs {
         let _ = writeln!(out, "{} [{}]", run.label, run.source_format);
+        // A llama-bench run's level is its swept parameter (n_depth, n_threads…), not a
+        // concurrency: its column says which.
+        let level = run.axis.as_deref().unwrap_or("conc");
+        let w = level.chars().count().max(6);
         let _ = writeln!(
             out,
-            "{:>6} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  basis",
-            "conc",
+            "{:>w$} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  basis",
+            level,
             "ok",
             "fail",
             "dur s",
@@ -39,7 +43,7 @@ pub fn render(summary: &Summary) -> String {
             };
             let _ = writeln!(
                 out,
-                "{:>6} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
+                "{:>w$} {:>6} {:>5} {:>9} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}  {}",
                 conc,
                 num(m.requests_ok.map(|v| v as f64), 0),
                 num(m.requests_failed.map(|v| v as f64), 0),

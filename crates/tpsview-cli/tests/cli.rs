@@ -332,6 +332,30 @@ fn summarize_pairs_a_tools_files_and_reports_a_discrepancy() {
 }
 
 #[test]
+fn a_llama_bench_sweep_s_table_names_its_swept_parameter_not_concurrency() {
+    // The threads sweep's levels are n_threads values (the file's own), not concurrencies.
+    let f = fixture("llama-bench/threads-sweep.json");
+    let v = json(&tpsview(&["summarize", "--json", &f]));
+    let axis = v["runs"][0]["axis"].as_str().expect("a swept parameter");
+    let out = tpsview(&["summarize", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text.lines().nth(1).expect("a header");
+    assert!(header.trim_start().starts_with(axis), "{header}");
+    assert!(!header.contains("conc"), "{header}");
+    // A concurrency sweep keeps "conc".
+    let out = tpsview(&["summarize", &fixture("genai-perf/profile_export.json")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .trim_start()
+            .starts_with("conc"),
+        "{text}"
+    );
+}
+
+#[test]
 fn format_override_reads_a_file_as_the_named_format() {
     // Detection says SGLang; forced as vLLM the same arrays load under vLLM's names.
     let v = json(&tpsview(&[
