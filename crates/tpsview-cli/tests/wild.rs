@@ -411,6 +411,56 @@ fn sweep_repeats(case: &str, key: &str) -> BTreeMap<u64, Vec<f64>> {
         .collect()
 }
 
+/// The same two real sweeps loaded with no names: their runs are alike (same model, same
+/// settings, same repeats), so they once merged into three runs with every level twice. Each
+/// is now its own setup, named after its folder, and each run's levels are its own files'.
+#[test]
+fn two_real_sweeps_alike_without_names_stay_apart_by_their_folder() {
+    let cases = [
+        "vllm-sweep/yifanzhang-pro-FlashSampling-1",
+        "vllm-sweep/yifanzhang-pro-FlashSampling-2",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .current_dir(root().join("tests/wild"))
+        .args(["summarize", "--json"])
+        .args(cases)
+        .output()
+        .expect("tpsview runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let runs = got["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 6, "two setups × three repeats");
+    let mut seen = BTreeMap::new();
+    for run in runs {
+        let label = run["label"].as_str().expect("label");
+        let case = cases
+            .iter()
+            .copied()
+            .find(|c| label.contains(&format!(" · {} · run=", &c[11..])))
+            .unwrap_or_else(|| panic!("{label}: named after neither folder"));
+        let n: usize = label.rsplit("run=").next().unwrap().parse().expect("run=N");
+        let want = sweep_repeats(case, "output_throughput");
+        let levels: Vec<u64> = run["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["concurrency"].as_f64().unwrap() as u64)
+            .collect();
+        assert_eq!(levels, want.keys().copied().collect::<Vec<_>>(), "{label}");
+        for p in run["points"].as_array().unwrap() {
+            let c = p["concurrency"].as_f64().unwrap() as u64;
+            let tps = p["system_tps"].as_f64().expect("system T/s");
+            assert!((tps - want[&c][n]).abs() < 1e-9 * tps, "{label} at {c}");
+        }
+        *seen.entry(case).or_insert(0) += 1;
+    }
+    assert_eq!(seen.values().copied().collect::<Vec<_>>(), [3, 3]);
+}
+
 /// FlashSampling's FlashInfer variant against its baseline, each three repeats of nine levels
 /// (named apart with `--run-name`, which keeps the repeats apart): system T/s is judged over the
 /// repeats — the change of the means and Welch's 99 % interval recomputed here from the files

@@ -376,6 +376,7 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
             }
         }
     }
+    let mut runs = apart_by_folder(runs, &forced, &mut diags);
     apply_systems(&systems, &mut runs, &mut diags);
     for run in &mut runs {
         // Unstable sort with the load order as the last key: same result as a stable sort, and a
@@ -426,6 +427,91 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
         },
         diags,
     )
+}
+
+/// Runs alike (same engine, model and label) from different folders that claim the same level —
+/// two sweeps of one model, a baseline's folder and a variant's — are two runs, not one with every
+/// level twice: such a run is split by the first folder of their paths where two files claiming
+/// one level differ, each part named after its folder (before a repeat's `run=N`, so the repeats
+/// of each stay one setup). A name the user gave is kept whole; files of one folder that claim
+/// one level stay together and flagged.
+fn apart_by_folder(runs: Vec<Run>, forced: &[String], diags: &mut Vec<Diagnostic>) -> Vec<Run> {
+    let mut out = Vec::with_capacity(runs.len());
+    for mut run in runs {
+        let depth = (!forced.contains(&run.label))
+            .then(|| split_depth(&run.points))
+            .flatten();
+        let Some(d) = depth else {
+            out.push(run);
+            continue;
+        };
+        let part_of = |p: &Point| folder(&p.source_file).split('/').nth(d).map(str::to_owned);
+        let mut parts: Vec<(Option<String>, Vec<Point>)> = Vec::new();
+        for p in run.points.drain(..) {
+            let key = part_of(&p);
+            match parts.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push(p),
+                None => parts.push((key, vec![p])),
+            }
+        }
+        let names: Vec<&str> = parts.iter().filter_map(|(k, _)| k.as_deref()).collect();
+        diags.push(Diagnostic::info(
+            &parts[0].1[0].source_file,
+            "(file)",
+            format!(
+                "run {:?}: its files in {} folders ({}) claim the same levels: kept apart as {} runs, each named after its folder",
+                run.label,
+                parts.len(),
+                names.join(", "),
+                parts.len()
+            ),
+        ));
+        for (key, points) in parts {
+            let label = match (&key, repeat_part(&run.label)) {
+                (None, _) => run.label.clone(),
+                (Some(k), Some(rep)) => {
+                    let base = run.label.replace(&format!(" · {rep}"), "");
+                    format!("{base} · {k} · {rep}")
+                }
+                (Some(k), None) => format!("{} · {k}", run.label),
+            };
+            out.push(Run {
+                label,
+                points,
+                meta: run.meta.clone(),
+                source_format: run.source_format.clone(),
+                axis: run.axis.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The depth (in folders) where the first two points of one level from different folders part
+/// (sorted by level: thousands of points cost a sort, not every pair).
+fn split_depth(points: &[Point]) -> Option<usize> {
+    let mut at: Vec<(f64, f64, &str)> = points
+        .iter()
+        .filter_map(|p| {
+            let c = p.concurrency?;
+            Some((
+                c,
+                p.request_rate.unwrap_or(f64::INFINITY),
+                folder(&p.source_file),
+            ))
+        })
+        .collect();
+    at.sort_unstable_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.cmp(b.2))
+    });
+    at.windows(2).find_map(|w| {
+        let ((c0, r0, fa), (c1, r1, fb)) = (w[0], w[1]);
+        (c0 == c1 && r0.total_cmp(&r1).is_eq() && fa != fb)
+            .then(|| fa.split('/').zip(fb.split('/')).position(|(x, y)| x != y))
+            .flatten()
+    })
 }
 
 /// Gives MLPerf runs the accelerator name and count of their submission's `systems/<name>.json`:

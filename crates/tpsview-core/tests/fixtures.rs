@@ -736,6 +736,36 @@ fn inferencex_per_gpu_figures_become_system_figures_over_the_gpus_that_decode() 
 }
 
 #[test]
+fn one_level_twice_from_two_folders_is_two_runs_from_one_folder_one_run_flagged() {
+    let bytes = std::fs::read(path("vllm/detailed-small.json")).unwrap();
+    let as_named = |names: [&str; 2]| {
+        summarize(
+            names
+                .iter()
+                .map(|n| parse_any(n, &bytes).unwrap())
+                .collect(),
+            &MetricOptions::default(),
+        )
+    };
+    // Two folders: two runs, each its folder's, nothing claimed twice.
+    let s = as_named(["baseline/c4.json", "variant/c4.json"]);
+    let labels: Vec<&str> = s.runs.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels.len(), 2, "{labels:?}");
+    assert!(labels[0].ends_with(" · baseline") && labels[1].ends_with(" · variant"));
+    assert!(s.runs.iter().all(|r| r.points.len() == 1));
+    assert!(!warnings(&s).iter().any(|w| w.contains("both claim")));
+    assert!(s
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("in 2 folders (baseline, variant)")));
+    // One folder: one run, the level kept twice and flagged.
+    let s = as_named(["exp/a.json", "exp/b.json"]);
+    assert_eq!(s.runs.len(), 1);
+    assert_eq!(s.runs[0].points.len(), 2);
+    assert!(warnings(&s).iter().any(|w| w.contains("both claim")));
+}
+
+#[test]
 fn inferencex_measured_power_is_its_own_joules_per_token_audited_against_power_over_the_rate() {
     let file = "inferencex/agg_dsr1_1k1k_fp8_vllm_tp8_conc32_h200_power.json";
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path(file)).unwrap()).unwrap();
