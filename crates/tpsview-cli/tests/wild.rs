@@ -303,17 +303,7 @@ fn the_corpus_is_what_its_provenance_says() {
 #[test]
 fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
     let case = "vllm-sweep/yifanzhang-pro-FlashSampling-1";
-    let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
-        .current_dir(root().join("tests/wild"))
-        .args(["summarize", "--json", "--intervals", case])
-        .output()
-        .expect("tpsview runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let got = in_wild(&["summarize", "--json", "--intervals", case]);
     let runs = got["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 3, "three repeats");
     // From the files: level → each repeat's (output_throughput, request_throughput).
@@ -381,6 +371,21 @@ fn a_real_sweep_of_three_repeats_gives_each_level_its_interval_over_them() {
     }
 }
 
+/// `tpsview ARGS` run in tests/wild, its JSON output (it must succeed).
+fn in_wild(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
+        .current_dir(root().join("tests/wild"))
+        .args(args)
+        .output()
+        .expect("tpsview runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
 /// Each level's `key` in each of a sweep's repeats (in `run_number` order), from its
 /// `run=N.json` files.
 fn sweep_repeats(case: &str, key: &str) -> BTreeMap<u64, Vec<f64>> {
@@ -420,18 +425,7 @@ fn two_real_sweeps_alike_without_names_stay_apart_by_their_folder() {
         "vllm-sweep/yifanzhang-pro-FlashSampling-1",
         "vllm-sweep/yifanzhang-pro-FlashSampling-2",
     ];
-    let out = Command::new(env!("CARGO_BIN_EXE_tpsview"))
-        .current_dir(root().join("tests/wild"))
-        .args(["summarize", "--json"])
-        .args(cases)
-        .output()
-        .expect("tpsview runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let got: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let got = in_wild(&["summarize", "--json", cases[0], cases[1]]);
     let runs = got["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 6, "two setups × three repeats");
     let mut seen = BTreeMap::new();

@@ -53,12 +53,7 @@ pub fn of(
     duration_s: Option<f64>,
     system_tps: Option<f64>,
 ) -> Option<EnergySummary> {
-    let positive = |k: &str| {
-        figures
-            .get(k)
-            .copied()
-            .filter(|v| v.is_finite() && *v > 0.0)
-    };
+    let positive = |k: &str| positive(figures, k);
     let tokens = output_tokens.filter(|t| *t > 0.0);
     let per = |joules: f64| -> Option<(f64, f64)> {
         let t = tokens?;
@@ -175,12 +170,7 @@ fn inferencex(
     gpu_count: Option<u32>,
     system_tps: Option<f64>,
 ) -> Option<EnergySummary> {
-    let positive = |k: &str| {
-        figures
-            .get(k)
-            .copied()
-            .filter(|v| v.is_finite() && *v > 0.0)
-    };
+    let positive = |k: &str| positive(figures, k);
     if figures.get("power_valid") == Some(&0.0) {
         return None;
     }
@@ -228,6 +218,14 @@ fn inferencex(
         apart_pct: apart.map(|a| a.abs() * 100.0),
         note,
     })
+}
+
+/// A figure that is a finite positive number, else none (0 J is no reading).
+fn positive(figures: &BTreeMap<String, f64>, key: &str) -> Option<f64> {
+    figures
+        .get(key)
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
 }
 
 #[cfg(test)]
