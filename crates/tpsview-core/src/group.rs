@@ -376,9 +376,9 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
             }
         }
     }
-    let mut runs = apart_by_folder(runs, &forced, &mut diags);
     apply_systems(&systems, &mut runs, &mut diags);
-    for run in &mut runs {
+    let mut out: Vec<Run> = Vec::with_capacity(runs.len());
+    for mut run in runs {
         // Unstable sort with the load order as the last key: same result as a stable sort, and a
         // much smaller instantiation in the browser build.
         let mut keyed: Vec<(f64, f64, usize, crate::model::Point)> = run
@@ -400,26 +400,28 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
                 .then(a.2.cmp(&b.2))
         });
         run.points = keyed.into_iter().map(|k| k.3).collect();
-        for w in run.points.windows(2) {
-            if w[0].concurrency.is_some()
-                && w[0].concurrency == w[1].concurrency
-                && w[0].request_rate == w[1].request_rate
-            {
-                diags.push(Diagnostic::warning(
-                    &w[1].source_file,
-                    "concurrency",
-                    None,
-                    format!(
-                        "run {:?}: {} and {} both claim concurrency {}; both are kept",
-                        run.label,
-                        w[0].source_file,
-                        w[1].source_file,
-                        w[0].concurrency.unwrap_or_default()
-                    ),
-                ));
+        let first = out.len();
+        split_by_folder(run, &forced, &mut out, &mut diags);
+        for run in &out[first..] {
+            for w in run.points.windows(2) {
+                if same_level(&w[0], &w[1]) {
+                    diags.push(Diagnostic::warning(
+                        &w[1].source_file,
+                        "concurrency",
+                        None,
+                        format!(
+                            "run {:?}: {} and {} both claim concurrency {}; both are kept",
+                            run.label,
+                            w[0].source_file,
+                            w[1].source_file,
+                            w[0].concurrency.unwrap_or_default()
+                        ),
+                    ));
+                }
             }
         }
     }
+    let runs = out;
     (
         Report {
             meta: Default::default(),
@@ -429,89 +431,72 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
     )
 }
 
-/// Runs alike (same engine, model and label) from different folders that claim the same level —
-/// two sweeps of one model, a baseline's folder and a variant's — are two runs, not one with every
-/// level twice: such a run is split by the first folder of their paths where two files claiming
-/// one level differ, each part named after its folder (before a repeat's `run=N`, so the repeats
-/// of each stay one setup). A name the user gave is kept whole; files of one folder that claim
-/// one level stay together and flagged.
-fn apart_by_folder(runs: Vec<Run>, forced: &[String], diags: &mut Vec<Diagnostic>) -> Vec<Run> {
-    let mut out = Vec::with_capacity(runs.len());
-    for mut run in runs {
-        let depth = (!forced.contains(&run.label))
-            .then(|| split_depth(&run.points))
-            .flatten();
-        let Some(d) = depth else {
-            out.push(run);
-            continue;
-        };
-        let part_of = |p: &Point| folder(&p.source_file).split('/').nth(d).map(str::to_owned);
-        let mut parts: Vec<(Option<String>, Vec<Point>)> = Vec::new();
-        for p in run.points.drain(..) {
-            let key = part_of(&p);
-            match parts.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, v)) => v.push(p),
-                None => parts.push((key, vec![p])),
-            }
-        }
-        let names: Vec<&str> = parts.iter().filter_map(|(k, _)| k.as_deref()).collect();
-        diags.push(Diagnostic::info(
-            &parts[0].1[0].source_file,
-            "(file)",
-            format!(
-                "run {:?}: its files in {} folders ({}) claim the same levels: kept apart as {} runs, each named after its folder",
-                run.label,
-                parts.len(),
-                names.join(", "),
-                parts.len()
-            ),
-        ));
-        for (key, points) in parts {
-            let label = match (&key, repeat_part(&run.label)) {
-                (None, _) => run.label.clone(),
-                (Some(k), Some(rep)) => {
-                    let base = run.label.replace(&format!(" · {rep}"), "");
-                    format!("{base} · {k} · {rep}")
-                }
-                (Some(k), None) => format!("{} · {k}", run.label),
-            };
-            out.push(Run {
-                label,
-                points,
-                meta: run.meta.clone(),
-                source_format: run.source_format.clone(),
-                axis: run.axis.clone(),
-            });
-        }
-    }
-    out
+/// Two points of one concurrency level (and rate).
+fn same_level(a: &Point, b: &Point) -> bool {
+    a.concurrency.is_some() && a.concurrency == b.concurrency && a.request_rate == b.request_rate
 }
 
-/// The depth (in folders) where the first two points of one level from different folders part
-/// (sorted by level: thousands of points cost a sort, not every pair).
-fn split_depth(points: &[Point]) -> Option<usize> {
-    let mut at: Vec<(f64, f64, &str)> = points
-        .iter()
-        .filter_map(|p| {
-            let c = p.concurrency?;
-            Some((
-                c,
-                p.request_rate.unwrap_or(f64::INFINITY),
-                folder(&p.source_file),
-            ))
-        })
-        .collect();
-    at.sort_unstable_by(|a, b| {
-        a.0.total_cmp(&b.0)
-            .then(a.1.total_cmp(&b.1))
-            .then(a.2.cmp(b.2))
+/// Pushes `run` (its points sorted by level) to `out` — or, where files of different folders
+/// claim one of its levels, one run per folder: runs alike (same engine, model and label) from
+/// two sweeps of one model, a baseline's folder and a variant's, are two runs, not one with every
+/// level twice. The folder is the first where two such files' paths part; each part is named
+/// after it (before a repeat's `run=N`, so each one's repeats stay one setup). A name the user
+/// gave is kept whole; one folder's files that claim one level stay together, flagged.
+fn split_by_folder(run: Run, forced: &[String], out: &mut Vec<Run>, diags: &mut Vec<Diagnostic>) {
+    let depth = run.points.windows(2).find_map(|w| {
+        let (fa, fb) = (folder(&w[0].source_file), folder(&w[1].source_file));
+        if !same_level(&w[0], &w[1]) || fa == fb {
+            return None;
+        }
+        fa.split('/').zip(fb.split('/')).position(|(x, y)| x != y)
     });
-    at.windows(2).find_map(|w| {
-        let ((c0, r0, fa), (c1, r1, fb)) = (w[0], w[1]);
-        (c0 == c1 && r0.total_cmp(&r1).is_eq() && fa != fb)
-            .then(|| fa.split('/').zip(fb.split('/')).position(|(x, y)| x != y))
-            .flatten()
-    })
+    let Some(d) = depth.filter(|_| !forced.contains(&run.label)) else {
+        out.push(run);
+        return;
+    };
+    let first = out.len();
+    let Run {
+        label,
+        source_format,
+        meta,
+        points,
+        axis,
+    } = run;
+    // Before a repeat's part where the label ends with it.
+    let (base, rep) = repeat_part(&label)
+        .and_then(|r| Some((label.strip_suffix(r)?.strip_suffix(" · ")?, r)))
+        .map_or((label.as_str(), None), |(b, r)| (b, Some(r)));
+    for p in points {
+        let name = match folder(&p.source_file).split('/').nth(d) {
+            Some(k) => {
+                let mut name = [base, k].join(" · ");
+                if let Some(r) = rep {
+                    name.push_str(" · ");
+                    name.push_str(r);
+                }
+                name
+            }
+            None => label.clone(),
+        };
+        match out[first..].iter_mut().find(|r| r.label == name) {
+            Some(r) => r.points.push(p),
+            None => out.push(Run {
+                label: name,
+                source_format: source_format.clone(),
+                meta: meta.clone(),
+                points: vec![p],
+                axis: axis.clone(),
+            }),
+        }
+    }
+    diags.push(Diagnostic::info(
+        &out[first].points[0].source_file,
+        "(file)",
+        format!(
+            "run {label:?}: its files in {} folders claim the same levels: kept apart, each named after its folder",
+            out.len() - first
+        ),
+    ));
 }
 
 /// Gives MLPerf runs the accelerator name and count of their submission's `systems/<name>.json`:

@@ -757,7 +757,7 @@ fn one_level_twice_from_two_folders_is_two_runs_from_one_folder_one_run_flagged(
     assert!(s
         .diagnostics
         .iter()
-        .any(|d| d.message.contains("in 2 folders (baseline, variant)")));
+        .any(|d| d.message.contains("in 2 folders claim the same levels")));
     // One folder: one run, the level kept twice and flagged.
     let s = as_named(["exp/a.json", "exp/b.json"]);
     assert_eq!(s.runs.len(), 1);
