@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { writeFile, mkdtemp } from 'node:fs/promises';
+import { writeFile, mkdtemp, mkdir, copyFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { serve, launch, open, cliSummary, cliValue, tableRows, fixture, shots, settled } from './harness.mjs';
 
@@ -221,6 +221,50 @@ test('a vllm bench sweep serve folder opens as runs by setting and repeat, each 
   const error = page.locator('[data-testid=load-error]').filter({ hasText: 'run=1.failure.json' });
   assert.match(await error.textContent(), /run 1 of this setting failed \(RuntimeError: Server <died> during benchmark\)/);
   await page.screenshot({ path: path.join(shots, 'sweep-folder.png'), fullPage: false });
+  await page.close();
+});
+
+test('two real sweeps alike in one folder open as two runs, each named after its folder, not one run with every level twice', async () => {
+  // FlashSampling's baseline and FlashInfer sweeps (tests/wild): same model, settings and
+  // repeats, so their runs are alike. Two levels of repeat 0 of each, under baseline/ and variant/.
+  const dir = await mkdtemp(path.join(tmpdir(), 'tpsview-sweeps-'));
+  const wild = (n, stamp, c) => path.join(process.cwd(), 'tests/wild/vllm-sweep', `yifanzhang-pro-FlashSampling-${n}`,
+    stamp, `BENCH--max_concurrency=${c}-num_prompts=${c * 10}-request_rate=${c}`, 'run=0.json');
+  for (const [name, n, stamp] of [['baseline', 1, '20260211_140427'], ['variant', 2, '20260211_152152']]) {
+    for (const c of [1, 64]) {
+      const to = path.join(dir, 'sweeps', name, stamp, `BENCH--max_concurrency=${c}-num_prompts=${c * 10}-request_rate=${c}`);
+      await mkdir(to, { recursive: true });
+      await copyFile(wild(n, stamp, c), path.join(to, 'run=0.json'));
+    }
+  }
+  const { page, log } = await open(context, server.origin + '/');
+  await settled(page);
+  await page.waitForSelector('[data-testid=folder-input][webkitdirectory]', { state: 'attached' });
+  await page.setInputFiles('[data-testid=folder-input]', path.join(dir, 'sweeps'));
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=summary-row]').length === 4
+    && !document.querySelector('.viewer-page-busy')?.textContent);
+  await settled(page);
+  const cli = cliSummary(path.join(dir, 'sweeps'));
+  assert.deepEqual(cli.runs.map((r) => r.label), [
+    'openai-chat · openai/gpt-oss-120b · baseline · run=0', 'openai-chat · openai/gpt-oss-120b · variant · run=0']);
+  const rows = await tableRows(page);
+  assert.deepEqual([...new Set(rows.map((r) => r.run))], cli.runs.map((r) => r.label));
+  for (const run of cli.runs) {
+    assert.deepEqual(run.points.map((p) => p.concurrency), [1, 64], run.label);
+    for (const p of run.points) {
+      const row = rows.find((r) => r.run === run.label && Number(r.concurrency) === p.concurrency);
+      for (const m of METRICS) assert.equal(row[m], cliValue(p, m), `${run.label} at ${p.concurrency}: ${m}`);
+    }
+  }
+  // Each run's system T/s at 64 is its own file's output_throughput: nothing merged.
+  for (const [label, n, stamp] of [[cli.runs[0].label, 1, '20260211_140427'], [cli.runs[1].label, 2, '20260211_152152']]) {
+    const want = JSON.parse(await readFile(wild(n, stamp, 64), 'utf8')).output_throughput;
+    const row = rows.find((r) => r.run === label && r.concurrency === '64');
+    assert.ok(Math.abs(row.system_tps - want) <= 1e-9 * want, `${label}: ${row.system_tps} vs ${want}`);
+  }
+  // No level claimed twice; the split said once, as a note.
+  assert.doesNotMatch(await page.textContent('body'), /both claim concurrency/);
+  assert.deepEqual(log.errors, []);
   await page.close();
 });
 
