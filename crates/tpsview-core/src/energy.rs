@@ -176,28 +176,30 @@ fn inferencex(
     }
     let jpt = positive("joules_per_output_token")?;
     let gpus = gpu_count.filter(|n| *n > 0);
-    let (power, power_said) = match (positive("avg_total_gpu_power_w"), positive("avg_power_w")) {
-        (Some(t), _) => (Some(t), "avg_total_gpu_power_w".to_owned()),
-        (None, Some(w)) => match gpus {
-            Some(n) => (
-                Some(w * f64::from(n)),
-                format!("avg_power_w (per GPU) × {n} GPUs"),
-            ),
-            None => (None, String::new()),
-        },
-        (None, None) => (None, String::new()),
-    };
-    let recomputed = power
-        .zip(system_tps.filter(|t| *t > 0.0))
-        .map(|(w, tps)| w / tps);
-    let apart = recomputed.map(|r| (r - jpt) / jpt);
-    let note = match (recomputed, apart) {
-        (Some(r), Some(a)) if a.abs() > INFERENCEX_AGREEMENT => Some(format!(
-            "InferenceX's joules_per_output_token is {jpt:.4}; its {power_said} ÷ system T/s gives {r:.4} ({:+.1} %): a disaggregated run's figure counts the decode GPUs' energy alone, and InferenceX lets its power window and the benchmark's duration differ by 1 % or 0.5 s",
-            a * 100.0
+    // The deployment's mean power, and how it was had (for the note).
+    let power = match (
+        positive("avg_total_gpu_power_w"),
+        positive("avg_power_w"),
+        gpus,
+    ) {
+        (Some(t), _, _) => Some((t, "avg_total_gpu_power_w".to_owned())),
+        (None, Some(w), Some(n)) => Some((
+            w * f64::from(n),
+            format!("avg_power_w (per GPU) × {n} GPUs"),
         )),
         _ => None,
     };
+    let recomputed = power
+        .as_ref()
+        .zip(system_tps.filter(|t| *t > 0.0))
+        .map(|((w, said), tps)| (w / tps, said));
+    let apart = recomputed.map(|(r, _)| (r - jpt) / jpt);
+    let note = recomputed
+        .filter(|(r, _)| ((r - jpt) / jpt).abs() > INFERENCEX_AGREEMENT)
+        .map(|(r, said)| format!(
+            "InferenceX's joules_per_output_token is {jpt:.4}; its {said} ÷ system T/s gives {r:.4} ({:+.1} %): a disaggregated run's figure counts the decode GPUs' energy alone, and InferenceX lets its power window and the benchmark's duration differ by 1 % or 0.5 s",
+            (r - jpt) / jpt * 100.0
+        ));
     Some(EnergySummary {
         source: "InferenceX measured GPU power",
         basis: "the tool's",
@@ -212,7 +214,7 @@ fn inferencex(
                 .into(),
         ),
         joules: positive("total_gpu_energy_j"),
-        mean_power_w: power,
+        mean_power_w: power.map(|(w, _)| w),
         joules_per_output_token: jpt,
         output_tokens_per_joule: 1.0 / jpt,
         apart_pct: apart.map(|a| a.abs() * 100.0),
