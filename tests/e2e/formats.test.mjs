@@ -246,7 +246,7 @@ test('two real sweeps alike in one folder open as two runs, each named after its
   await settled(page);
   const cli = cliSummary(path.join(dir, 'sweeps'));
   assert.deepEqual(cli.runs.map((r) => r.label), [
-    'openai-chat · openai/gpt-oss-120b · baseline · run=0', 'openai-chat · openai/gpt-oss-120b · variant · run=0']);
+    'openai-chat · openai/gpt-oss-120b · folder=baseline · run=0', 'openai-chat · openai/gpt-oss-120b · folder=variant · run=0']);
   const rows = await tableRows(page);
   assert.deepEqual([...new Set(rows.map((r) => r.run))], cli.runs.map((r) => r.label));
   for (const run of cli.runs) {

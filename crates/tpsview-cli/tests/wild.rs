@@ -434,7 +434,7 @@ fn two_real_sweeps_alike_without_names_stay_apart_by_their_folder() {
         let case = cases
             .iter()
             .copied()
-            .find(|c| label.contains(&format!(" · {} · run=", &c[11..])))
+            .find(|c| label.contains(&format!(" · folder={} · run=", &c[11..])))
             .unwrap_or_else(|| panic!("{label}: named after neither folder"));
         let n: usize = label.rsplit("run=").next().unwrap().parse().expect("run=N");
         let want = sweep_repeats(case, "output_throughput");

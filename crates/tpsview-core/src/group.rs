@@ -440,7 +440,7 @@ fn same_level(a: &Point, b: &Point) -> bool {
 /// claim one of its levels, one run per folder: runs alike (same engine, model and label) from
 /// two sweeps of one model, a baseline's folder and a variant's, are two runs, not one with every
 /// level twice. The folder is the first where two such files' paths part; each part is named
-/// after it (before a repeat's `run=N`, so each one's repeats stay one setup). A name the user
+/// after it, `folder=NAME` (before a repeat's `run=N`, so each one's repeats stay one setup). A name the user
 /// gave is kept whole; one folder's files that claim one level stay together, flagged.
 fn split_by_folder(run: Run, forced: &[String], out: &mut Vec<Run>, diags: &mut Vec<Diagnostic>) {
     let depth = run.points.windows(2).find_map(|w| {
@@ -469,7 +469,8 @@ fn split_by_folder(run: Run, forced: &[String], out: &mut Vec<Run>, diags: &mut 
     for p in points {
         let name = match folder(&p.source_file).split('/').nth(d) {
             Some(k) => {
-                let mut name = [base, k].join(" · ");
+                // `folder=…`, a setting: the run's header shows it among its settings.
+                let mut name = [base, k].join(" · folder=");
                 if let Some(r) = rep {
                     name.push_str(" · ");
                     name.push_str(r);

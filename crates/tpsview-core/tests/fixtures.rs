@@ -751,7 +751,15 @@ fn one_level_twice_from_two_folders_is_two_runs_from_one_folder_one_run_flagged(
     let s = as_named(["baseline/c4.json", "variant/c4.json"]);
     let labels: Vec<&str> = s.runs.iter().map(|r| r.label.as_str()).collect();
     assert_eq!(labels.len(), 2, "{labels:?}");
-    assert!(labels[0].ends_with(" · baseline") && labels[1].ends_with(" · variant"));
+    assert!(labels[0].ends_with(" · folder=baseline") && labels[1].ends_with(" · folder=variant"));
+    // The run's header tells them apart: the folder is among its settings.
+    let settings = |r: &tpsview_core::summary::RunSummary| {
+        tpsview_core::answer::header(r)
+            .into_iter()
+            .find(|(part, _)| *part == tpsview_core::answer::HeaderPart::Setting)
+            .map(|(_, text)| text)
+    };
+    assert_eq!(settings(&s.runs[1]).as_deref(), Some("folder=variant"));
     assert!(s.runs.iter().all(|r| r.points.len() == 1));
     assert!(!warnings(&s).iter().any(|w| w.contains("both claim")));
     assert!(s
