@@ -1,41 +1,33 @@
-//! tpsview's core: the report model, the importers for benchmark files, the metric engine that
-//! recomputes every figure from raw per-request data, and the engine simulator behind the seed
-//! example. It takes bytes and returns values: no I/O, no clock, no web dependency.
+//! tpsview's core as its callers see it: the model (`tpsview-model`), the readers
+//! (`tpsview-formats`) and the analysis (`tpsview-analysis`) under their old paths, and what joins
+//! a reader to the analysis: [`summary::summarize`] (parsed files grouped into runs, then
+//! summarised) and [`fuzz_one`]. It takes bytes and returns values: no I/O, no clock, no web
+//! dependency. The direction is Cargo's: the analysis crate does not depend on the readers.
 #![warn(missing_docs)]
 
-pub mod answer;
-pub mod audit;
-pub mod bounds;
-pub mod chart_spec;
-pub mod claim;
-pub mod compare;
-pub mod energy;
-pub mod error;
-pub mod formats;
-pub mod group;
-pub mod health;
-pub mod learn;
-pub mod lenient;
-pub mod metrics;
-pub mod model;
-pub mod noise;
-pub mod par;
-pub mod probe;
-pub mod progress;
-pub mod redact;
-pub mod requests;
-pub mod roofline;
-pub mod scan;
-pub mod server;
-pub mod simulate;
-pub mod slo;
-pub mod spec;
-pub mod stats;
-pub mod summary;
-pub mod synthetic;
-pub mod text;
-pub mod transfer;
-pub mod vocabulary;
+pub use tpsview_analysis::{
+    answer, audit, chart_spec, claim, compare, energy, health, learn, metrics, noise, probe,
+    roofline, server, simulate, slo, spec,
+};
+pub use tpsview_formats::{formats, group, lenient, progress, redact, scan, synthetic, transfer};
+pub use tpsview_model::{bounds, error, model, par, requests, stats, text, tools, vocabulary};
+
+/// The `--json` contract ([`tpsview_analysis::summary`]), and [`summarize`](summary::summarize):
+/// parsed files grouped into runs, then summarised.
+pub mod summary {
+    pub use tpsview_analysis::summary::*;
+
+    use tpsview_analysis::metrics::MetricOptions;
+    use tpsview_formats::formats::Parsed;
+
+    /// Groups parsed files into runs and summarises them.
+    pub fn summarize(files: Vec<Parsed>, opts: &MetricOptions) -> Summary {
+        let (report, mut diagnostics) = tpsview_formats::group::group(files);
+        let (runs, d) = summarize_report(&report, opts);
+        diagnostics.extend(d);
+        Summary { runs, diagnostics }
+    }
+}
 
 pub use error::{Diagnostic, ParseError, ParseErrorKind};
 pub use formats::{detect, parse, parse_any, Format, Parsed};

@@ -282,7 +282,7 @@ fn aiperfs_server_statistics_join_their_level_by_time_and_are_audited() {
         .unwrap();
     assert!(a.server.is_none(), "1000 s away: not a/'s");
     // The batch it ran at the level: asked nothing (records alone), ran 2.
-    let ran = tpsview_core::server::Ran::at(b).expect("ran");
+    let ran = b.ran().expect("ran");
     assert_eq!(ran.text(), "ran 2");
 }
 

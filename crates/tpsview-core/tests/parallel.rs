@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use tpsview_core::formats::{self, Format, Stream};
 use tpsview_core::stats::{dist_in_place, values_at_ranks, Dist};
 
-#[path = "../src/stats/numpy_fixture.rs"]
+#[path = "../../tpsview-model/src/stats/numpy_fixture.rs"]
 mod numpy_fixture;
 
 static JOINS: AtomicUsize = AtomicUsize::new(0);

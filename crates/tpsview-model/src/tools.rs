@@ -1,0 +1,117 @@
+//! Each tool's figure table: its own names for its figures mapped to tpsview's metrics, with the
+//! definition each follows and the likely cause of a difference ([`Vocabulary`]). Below the
+//! readers and the analysis alike: a reader copies a tool's figures under the tool's names; the
+//! metric engine and the audit look them up here by the tool's id, and never by a file format.
+
+use crate::vocabulary::Metric;
+pub use crate::vocabulary::{Def, Figure, Series, ToolDef, Vocabulary};
+
+/// The four statistics of one latency distribution as a tool names them, in tpsview's ms with
+/// `1.0` (`mean_tpot_ms`, `median_tpot_ms`, `p90_tpot_ms`, `p99_tpot_ms`).
+macro_rules! underscore_stats {
+    ($m:literal, $c:ident, $cause:expr) => {
+        $crate::vocabulary::latency_figures(
+            [
+                concat!("mean_", $m, "_ms"),
+                concat!("median_", $m, "_ms"),
+                concat!("p90_", $m, "_ms"),
+                concat!("p99_", $m, "_ms"),
+            ],
+            $crate::vocabulary::Latency::$c,
+            1.0,
+            $cause,
+        )
+    };
+}
+
+/// The same for nested keys (`time_to_first_token.avg`, `.p50`, `.p90`, `.p99`).
+macro_rules! dotted_stats {
+    ($m:literal, $c:ident, $cause:expr) => {
+        $crate::vocabulary::latency_figures(
+            [
+                concat!($m, ".avg"),
+                concat!($m, ".p50"),
+                concat!($m, ".p90"),
+                concat!($m, ".p99"),
+            ],
+            $crate::vocabulary::Latency::$c,
+            1.0,
+            $cause,
+        )
+    };
+}
+
+pub mod aiperf;
+pub mod aiperf_sweep;
+pub mod genai_perf;
+pub mod guidellm;
+pub mod inference_benchmarker;
+pub mod inferencex;
+pub mod llama_bench;
+pub mod llmd;
+pub mod llmperf;
+pub mod mlperf;
+pub mod probe;
+pub mod sglang;
+pub mod tpsview;
+pub mod trtllm;
+pub mod vllm;
+pub mod vllm_offline;
+
+/// Every tool vocabulary tpsview knows.
+pub const VOCABULARIES: &[Vocabulary] = &[
+    vllm::VOCABULARY,
+    sglang::VOCABULARY,
+    sglang::ONE_BATCH_VOCABULARY,
+    vllm_offline::LATENCY_VOCABULARY,
+    vllm_offline::THROUGHPUT_VOCABULARY,
+    genai_perf::VOCABULARY,
+    aiperf::VOCABULARY,
+    trtllm::VOCABULARY,
+    llama_bench::VOCABULARY,
+    llmperf::VOCABULARY,
+    guidellm::VOCABULARY_V02,
+    guidellm::VOCABULARY_V05,
+    inference_benchmarker::VOCABULARY,
+    mlperf::VOCABULARY,
+    inferencex::VOCABULARY,
+    aiperf_sweep::VOCABULARY,
+    llmd::VOCABULARY,
+    probe::VOCABULARY,
+];
+
+/// The vocabulary of a reported-tool id, when it is a known tool's.
+pub fn vocabulary(tool: &str) -> Option<&'static Vocabulary> {
+    VOCABULARIES.iter().find(|v| v.tool == tool)
+}
+
+/// Every vocabulary as Markdown, in one block.
+pub fn vocabularies_markdown() -> String {
+    VOCABULARIES
+        .iter()
+        .map(Vocabulary::markdown)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The figure table of a reported-tool id (empty for unknown ids).
+pub fn reported_map(tool: &str) -> impl Iterator<Item = &'static Figure> {
+    let groups: &'static [&'static [Figure]] = if tool == tpsview::ID {
+        tpsview::figure_groups()
+    } else {
+        vocabulary(tool).map_or(&[], |v| v.groups)
+    };
+    groups.iter().flat_map(|g| g.iter())
+}
+
+/// The tool's own figure for tpsview metric `canonical`, with the tool's name for it, converted to
+/// tpsview's unit; `None` when the tool reported nothing defined the same way.
+pub fn reported_value(
+    tool: &str,
+    figures: &std::collections::BTreeMap<String, f64>,
+    canonical: Metric,
+) -> Option<(&'static str, f64)> {
+    reported_map(tool)
+        .filter(|f| f.canonical == canonical && f.def == Def::Same)
+        .find_map(|f| figures.get(f.tool_key).map(|v| (f.tool_key, v * f.scale)))
+}
