@@ -2,7 +2,7 @@
 (tests/fixtures/aiperf/telemetry-c{1,4}_profile_export_aiperf.json) from the files themselves (it
 does not run tpsview) and compare with `summarize --json` outputs given after each file:
     python3 check-energy-2026-12-02.py FILE OUT [FILE OUT ...]
-The rule (crates/tpsview-core/src/energy.rs): distinct GPUs by UUID (two DCGM exporters report the
+The rule (crates/tpsview-analysis/src/energy.rs): distinct GPUs by UUID (two DCGM exporters report the
 same one here; a GPU's figures are the mean of its exporters'), each GPU's energy_consumption max − min
 in its unit (MJ), summed; ÷ the file's
 total_output_tokens; mean power = the GPUs' gpu_power_usage avg, summed; the note when the counter

@@ -2,7 +2,7 @@
 (tests/fixtures/inferencex/*_power*.json) from the files themselves (it does not run tpsview) and
 compare with the `summarize --json` output given after each file:
     python3 check-inferencex-power-2026-12-04.py FILE OUT [FILE OUT ...]
-The rule (crates/tpsview-core/src/energy.rs): power_valid 0 → no energy; else InferenceX's own
+The rule (crates/tpsview-analysis/src/energy.rs): power_valid 0 → no energy; else InferenceX's own
 joules_per_output_token, its inverse, total_gpu_energy_j, the deployment's mean power
 (avg_total_gpu_power_w, else avg_power_w × tp), and how far apart (%) that power ÷ the output rate
 (output_tput_per_gpu × tp) is from the file's J per token; a note past 1 %."""

@@ -2,7 +2,7 @@
 default server-metrics files give a level, and compare with `summarize --json` outputs given as
 arguments (the recorded cases).
 
-The rule (docs/metrics.md, "What the server saw"; crates/tpsview-core/src/formats/aiperf_exports/
+The rule (docs/metrics.md, "What the server saw"; crates/tpsview-formats/src/formats/aiperf_exports/
 stats.rs): per family tpsview knows, AIPerf's statistics summed over its series (KV-cache usage
 averaged); a gauge's p50 and max only where one series has them; the server's generation T/s =
 the counter's `rate` (summed); the audit = (server − client) ÷ client × 100, the client's system

@@ -1,5 +1,5 @@
 """The float64 arrays of the numpy fixtures (numpy-sums-2026-12-01.py, numpy-percentiles-2026-12-01.py),
-from integer formulas that tpsview's tests repeat (crates/tpsview-core/src/stats/numpy_fixture.rs):
+from integer formulas that tpsview's tests repeat (crates/tpsview-model/src/stats/numpy_fixture.rs):
 chunk gaps of ~20 ms with six decimals; sums whose rounding depends on the order (1e16 + 1 is
 lost), with many repeated values; negative zeros; values over six orders of magnitude of both
 signs."""
