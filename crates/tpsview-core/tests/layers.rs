@@ -281,12 +281,7 @@ fn tpsview_deps(krate: &str) -> BTreeSet<String> {
         if l.starts_with('[') {
             in_deps = l.contains("dependencies");
         } else if in_deps && l.starts_with("tpsview-") {
-            out.insert(
-                l.split(|c: char| c == ' ' || c == '=' || c == '.')
-                    .next()
-                    .unwrap_or("")
-                    .to_owned(),
-            );
+            out.insert(l.split([' ', '=', '.']).next().unwrap_or("").to_owned());
         }
     }
     out

@@ -1,6 +1,9 @@
 //! A parsed file crossing from the loading worker to the page (`transfer`), its figures checked
 //! through the summary (the readers' crate has no analysis but in tests).
 
+// Unit tests before the split (clippy.toml allows unwrap there, helpers included): the same here.
+#![allow(clippy::unwrap_used)]
+
 use tpsview_core::formats::{parse_any, tpsview};
 use tpsview_core::metrics::{fold_gaps, FOLD_GAPS_ABOVE};
 use tpsview_core::model::Outcome;
