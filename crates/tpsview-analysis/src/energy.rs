@@ -1,13 +1,13 @@
 //! Energy per level (issue 31): joules per output token and output tokens per joule, where a
 //! file carries the GPUs' power or energy — AIPerf's GPU telemetry (`telemetry_data` of its
 //! summary: DCGM's cumulative energy counter and mean power per GPU, read by the AIPerf reader
-//! into the figures [`AIPERF_ENERGY_J`], [`AIPERF_POWER_W`], [`AIPERF_WINDOW_S`] and the label
-//! [`GPUS_LABEL`]) and InferenceX's power keys (`joules_per_output_token`, `avg_power_w`,
+//! into the point's [`Telemetry`] and the label [`GPUS_LABEL`]) and InferenceX's power keys (`joules_per_output_token`, `avg_power_w`,
 //! `total_gpu_energy_j`). Which GPUs, over which window and on which basis is always stated.
 
 use std::collections::BTreeMap;
 
-pub use crate::tools::aiperf::{AIPERF_ENERGY_J, AIPERF_POWER_W, AIPERF_WINDOW_S, GPUS_LABEL};
+use crate::model::Telemetry;
+pub use crate::tools::aiperf::GPUS_LABEL;
 
 /// Past this (fraction), the energy counter and mean power × duration are said to disagree.
 pub const ENERGY_AGREEMENT: f64 = 0.10;
@@ -41,11 +41,13 @@ pub struct EnergySummary {
     pub note: Option<String>,
 }
 
-/// The energy of a level from the tool's figures and its run's labels and GPU count;
-/// `output_tokens` and `duration_s` are the level's, `system_tps` its output tokens per second.
-/// `None` where the file carries no power or energy.
+/// The energy of a level from its GPU telemetry, the tool's figures and its run's labels and GPU
+/// count; `output_tokens` and `duration_s` are the level's, `system_tps` its output tokens per
+/// second. `None` where the file carries no power or energy.
+#[allow(clippy::too_many_arguments)]
 pub fn of(
     tool: &str,
+    telemetry: Option<&Telemetry>,
     figures: &BTreeMap<String, f64>,
     labels: &BTreeMap<String, String>,
     gpu_count: Option<u32>,
@@ -61,15 +63,17 @@ pub fn of(
     };
     // The counter covers the telemetry window; mean power is multiplied by the same window where
     // the file states it, else by the level's duration.
-    let window_s = positive(AIPERF_WINDOW_S);
+    let t = telemetry.copied().unwrap_or_default();
+    let measured = |v: Option<f64>| v.filter(|x| x.is_finite() && *x > 0.0);
+    let window_s = measured(t.window_s);
     let span = window_s.or(duration_s.filter(|d| *d > 0.0));
     let window = window_s.map(|w| format!("AIPerf's telemetry window of the level, {w:.1} s"));
-    let power = positive(AIPERF_POWER_W);
-    // GenAI-Perf's telemetry (read into the same figures) spans its whole perf_analyzer run.
+    let power = measured(t.mean_power_w);
+    // GenAI-Perf's telemetry (read into the same fields) spans its whole perf_analyzer run.
     // With the level's token count (its requests read), the counter over it; else (a summary
     // alone: no count, no duration) the mean power over the output token rate.
     if tool == crate::tools::genai_perf::SUMMARY_ID {
-        let counter = positive(AIPERF_ENERGY_J);
+        let counter = measured(t.energy_j);
         let (basis, joules, jpt) = match (counter.zip(tokens), power, system_tps) {
             (Some((j, t)), _, _) => ("energy counter", Some(j), j / t),
             (None, Some(w), Some(tps)) if tps > 0.0 => {
@@ -90,7 +94,7 @@ pub fn of(
             note: Some(GENAI_PERF_WINDOW.into()),
         });
     }
-    if let Some(counter) = positive(AIPERF_ENERGY_J) {
+    if let Some(counter) = measured(t.energy_j) {
         let (jpt, tpj) = per(counter)?;
         let by_power = power.zip(span).map(|(p, d)| p * d);
         let apart_pct = by_power.map(|j| (counter - j).abs() / j * 100.0);

@@ -152,6 +152,7 @@ impl Probe {
                 },
                 sampled_from: None,
                 server: None,
+                ..Point::default()
             });
         }
         let mut labels = self.labels.clone();

@@ -241,38 +241,37 @@ pub fn summary(
     )
 }
 
-/// A level's server figures from a tool's statistics over its own window (see
-/// [`STATS_PREFIX`]), audited against the client's system T/s, where its figures hold any;
-/// `source` says where they come from and over which window.
+/// A level's server figures from a tool's statistics over its own window ([`ServerStats`]),
+/// audited against the client's system T/s, where they hold any; `source` says where they come
+/// from and over which window.
 pub fn from_stats(
-    figures: &std::collections::BTreeMap<String, f64>,
+    stats: &ServerStats,
     source: Option<&str>,
     client_system_tps: Option<f64>,
 ) -> Option<ServerSummary> {
-    let get = |m: ServerMetric, stat: &str| {
-        figures
-            .get(&stats_key(m, stat))
-            .copied()
+    let get = |m: ServerMetric, stat: WindowStat| {
+        stats
+            .get(m, stat)
             // Counts, tokens and fractions: a negative one is no figure.
             .filter(|v| v.is_finite() && *v >= 0.0)
     };
     let gauge = |m: ServerMetric| {
         Some(Spread {
-            mean: get(m, "mean")?,
-            p50: get(m, "p50"),
-            max: get(m, "max"),
+            mean: get(m, WindowStat::Mean)?,
+            p50: get(m, WindowStat::P50),
+            max: get(m, WindowStat::Max),
             samples: None,
         })
     };
-    let generation_tps = get(ServerMetric::GenerationTokens, "rate").ok_or_else(|| {
+    let generation_tps = get(ServerMetric::GenerationTokens, WindowStat::Rate).ok_or_else(|| {
         format!(
             "the statistics have no rate of {}",
             ServerMetric::GenerationTokens.key()
         )
     });
     let tokens_per_decode_step = match (
-        get(ServerMetric::GenerationTokens, "total"),
-        get(ServerMetric::DecodeCalls, "total"),
+        get(ServerMetric::GenerationTokens, WindowStat::Total),
+        get(ServerMetric::DecodeCalls, WindowStat::Total),
     ) {
         (Some(tokens), Some(calls)) if calls > 0.0 => Ok(tokens / calls),
         (Some(_), Some(_)) => Err("no decode call in the window".to_owned()),

@@ -226,6 +226,7 @@ pub fn seed_report() -> Report {
             },
             sampled_from: None,
             server: None,
+            ..Point::default()
         })
         .collect();
     let meta = Metadata {

@@ -89,6 +89,7 @@ pub fn figures_only(report: &Report, summary: &Summary) -> Report {
                         },
                         sampled_from: p.sampled_from,
                         server: p.server.clone(),
+                        ..Point::default()
                     })
                     .collect(),
             })
@@ -319,6 +320,7 @@ pub fn summarize_report(
                         server: server_summary(p, &run.meta.labels, m.system_tps),
                         energy: crate::energy::of(
                             &p.reported.tool,
+                            p.telemetry.as_ref(),
                             &p.reported.figures,
                             &run.meta.labels,
                             run.meta.gpu_count,
@@ -346,7 +348,7 @@ fn server_summary(
     let Some(s) = p.server.as_ref() else {
         // A tool's statistics over its own window (AIPerf's server_metrics_export.json / .csv).
         return crate::server::from_stats(
-            &p.reported.figures,
+            p.server_stats.as_ref()?,
             labels
                 .get(crate::server::STATS_SOURCE_LABEL)
                 .map(String::as_str),

@@ -455,6 +455,7 @@ pub fn report(
                 },
                 sampled_from: None,
                 server: None,
+                ..Point::default()
             }
         })
         .collect();

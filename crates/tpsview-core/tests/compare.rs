@@ -38,6 +38,7 @@ fn run(label: &str, gpus: Option<u32>, levels: &[(f64, f64, f64)]) -> Run {
                 },
                 sampled_from: None,
                 server: None,
+                ..Point::default()
             })
             .collect(),
         axis: None,

@@ -43,6 +43,7 @@ fn point(req: Requests, concurrency: Option<f64>) -> Point {
         reported: Default::default(),
         sampled_from: None,
         server: None,
+        ..Point::default()
     }
 }
 

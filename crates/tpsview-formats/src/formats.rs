@@ -46,9 +46,22 @@ impl FormatExt for Format {
     }
 
     fn summary_partners(self) -> &'static [Format] {
-        self.spec().summary_partners
+        PARTNERS[Format::ALL.iter().position(|&f| f == self).unwrap_or(0)]
     }
 }
+
+// The summary partners in a table built at compile time from [`SPECS`] but holding none of its
+// readers: `group`, which the page runs, asks for partners, and reading them through `spec()`
+// would link every importer into the page (+170 KB gzip; the loading worker's module carries them).
+const PARTNERS: [&[Format]; SPECS.len()] = {
+    let mut a: [&[Format]; SPECS.len()] = [&[]; SPECS.len()];
+    let mut i = 0;
+    while i < SPECS.len() {
+        a[i] = SPECS[i].summary_partners;
+        i += 1;
+    }
+    a
+};
 
 // The readers' table is in [`Format::ALL`]'s order (detection order), checked when it compiles.
 const _: () = {

@@ -78,6 +78,9 @@ fn pair(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
         p.reported.figures.extend(q.reported.figures);
         p.reported.recomputed.extend(q.reported.recomputed);
         p.sampled_from = p.sampled_from.or(q.sampled_from);
+        // The summary's own telemetry and statistics over the level take precedence.
+        p.telemetry = q.telemetry.or(p.telemetry);
+        p.server_stats = q.server_stats.or(p.server_stats.take());
         diags.push(Diagnostic::info(
             &dname,
             "(file)",
@@ -184,13 +187,12 @@ enum Companion {
 /// requests, on the wall clock where the file dates it) to the AIPerf records of its level: the
 /// records in its folder when one is there, else those whose requests lie nearest in time
 /// (overlapping, or within [`COMPANION_REACH_S`]). The server's series goes onto the records'
-/// clock; the GPUs' energy and power join the level's figures where they cover
+/// clock; the GPUs' energy and power become the level's telemetry where they cover
 /// [`TELEMETRY_COVER`] of its requests' window (a summary's own telemetry, paired later, takes
-/// precedence); AIPerf's statistics of the server's metrics join the level's figures, and go to
-/// the AIPerf summary in their folder where it has no records. A companion with nowhere to go is
+/// precedence); AIPerf's statistics of the server's metrics become the level's server
+/// statistics, and go to the AIPerf summary in their folder where it has no records. A companion with nowhere to go is
 /// said and left out.
 fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
-    use crate::formats::aiperf_exports::{FROM_EPOCH_S, TO_EPOCH_S};
     // (file, run, point, window) of every records point (dated: its requests' wall-clock
     // window) and, for the statistics, of every summary point (undated).
     let mut records = Vec::new();
@@ -225,9 +227,7 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
             continue;
         };
         let name = files[c].file.clone();
-        let figures = &mut point.reported.figures;
-        let from = figures.remove(FROM_EPOCH_S).unwrap_or(f64::NAN);
-        let to = figures.remove(TO_EPOCH_S).unwrap_or(f64::NAN);
+        let (from, to) = point.epoch_window_s.unwrap_or((f64::NAN, f64::NAN));
         // The records in its folder when one is there (for the statistics, else the summary
         // there); else the nearest in time, if one alone.
         let in_folder =
@@ -310,9 +310,9 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
             ),
             Companion::Gpus | Companion::Stats => {
                 target.concurrency = target.concurrency.or(point.concurrency);
-                for (key, v) in std::mem::take(&mut point.reported.figures) {
-                    target.reported.figures.entry(key).or_insert(v);
-                }
+                // What the level has already (a summary's own telemetry) stays.
+                target.telemetry = target.telemetry.or(point.telemetry);
+                target.server_stats = target.server_stats.take().or(point.server_stats.take());
                 for (key, v) in std::mem::take(&mut run.meta.labels) {
                     run_to.meta.labels.entry(key).or_insert(v);
                 }

@@ -158,7 +158,8 @@ pub struct Point {
     pub request_rate: Option<f64>,
     /// Raw per-request data, when the source has it.
     pub requests: Option<Requests>,
-    /// The tool's own figures, by its own names.
+    /// The tool's own figures, by its own names (only those: what tpsview derives from a file is
+    /// a typed field below).
     pub reported: Reported,
     /// When `requests` is a sample (GuideLLM keeps a sample of a benchmark's requests): how many
     /// requests the sample stands for. Counts and system throughput then come from the tool.
@@ -167,6 +168,36 @@ pub struct Point {
     /// (No serde attributes here: the loading worker sends points in postcard, which cannot skip
     /// a field.)
     pub server: Option<crate::server::ServerSeries>,
+    /// A tool's statistics of the server's metrics over its own window, where it gave them and
+    /// no series was polled.
+    pub server_stats: Option<crate::server::ServerStats>,
+    /// What the GPUs drew over the level, where the file carries GPU telemetry.
+    pub telemetry: Option<Telemetry>,
+    /// The wall-clock window (Unix seconds, from and to) a point without requests covers, where
+    /// its file dates it: how a companion export (AIPerf's server metrics, GPU telemetry) finds
+    /// the level it belongs to.
+    pub epoch_window_s: Option<(f64, f64)>,
+}
+
+/// What the GPUs drew over a level, summed over distinct GPUs: tpsview's reading of a tool's GPU
+/// telemetry (DCGM's cumulative energy counter and mean power, as AIPerf and GenAI-Perf export
+/// them), not a figure the tool printed. Which GPUs is the run's label `telemetry_gpus`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Telemetry {
+    /// Joules over the window: each GPU's energy counter's rise, summed; `None` where one GPU
+    /// lacks it.
+    pub energy_j: Option<f64>,
+    /// Mean power, W, summed over the GPUs; `None` where one GPU lacks it.
+    pub mean_power_w: Option<f64>,
+    /// The telemetry window's length, s, where the file dates it.
+    pub window_s: Option<f64>,
+}
+
+impl Telemetry {
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.energy_j.is_none() && self.mean_power_w.is_none() && self.window_s.is_none()
+    }
 }
 
 /// The figures a tool printed for a point, by the tool's own names, in the tool's own units.

@@ -10,7 +10,9 @@
 //! tools/server/README.md (`--metrics`).
 
 /// One quantity the server reports about itself. Stored (tpsview/1) under its [`key`](Self::key).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum ServerMetric {
     /// Requests in the running batch (gauge).
     Running,
@@ -274,15 +276,85 @@ impl FromIterator<(ServerMetric, Vec<Option<f64>>)> for ServerValues {
     }
 }
 
-/// Where a tool's statistics of the server's metrics over a level are kept among the level's
-/// figures (AIPerf's `server_metrics_export.json` / `.csv`): `server_stats.<metric key>.<stat>`,
-/// the stat `mean`, `p50`, `max` of a gauge, `total` (its rise) or `rate` (per second) of a
-/// counter. Consumed by [`from_stats`]; never audited as a figure of the tool's own.
-pub const STATS_PREFIX: &str = "server_stats.";
-/// The run label saying where those statistics come from.
-pub const STATS_SOURCE_LABEL: &str = "server_stats_source";
-
-/// The figure key of statistic `stat` of `m` (see [`STATS_PREFIX`]).
-pub fn stats_key(m: ServerMetric, stat: &str) -> String {
-    format!("{STATS_PREFIX}{}.{stat}", m.key())
+/// One statistic a tool gives of a server metric over its own window: the `mean`, `p50` or `max`
+/// of a gauge, the `total` (its rise) or `rate` (per second) of a counter.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum WindowStat {
+    /// A gauge's mean over the window.
+    Mean,
+    /// A gauge's median over the window.
+    P50,
+    /// A gauge's maximum over the window.
+    Max,
+    /// A counter's rise over the window.
+    Total,
+    /// A counter's rise per second.
+    Rate,
 }
+
+impl WindowStat {
+    /// Every statistic, in a fixed order.
+    pub const ALL: [WindowStat; 5] = [
+        WindowStat::Mean,
+        WindowStat::P50,
+        WindowStat::Max,
+        WindowStat::Total,
+        WindowStat::Rate,
+    ];
+
+    /// Its name (tpsview/1's key).
+    pub const fn key(self) -> &'static str {
+        match self {
+            WindowStat::Mean => "mean",
+            WindowStat::P50 => "p50",
+            WindowStat::Max => "max",
+            WindowStat::Total => "total",
+            WindowStat::Rate => "rate",
+        }
+    }
+
+    /// The statistic a key names.
+    pub fn from_key(key: &str) -> Option<WindowStat> {
+        WindowStat::ALL.into_iter().find(|s| s.key() == key)
+    }
+}
+
+/// A tool's statistics of the server's metrics over a level, over the tool's own window (AIPerf's
+/// `server_metrics_export.json` / `.csv`), not a series: what the level's server figures are made
+/// of where no series was polled. Where they come from is the run's label [`STATS_SOURCE_LABEL`].
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServerStats {
+    /// (metric, statistic, value), at most one per pair, sorted.
+    pub values: Vec<(ServerMetric, WindowStat, f64)>,
+}
+
+impl ServerStats {
+    /// Statistic `stat` of `m`, where the tool gave it.
+    pub fn get(&self, m: ServerMetric, stat: WindowStat) -> Option<f64> {
+        self.values
+            .iter()
+            .find(|(vm, vs, _)| *vm == m && *vs == stat)
+            .map(|v| v.2)
+    }
+
+    /// Sets statistic `stat` of `m`.
+    pub fn insert(&mut self, m: ServerMetric, stat: WindowStat, value: f64) {
+        match self
+            .values
+            .binary_search_by(|(vm, vs, _)| (*vm, *vs).cmp(&(m, stat)))
+        {
+            Ok(i) => self.values[i].2 = value,
+            Err(i) => self.values.insert(i, (m, stat, value)),
+        }
+    }
+
+    /// Whether it holds no statistic.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// The run label saying where a level's [`ServerStats`] come from.
+pub const STATS_SOURCE_LABEL: &str = "server_stats_source";

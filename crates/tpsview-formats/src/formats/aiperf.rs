@@ -30,7 +30,8 @@ pub const RECORDS_SPEC: FormatSpec = FormatSpec {
     summary_partners: &[Format::AiperfSummary],
 };
 
-pub use crate::tools::aiperf::{AIPERF_ENERGY_J, AIPERF_POWER_W, AIPERF_WINDOW_S, GPUS_LABEL};
+use crate::model::Telemetry;
+pub use crate::tools::aiperf::GPUS_LABEL;
 
 /// AIPerf `profile_export_aiperf.json` (summary).
 pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
@@ -377,9 +378,8 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         labels.insert("endpoint".into(), endpoint);
     }
     reasoning_note(file, &figures, &mut diags);
-    let mut figures = figures;
-    telemetry(root, &mut figures, &mut labels);
-    let point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
+    let mut point = summary_point(file, SUMMARY_ID, concurrency, None, figures);
+    point.telemetry = telemetry(root, &mut labels);
     Ok((
         common::one_run(
             common::with_trial(common::label("AIPerf", model.as_deref()), file),
@@ -397,21 +397,13 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
 
 /// The GPUs' energy and power from the summary's `telemetry_data` (AIPerf's DCGM telemetry:
 /// `endpoints[url].gpus[gpu_N].metrics.{energy_consumption, gpu_power_usage}` with their units),
-/// into the figures [`AIPERF_ENERGY_J`] (each GPU's cumulative counter, max − min)
-/// and [`AIPERF_POWER_W`] (its mean), summed over distinct GPUs — two exporters
-/// scraping one GPU (the same UUID) count it once, at the mean of what they report — and the
-/// labels naming the GPUs and the window.
-fn telemetry(
-    root: &Value,
-    figures: &mut BTreeMap<String, f64>,
-    labels: &mut BTreeMap<String, String>,
-) {
-    let Some(endpoints) = root
+/// into the level's [`Telemetry`] — energy (each GPU's cumulative counter, max − min) and mean
+/// power, summed over distinct GPUs (two exporters scraping one GPU, the same UUID, count it once,
+/// at the mean of what they report), and the window — and the label naming the GPUs.
+fn telemetry(root: &Value, labels: &mut BTreeMap<String, String>) -> Option<Telemetry> {
+    let endpoints = root
         .pointer("/telemetry_data/endpoints")
-        .and_then(Value::as_object)
-    else {
-        return;
-    };
+        .and_then(Value::as_object)?;
     let mut gpus = super::telemetry::Gpus::default();
     for (url, e) in endpoints {
         let Some(list) = e.get("gpus").and_then(Value::as_object) else {
@@ -440,21 +432,17 @@ fn telemetry(
             gpus.add(id, name, url, energy, power);
         }
     }
-    if gpus.len() == 0 {
-        return;
-    }
-    gpus.write(figures, labels);
-    // The window's length (a figure: the level's own, where a run gathers several files).
+    let mut telemetry = gpus.write(labels)?;
+    // The window's length (the level's own, where a run gathers several files).
     let at = |k: &str| {
         root.pointer(&format!("/telemetry_data/summary/{k}"))
             .and_then(Value::as_str)
             .and_then(common::iso_seconds)
     };
     if let (Some(a), Some(b)) = (at("start_time"), at("end_time")) {
-        if b > a {
-            figures.insert(AIPERF_WINDOW_S.into(), b - a);
-        }
+        telemetry.window_s = (b > a).then_some(b - a);
     }
+    Some(telemetry)
 }
 
 /// A profiling record read straight from its bytes into [`RecordParts`], each key taken as

@@ -4,7 +4,7 @@
 //! its own: each parses into one point without requests, on the wall clock (epoch seconds), that
 //! `crate::group` attaches to the records of its level (the same folder, else the records nearest
 //! in time) — the server's series put on the records' clock, the GPUs' energy and power over the
-//! telemetry window joined to the level's figures. Read from the layout AIPerf's source writes
+//! telemetry window given to the level. Read from the layout AIPerf's source writes
 //! (`server_metrics/jsonl_writer.py`, `gpu_telemetry/`; ai-dynamo/aiperf): the GPU telemetry from
 //! real files (tests/fixtures/aiperf/telemetry-c*/), the server metrics from its schema (no run's
 //! file of it is public).
@@ -13,23 +13,19 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::aiperf::{AIPERF_ENERGY_J, AIPERF_POWER_W, AIPERF_WINDOW_S, SUMMARY_ID};
+use super::aiperf::SUMMARY_ID;
 use super::common::{self, at, read_values};
 use super::{Format, FormatSpec};
 use crate::error::{Diagnostic, ParseError};
-use crate::model::{Metadata, Report};
-use crate::server::{canonical_family, combine, merge_sources, ServerMetric, ServerSeries};
+use crate::model::{Metadata, Report, Telemetry};
+use crate::server::{
+    canonical_family, combine, merge_sources, ServerMetric, ServerSeries, ServerStats,
+};
 
 /// Format id of `server_metrics_export.jsonl`.
 pub const SERVER_METRICS_ID: &str = "aiperf-server-metrics";
 /// Format id of `gpu_telemetry_export.jsonl`.
 pub const GPU_TELEMETRY_ID: &str = "aiperf-gpu-telemetry";
-
-/// The first and last sample (epoch seconds) of a companion's point: where `crate::group`
-/// places it in time. Consumed when it is attached; never shown.
-pub const FROM_EPOCH_S: &str = "companion.from_epoch_s";
-/// See [`FROM_EPOCH_S`].
-pub const TO_EPOCH_S: &str = "companion.to_epoch_s";
 
 /// AIPerf `server_metrics_export.jsonl` (or `<prefix>_server_metrics.jsonl`).
 pub const SERVER_METRICS_SPEC: FormatSpec = FormatSpec {
@@ -62,21 +58,31 @@ fn epoch_s(line: &Value) -> Option<f64> {
         .map(|t| t * 1e-9)
 }
 
-/// The companion's one point: its figures, its place in time (where the file dates it), its series.
+/// What a companion export carries to its level.
+enum Carries {
+    /// The server's metrics over time.
+    Series(ServerSeries),
+    /// The GPUs' energy and power.
+    Gpus(Telemetry),
+    /// AIPerf's statistics of the server's metrics.
+    Stats(ServerStats),
+}
+
+/// The companion's one point: what it carries, its place in time (where the file dates it).
 fn companion(
     file: &str,
     tool: &str,
-    mut figures: BTreeMap<String, f64>,
+    carries: Carries,
     span: Option<(f64, f64)>,
     meta: Metadata,
-    server: Option<ServerSeries>,
 ) -> Report {
-    if let Some((from, to)) = span {
-        figures.insert(FROM_EPOCH_S.into(), from);
-        figures.insert(TO_EPOCH_S.into(), to);
+    let mut point = common::summary_point(file, SUMMARY_ID, None, None, BTreeMap::new());
+    point.epoch_window_s = span;
+    match carries {
+        Carries::Series(s) => point.server = Some(s),
+        Carries::Gpus(t) => point.telemetry = Some(t),
+        Carries::Stats(s) => point.server_stats = Some(s),
     }
-    let mut point = common::summary_point(file, SUMMARY_ID, None, None, figures);
-    point.server = server;
     common::one_run(
         common::with_trial("AIPerf".into(), file),
         tool,
@@ -162,10 +168,9 @@ pub fn parse_server_metrics(
         companion(
             file,
             SERVER_METRICS_ID,
-            BTreeMap::new(),
+            Carries::Series(series),
             Some((from, to)),
             Metadata::default(),
-            Some(series),
         ),
         diags,
     ))
@@ -249,13 +254,12 @@ pub fn parse_gpu_telemetry(
             (!power.is_empty()).then(|| crate::stats::sum(&power) / power.len() as f64);
         gpus.add(gpu, &name, &source, rise, mean_power);
     }
-    let mut figures = BTreeMap::new();
     let mut meta = Metadata::default();
-    gpus.write(&mut figures, &mut meta.labels);
+    let mut telemetry = gpus.write(&mut meta.labels).unwrap_or_default();
     if to > from {
-        figures.insert(AIPERF_WINDOW_S.into(), to - from);
+        telemetry.window_s = Some(to - from);
     }
-    if !figures.contains_key(AIPERF_ENERGY_J) && !figures.contains_key(AIPERF_POWER_W) {
+    if telemetry.energy_j.is_none() && telemetry.mean_power_w.is_none() {
         return Err(common::no_data(
             file,
             "no gpu_power_usage or energy_consumption in telemetry_data",
@@ -265,10 +269,9 @@ pub fn parse_gpu_telemetry(
         companion(
             file,
             GPU_TELEMETRY_ID,
-            figures,
+            Carries::Gpus(telemetry),
             Some((from, to)),
             meta,
-            None,
         ),
         diags,
     ))

@@ -507,6 +507,7 @@ pub(crate) fn summary_point(
         },
         sampled_from: None,
         server: None,
+        ..Point::default()
     }
 }
 
@@ -555,6 +556,7 @@ pub(crate) fn requests_point(file: &str, tool: &str, requests: Requests) -> Poin
         },
         sampled_from: None,
         server: None,
+        ..Point::default()
     }
 }
 

@@ -542,6 +542,7 @@ fn build_export(
             },
             sampled_from: None,
             server: None,
+            ..Point::default()
         });
     }
     if points.is_empty() {
@@ -777,10 +778,9 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         ],
     );
     let model = config_model(root);
-    let mut figures = figures;
     let mut meta = meta(model.clone());
-    telemetry_stats(root, &mut figures, &mut meta.labels);
-    let point = summary_point(file, SUMMARY_ID, concurrency, rate, figures);
+    let mut point = summary_point(file, SUMMARY_ID, concurrency, rate, figures);
+    point.telemetry = telemetry_stats(root, &mut meta.labels);
     Ok((
         common::one_run(
             common::label("GenAI-Perf", model.as_deref()),
@@ -796,15 +796,13 @@ pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
 /// `--server-metrics-url`): per metric a `unit` and one statistics block per GPU (`"0"`, `"1"`… ;
 /// `gpu0`… before GenAI-Perf read DCGM). `energy_consumption` is DCGM's counter since the GPU
 /// started, so its max − min is the energy over the telemetry window; `gpu_power_usage.avg` the
-/// mean power. Into the figures `crate::energy` reads, summed over the GPUs.
+/// mean power. Into the level's [`Telemetry`](crate::model::Telemetry) that `energy` reads,
+/// summed over the GPUs.
 fn telemetry_stats(
     root: &Value,
-    figures: &mut BTreeMap<String, f64>,
     labels: &mut BTreeMap<String, String>,
-) {
-    let Some(stats) = root.get("telemetry_stats").and_then(Value::as_object) else {
-        return;
-    };
+) -> Option<crate::model::Telemetry> {
+    let stats = root.get("telemetry_stats").and_then(Value::as_object)?;
     let scaled = |metric: &str, per: fn(&str) -> Option<f64>| {
         let m = stats.get(metric)?.as_object()?;
         let scale = per(m.get("unit")?.as_str()?)?;
@@ -838,7 +836,7 @@ fn telemetry_stats(
             stat(&power, "avg"),
         );
     }
-    gpus.write(figures, labels);
+    gpus.write(labels)
 }
 
 /// `Time To First Token (ms)` → `time_to_first_token`.

@@ -112,6 +112,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             },
             sampled_from,
             server: None,
+            ..Point::default()
         });
     }
     if points.is_empty() {

@@ -266,6 +266,7 @@ impl super::records::Sink for ResponsesSink {
             reported,
             sampled_from: None,
             server: None,
+            ..Point::default()
         };
         Ok((
             common::one_run(

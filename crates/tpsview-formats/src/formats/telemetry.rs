@@ -1,11 +1,12 @@
 //! GPU telemetry as the tools write it (AIPerf's summary and per-sample export, GenAI-Perf's
 //! `telemetry_stats`): each GPU's energy over a window (the rise of DCGM's cumulative counter) and
-//! its mean power, summed over distinct GPUs into the figures `crate::energy` reads. Two exporters
+//! its mean power, summed over distinct GPUs into the point's [`Telemetry`] that `energy` reads. Two exporters
 //! scraping one GPU (the same UUID) count it once, at the mean of what they say of it.
 
 use std::collections::BTreeMap;
 
-use super::aiperf::{AIPERF_ENERGY_J, AIPERF_POWER_W, GPUS_LABEL};
+use super::aiperf::GPUS_LABEL;
+use crate::model::Telemetry;
 
 /// Joules in one of an energy `unit` as the tools spell it.
 pub(crate) fn joules_per(unit: &str) -> Option<f64> {
@@ -72,21 +73,12 @@ impl Gpus {
         }
     }
 
-    /// How many distinct GPUs.
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// The figures [`AIPERF_ENERGY_J`] and [`AIPERF_POWER_W`] (each summed over the GPUs, left
-    /// out where one GPU lacks it) and the label [`GPUS_LABEL`] naming the GPUs and who reported
-    /// them. Nothing when there is no GPU.
-    pub(crate) fn write(
-        self,
-        figures: &mut BTreeMap<String, f64>,
-        labels: &mut BTreeMap<String, String>,
-    ) {
+    /// Their energy and mean power (each summed over the GPUs, `None` where one GPU lacks it;
+    /// no window) and the label [`GPUS_LABEL`] naming the GPUs and who reported them. `None`
+    /// and no label when there is no GPU.
+    pub(crate) fn write(self, labels: &mut BTreeMap<String, String>) -> Option<Telemetry> {
         if self.0.is_empty() {
-            return;
+            return None;
         }
         let mean = |v: &[Option<f64>]| {
             v.iter()
@@ -94,17 +86,11 @@ impl Gpus {
                 .sum::<Option<f64>>()
                 .map(|s| s / v.len() as f64)
         };
-        if let Some(j) = self
-            .0
-            .iter()
-            .map(|g| mean(&g.energy_j))
-            .sum::<Option<f64>>()
-        {
-            figures.insert(AIPERF_ENERGY_J.into(), j);
-        }
-        if let Some(w) = self.0.iter().map(|g| mean(&g.power_w)).sum::<Option<f64>>() {
-            figures.insert(AIPERF_POWER_W.into(), w);
-        }
+        let telemetry = Telemetry {
+            energy_j: self.0.iter().map(|g| mean(&g.energy_j)).sum(),
+            mean_power_w: self.0.iter().map(|g| mean(&g.power_w)).sum(),
+            window_s: None,
+        };
         let named: Vec<String> = self
             .0
             .iter()
@@ -133,5 +119,6 @@ impl Gpus {
                 named.join("; ")
             ),
         );
+        Some(telemetry)
     }
 }

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{Column, Num};
-use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run};
+use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run, Telemetry};
 use crate::requests::{token_counts, validate_requests};
+use crate::server::{ServerMetric, ServerStats, WindowStat};
 
 pub use crate::tools::tpsview::{figure_groups, figures, ID};
 
@@ -64,6 +65,13 @@ struct RawPoint {
     sampled_from: Option<u64>,
     #[serde(default)]
     server: Option<crate::server::ServerSeries>,
+    /// `{metric key: {stat: value}}` ([`ServerMetric::key`], [`WindowStat::key`]).
+    #[serde(default)]
+    server_stats: Option<BTreeMap<String, BTreeMap<String, f64>>>,
+    #[serde(default)]
+    telemetry: Option<Telemetry>,
+    #[serde(default)]
+    epoch_window_s: Option<(f64, f64)>,
 }
 
 #[derive(Deserialize)]
@@ -192,7 +200,7 @@ fn into_point(
         .requests
         .map(|r| into_requests(file, path, r, diags))
         .transpose()?;
-    let reported = raw
+    let mut reported = raw
         .reported
         .map(|r| Reported {
             tool: r.tool,
@@ -203,6 +211,28 @@ fn into_point(
             tool: ID.into(),
             ..Reported::default()
         });
+    let mut server_stats = ServerStats::default();
+    for (metric, stats) in raw.server_stats.into_iter().flatten() {
+        for (stat, v) in stats {
+            match (ServerMetric::from_key(&metric), WindowStat::from_key(&stat)) {
+                (Some(m), Some(s)) if v.is_finite() => server_stats.insert(m, s, v),
+                _ => diags.push(Diagnostic::warning(
+                    file,
+                    &format!("{path}.server_stats.{metric}.{stat}"),
+                    None,
+                    "not a statistic of a server metric tpsview knows: ignored",
+                )),
+            }
+        }
+    }
+    let mut telemetry = raw.telemetry.filter(|t| !t.is_empty());
+    let mut epoch_window_s = raw.epoch_window_s;
+    legacy_facts(
+        &mut reported.figures,
+        &mut server_stats,
+        &mut telemetry,
+        &mut epoch_window_s,
+    );
     if requests.is_none() && reported.figures.is_empty() {
         diags.push(Diagnostic::warning(
             file,
@@ -219,7 +249,57 @@ fn into_point(
         reported,
         sampled_from: raw.sampled_from,
         server: raw.server,
+        server_stats: (!server_stats.is_empty()).then_some(server_stats),
+        telemetry,
+        epoch_window_s,
     })
+}
+
+/// Reports written before a point had typed facts (2026-12) kept them among the tool's figures
+/// under made-up keys: `telemetry.{energy_j, mean_power_w, window_s}`,
+/// `server_stats.<metric>.<stat>`, `companion.{from,to}_epoch_s`. They are moved to the point's
+/// fields (the typed ones, where a file has both, win).
+fn legacy_facts(
+    figures: &mut BTreeMap<String, f64>,
+    server_stats: &mut ServerStats,
+    telemetry: &mut Option<Telemetry>,
+    epoch_window_s: &mut Option<(f64, f64)>,
+) {
+    if !figures.keys().any(|k| {
+        k.starts_with("telemetry.") || k.starts_with("server_stats.") || k.starts_with("companion.")
+    }) {
+        return;
+    }
+    let mut old = Telemetry {
+        energy_j: figures.remove("telemetry.energy_j"),
+        mean_power_w: figures.remove("telemetry.mean_power_w"),
+        window_s: figures.remove("telemetry.window_s"),
+    };
+    if let Some(t) = telemetry {
+        old = *t;
+    }
+    *telemetry = (!old.is_empty()).then_some(old);
+    let from = figures.remove("companion.from_epoch_s");
+    let to = figures.remove("companion.to_epoch_s");
+    *epoch_window_s = epoch_window_s.or(from.zip(to));
+    let keys: Vec<String> = figures
+        .keys()
+        .filter(|k| k.starts_with("server_stats."))
+        .cloned()
+        .collect();
+    for key in keys {
+        let rest = &key["server_stats.".len()..];
+        let parsed = rest
+            .rsplit_once('.')
+            .and_then(|(m, s)| Some((ServerMetric::from_key(m)?, WindowStat::from_key(s)?)));
+        if let Some((m, s)) = parsed {
+            if let Some(v) = figures.remove(&key) {
+                if server_stats.get(m, s).is_none() {
+                    server_stats.insert(m, s, v);
+                }
+            }
+        }
+    }
 }
 
 fn into_requests(
@@ -400,6 +480,22 @@ struct WPoint<'a> {
     sampled_from: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     server: Option<&'a crate::server::ServerSeries>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    server_stats: BTreeMap<&'static str, BTreeMap<&'static str, f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    telemetry: Option<WTelemetry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    epoch_window_s: Option<(f64, f64)>,
+}
+
+#[derive(Serialize)]
+struct WTelemetry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    energy_j: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean_power_w: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window_s: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -486,6 +582,20 @@ fn write_point(p: &Point) -> WPoint<'_> {
         ),
         sampled_from: p.sampled_from,
         server: p.server.as_ref(),
+        server_stats: {
+            let mut by_metric: BTreeMap<&'static str, BTreeMap<&'static str, f64>> =
+                BTreeMap::new();
+            for &(m, s, v) in p.server_stats.iter().flat_map(|s| &s.values) {
+                by_metric.entry(m.key()).or_default().insert(s.key(), v);
+            }
+            by_metric
+        },
+        telemetry: p.telemetry.map(|t| WTelemetry {
+            energy_j: t.energy_j,
+            mean_power_w: t.mean_power_w,
+            window_s: t.window_s,
+        }),
+        epoch_window_s: p.epoch_window_s,
     }
 }
 

@@ -487,6 +487,7 @@ fn into_point(
         reported,
         sampled_from: None,
         server: None,
+        ..Point::default()
     };
     (run, point)
 }

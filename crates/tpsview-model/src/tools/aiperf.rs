@@ -84,13 +84,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     notes: NOTES,
 };
 
-// What the summary's GPU telemetry is read into (the analysis's `energy` reads them back).
-/// Joules the GPUs used over AIPerf's telemetry window: the rise of each GPU's cumulative energy
-/// counter, summed over distinct GPUs.
-pub const AIPERF_ENERGY_J: &str = "telemetry.energy_j";
-/// Mean power (W) over AIPerf's telemetry window, summed over distinct GPUs.
-pub const AIPERF_POWER_W: &str = "telemetry.mean_power_w";
-/// The length (s) of AIPerf's telemetry window (`telemetry_data.summary`).
-pub const AIPERF_WINDOW_S: &str = "telemetry.window_s";
-/// The GPUs the telemetry covers (run label).
+/// The GPUs a level's [`Telemetry`](crate::model::Telemetry) covers (run label, shown under
+/// "How this was run").
 pub const GPUS_LABEL: &str = "telemetry_gpus";

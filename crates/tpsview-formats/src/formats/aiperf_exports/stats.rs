@@ -18,10 +18,10 @@ use std::collections::BTreeMap;
 
 use super::super::common;
 use super::super::{Format, FormatSpec};
-use super::companion;
+use super::{companion, Carries};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::Metadata;
-use crate::server::{canonical_family, stats_key, ServerMetric, STATS_SOURCE_LABEL};
+use crate::server::{canonical_family, ServerMetric, ServerStats, WindowStat, STATS_SOURCE_LABEL};
 
 /// Format id of `server_metrics_export.json` and `.csv`.
 pub const SERVER_STATS_ID: &str = "aiperf-server-stats";
@@ -43,11 +43,16 @@ pub const SERVER_STATS_SPEC: FormatSpec = FormatSpec {
     summary_partners: &[],
 };
 
-/// The statistics of a gauge and of a counter that tpsview reads.
-const GAUGE_STATS: [&str; 3] = ["avg", "p50", "max"];
-const COUNTER_STATS: [&str; 2] = ["total", "rate"];
+/// The statistics of a gauge and of a counter that tpsview reads: AIPerf's name, tpsview's.
+const GAUGE_STATS: [(&str, WindowStat); 3] = [
+    ("avg", WindowStat::Mean),
+    ("p50", WindowStat::P50),
+    ("max", WindowStat::Max),
+];
+const COUNTER_STATS: [(&str, WindowStat); 2] =
+    [("total", WindowStat::Total), ("rate", WindowStat::Rate)];
 
-/// Parses either file into the level's figures ([`stats_key`]): gauges summed over their series
+/// Parses either file into the level's [`ServerStats`]: gauges summed over their series
 /// (KV-cache usage averaged), their `p50` and `max` only where one series has them (a median or
 /// maximum of a sum is not the sum of theirs); counters' `total` and `rate` summed.
 pub fn parse(
@@ -94,17 +99,17 @@ pub fn parse(
         }
         taken.insert(m, (name.as_str(), stats));
     }
-    let mut figures = BTreeMap::new();
+    let mut stats = ServerStats::default();
     for (m, (name, series)) in &taken {
-        let names: &[&str] = if m.is_counter() {
+        let names: &[(&str, WindowStat)] = if m.is_counter() {
             &COUNTER_STATS
         } else {
             &GAUGE_STATS
         };
-        for stat in names {
+        for &(stat, kind) in names {
             let values: Vec<f64> = series
                 .iter()
-                .filter_map(|s| s.get(*stat)?.as_f64())
+                .filter_map(|s| s.get(stat)?.as_f64())
                 .filter(|v| v.is_finite())
                 .collect();
             if values.len() != series.len() {
@@ -123,17 +128,16 @@ pub fn parse(
                 continue;
             }
             let sum = crate::stats::sum(&values);
-            let v = match (*stat, m) {
-                (_, ServerMetric::KvUsage) if *stat == "avg" => sum / values.len() as f64,
+            let v = match (stat, m) {
+                (_, ServerMetric::KvUsage) if stat == "avg" => sum / values.len() as f64,
                 ("avg" | "total" | "rate", _) => sum,
                 _ if values.len() == 1 => values[0],
                 _ => continue,
             };
-            let stat = if *stat == "avg" { "mean" } else { stat };
-            figures.insert(stats_key(*m, stat), v);
+            stats.insert(*m, kind, v);
         }
     }
-    if figures.is_empty() {
+    if stats.is_empty() {
         return Err(common::no_data(
             file,
             "no statistics of a metric tpsview reads (running, waiting, KV-cache, token and decode counters under vLLM's, SGLang's, llama.cpp's or TGI's names)",
@@ -181,7 +185,7 @@ pub fn parse(
             "no scrape times: it joins the AIPerf level in its own folder",
         ));
     }
-    let mut report = companion(file, SERVER_STATS_ID, figures, span, meta, None);
+    let mut report = companion(file, SERVER_STATS_ID, Carries::Stats(stats), span, meta);
     // The JSON's copy of the run's configuration names the level, for records that do not.
     if let Some(p) = report.runs.iter_mut().flat_map(|r| &mut r.points).next() {
         p.concurrency = common::at(&doc, "input_config.loadgen.concurrency")

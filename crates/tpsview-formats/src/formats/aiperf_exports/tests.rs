@@ -22,18 +22,21 @@ fn a_real_gpu_telemetry_export_counts_its_one_gpu_once() {
     .unwrap();
     assert!(diags.is_empty(), "{diags:?}");
     let run = &report.runs[0];
-    let f = &run.points[0].reported.figures;
+    let t = run.points[0].telemetry.unwrap();
     assert!(
-        (f[AIPERF_ENERGY_J] - (252.982 + 262.101) / 2.0).abs() < 1e-3,
-        "{f:?}"
+        (t.energy_j.unwrap() - (252.982 + 262.101) / 2.0).abs() < 1e-3,
+        "{t:?}"
     );
     assert!(
-        (f[AIPERF_POWER_W] - (92.5317 + 93.0612) / 2.0).abs() < 1e-4,
-        "{f:?}"
+        (t.mean_power_w.unwrap() - (92.5317 + 93.0612) / 2.0).abs() < 1e-4,
+        "{t:?}"
     );
-    assert!((f[AIPERF_WINDOW_S] - 2.996489325).abs() < 1e-6, "{f:?}");
+    assert!((t.window_s.unwrap() - 2.996489325).abs() < 1e-6, "{t:?}");
+    // Nothing of it among the tool's own figures.
+    assert!(run.points[0].reported.figures.is_empty());
     // The first sample, 1762551530.946074466 s after the epoch (an f64 keeps it to ~0.2 µs).
-    assert!((f[FROM_EPOCH_S] - 1_762_551_530.946_074_5).abs() < 1e-5);
+    let (from, _) = run.points[0].epoch_window_s.unwrap();
+    assert!((from - 1_762_551_530.946_074_5).abs() < 1e-5);
     assert!(run.points[0].requests.is_none());
     let gpus = &run.meta.labels[super::super::aiperf::GPUS_LABEL];
     assert!(
@@ -60,9 +63,9 @@ fn a_gpu_counter_that_goes_down_gives_no_energy_but_power_stays() {
     ]
     .join("\n");
     let (report, diags) = parse_gpu_telemetry("t.jsonl", text.as_bytes()).unwrap();
-    let f = &report.runs[0].points[0].reported.figures;
-    assert!(!f.contains_key(AIPERF_ENERGY_J), "{f:?}");
-    assert_eq!(f[AIPERF_POWER_W], 200.0);
+    let t = report.runs[0].points[0].telemetry.unwrap();
+    assert_eq!(t.energy_j, None, "{t:?}");
+    assert_eq!(t.mean_power_w, Some(200.0));
     assert!(
         diags
             .iter()
@@ -135,7 +138,7 @@ fn server_metrics_are_read_under_prometheus_clients_names_and_summed_over_endpoi
     assert!(
         s.source.contains("http://a:8000/metrics") && s.source.contains("http://b:8000/metrics")
     );
-    assert_eq!(p.reported.figures[FROM_EPOCH_S], s.t_s[0]);
+    assert_eq!(p.epoch_window_s.map(|w| w.0), Some(s.t_s[0]));
     // Nothing under a name tpsview reads: said, naming the file.
     let e = parse_server_metrics(
         "other.jsonl",
@@ -173,9 +176,9 @@ fn stats_fixture(path: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// The figure `stat` of `m` among a point's figures.
-fn stat(f: &std::collections::BTreeMap<String, f64>, m: ServerMetric, stat: &str) -> Option<f64> {
-    f.get(&crate::server::stats_key(m, stat)).copied()
+/// Statistic `stat` (its key) of `m` among a point's server statistics.
+fn stat(f: &crate::server::ServerStats, m: ServerMetric, stat: &str) -> Option<f64> {
+    f.get(m, crate::server::WindowStat::from_key(stat).unwrap())
 }
 
 #[test]
@@ -188,7 +191,9 @@ fn aiperfs_server_statistics_csv_gives_each_metric_its_own_cells() {
         Some(Format::AiperfServerStats)
     );
     let (report, diags) = stats::parse("server_metrics_export.csv", &bytes).unwrap();
-    let f = &report.runs[0].points[0].reported.figures;
+    let p = &report.runs[0].points[0];
+    assert!(p.reported.figures.is_empty(), "{:?}", p.reported.figures);
+    let f = p.server_stats.as_ref().unwrap();
     assert_eq!(stat(f, ServerMetric::Running, "mean"), Some(3.6667));
     assert_eq!(stat(f, ServerMetric::Running, "p50"), Some(4.0));
     assert_eq!(stat(f, ServerMetric::Running, "max"), Some(4.0));
@@ -203,7 +208,7 @@ fn aiperfs_server_statistics_csv_gives_each_metric_its_own_cells() {
         Some(1604.0)
     );
     // Undated: no place in time, said.
-    assert!(!f.contains_key(FROM_EPOCH_S));
+    assert_eq!(p.epoch_window_s, None);
     assert!(diags.iter().any(|d| d.message.contains("no scrape times")));
     let source = &report.runs[0].meta.labels[crate::server::STATS_SOURCE_LABEL];
     assert!(source.contains("server_metrics_export.csv") && source.contains("localhost:8000"));
@@ -227,7 +232,7 @@ fn aiperfs_server_statistics_json_of_two_replicas_sum_but_give_no_median_or_max(
     };
     let (report, _) = stats::parse("server_metrics_export.json", &bytes).unwrap();
     let p = &report.runs[0].points[0];
-    let f = &p.reported.figures;
+    let f = p.server_stats.as_ref().unwrap();
     let running = series("vllm:num_requests_running", "avg");
     assert_eq!(running.len(), 2);
     assert_eq!(
@@ -251,7 +256,7 @@ fn aiperfs_server_statistics_json_of_two_replicas_sum_but_give_no_median_or_max(
     let first = doc["summary"]["endpoint_info"]["http://10.0.0.11:8000/metrics"]["first_update_ns"]
         .as_f64()
         .unwrap();
-    assert!((f[FROM_EPOCH_S] - first * 1e-9).abs() < 1e-6);
+    assert!((p.epoch_window_s.unwrap().0 - first * 1e-9).abs() < 1e-6);
     assert_eq!(p.concurrency, Some(4.0));
 }
 
@@ -269,7 +274,7 @@ fn server_statistics_without_a_known_metric_or_a_metrics_object_are_refused_by_n
         {"endpoint_url": "a", "stats": {"avg": 2.0, "max": 3.0}},
         {"endpoint_url": "b", "stats": {"avg": 1.0}}]}}}"#;
     let (report, diags) = stats::parse("sm.json", json.as_bytes()).unwrap();
-    let f = &report.runs[0].points[0].reported.figures;
+    let f = report.runs[0].points[0].server_stats.as_ref().unwrap();
     assert_eq!(stat(f, ServerMetric::Running, "mean"), Some(3.0));
     assert_eq!(stat(f, ServerMetric::Running, "max"), None);
     assert!(diags

@@ -176,3 +176,82 @@ fn a_levels_server_series_round_trips_and_older_files_have_none() {
     let old = parse_any("seed.json", seed_json().as_bytes()).unwrap();
     assert!(old.report.runs[0].points.iter().all(|p| p.server.is_none()));
 }
+
+#[test]
+fn a_levels_typed_facts_round_trip_under_their_own_keys_not_the_tools_figures() {
+    use crate::model::Telemetry;
+    use crate::server::{ServerMetric, ServerStats, WindowStat};
+    let mut report = crate::simulate::seed_report();
+    let mut stats = ServerStats::default();
+    stats.insert(ServerMetric::Running, WindowStat::Mean, 3.5);
+    stats.insert(ServerMetric::GenerationTokens, WindowStat::Rate, 200.25);
+    let telemetry = Telemetry {
+        energy_j: Some(4450.5),
+        mean_power_w: Some(271.5),
+        window_s: None,
+    };
+    {
+        let p = &mut report.runs[0].points[0];
+        p.server_stats = Some(stats.clone());
+        p.telemetry = Some(telemetry);
+        p.epoch_window_s = Some((1_762_551_530.5, 1_762_551_546.25));
+    }
+    let text = write(&report);
+    // Written as the schema says (docs/report-format.md), typed keys spelled out by hand.
+    assert!(
+        text.contains(
+            r#""server_stats":{"generation_tokens_total":{"rate":200.25},"running":{"mean":3.5}}"#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""telemetry":{"energy_j":4450.5,"mean_power_w":271.5}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""epoch_window_s":[1762551530.5,1762551546.25]"#),
+        "{text}"
+    );
+    let back = parse_any("t.json", text.as_bytes()).unwrap();
+    assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
+    let p = &back.report.runs[0].points[0];
+    assert_eq!(p.server_stats.as_ref(), Some(&stats));
+    assert_eq!(p.telemetry, Some(telemetry));
+    assert_eq!(p.epoch_window_s, Some((1_762_551_530.5, 1_762_551_546.25)));
+    assert!(back.report.runs[0].points[1].telemetry.is_none());
+}
+
+#[test]
+fn a_report_written_before_typed_facts_has_them_moved_out_of_the_figures() {
+    // As tpsview wrote a level with AIPerf's telemetry and server statistics before 2026-12-04:
+    // the facts among the tool's figures under made-up keys.
+    let old = r#"{"format":"tpsview/1","runs":[{"label":"a","points":[{"concurrency":4,
+        "reported":{"tool":"aiperf","figures":{"request_throughput.avg":2.5,
+        "telemetry.energy_j":4450.0,"telemetry.mean_power_w":271.5,"telemetry.window_s":16.0,
+        "server_stats.running.mean":3.6667,"server_stats.generation_tokens_total.total":1604.0,
+        "server_stats.not_a_metric.mean":1.0,
+        "companion.from_epoch_s":10.0,"companion.to_epoch_s":26.0}}}]}]}"#;
+    let parsed = parse_any("old.json", old.as_bytes()).unwrap();
+    let p = &parsed.report.runs[0].points[0];
+    let t = p.telemetry.unwrap();
+    assert_eq!(
+        (t.energy_j, t.mean_power_w, t.window_s),
+        (Some(4450.0), Some(271.5), Some(16.0))
+    );
+    let s = p.server_stats.as_ref().unwrap();
+    use crate::server::{ServerMetric, WindowStat};
+    assert_eq!(s.get(ServerMetric::Running, WindowStat::Mean), Some(3.6667));
+    assert_eq!(
+        s.get(ServerMetric::GenerationTokens, WindowStat::Total),
+        Some(1604.0)
+    );
+    assert_eq!(p.epoch_window_s, Some((10.0, 26.0)));
+    // What is not a fact tpsview knows stays a figure; the tool's own stay.
+    let keys: Vec<&str> = p.reported.figures.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["request_throughput.avg", "server_stats.not_a_metric.mean"]
+    );
+    // A key of that shape tpsview does not know is kept as the figure it was, silently.
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+}
