@@ -11,6 +11,7 @@ use plotters_canvas::CanvasBackend;
 use tpsview_core::chart_spec::ChartSpec;
 #[cfg(target_arch = "wasm32")]
 use tpsview_core::chart_spec::Hover;
+use tpsview_plot::Backend;
 use tpsview_plot::Theme;
 #[cfg(target_arch = "wasm32")]
 use tpsview_plot::{draw_chart, draw_hover, Layout};
@@ -138,7 +139,7 @@ pub fn Chart(
             on_error.run("this browser gave no 2D canvas".to_owned());
             return;
         };
-        let area = backend.into_drawing_area();
+        let area = Backend::Canvas(backend).into_drawing_area();
         // Drawn from the spec in place: a timeline's spec holds every request's bar.
         match spec.with_untracked(|s| {
             draw_chart(
@@ -234,7 +235,7 @@ pub fn Chart(
         let Some(backend) = CanvasBackend::with_canvas_object(el.clone()) else {
             return;
         };
-        let area = backend.into_drawing_area();
+        let area = Backend::Canvas(backend).into_drawing_area();
         let drawn = layout.with_value(|l| {
             l.as_ref().map(|(l, k)| {
                 spec.with_untracked(|s| {
@@ -413,20 +414,21 @@ fn tooltip_body(h: &Hover) -> impl IntoView {
 /// A chart as a PNG data URL for download: drawn afresh at 2× pixel density on a canvas of its
 /// own (1000 × 620 CSS pixels), light, with its legend drawn in and `footer` (provenance: runs,
 /// models, files, date, tpsview) under it.
-pub fn export_png(spec: &ChartSpec, footer: &str) -> Result<String, String> {
+pub fn export_png(spec: &ChartSpec, footer: &str) -> Result<String, tpsview_plot::PlotError> {
+    use tpsview_plot::PlotError::NoCanvas;
     let doc = web_sys::window()
         .and_then(|w| w.document())
-        .ok_or("no document")?;
+        .ok_or_else(|| NoCanvas("no document".into()))?;
     let canvas: web_sys::HtmlCanvasElement = doc
         .create_element("canvas")
-        .map_err(|e| format!("{e:?}"))?
+        .map_err(|e| NoCanvas(format!("{e:?}")))?
         .dyn_into()
-        .map_err(|e| format!("{e:?}"))?;
+        .map_err(|e| NoCanvas(format!("{e:?}")))?;
     canvas.set_width(2000);
     canvas.set_height(1240);
     let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
-        .ok_or("this browser gave no 2D canvas")?;
-    let area = backend.into_drawing_area();
+        .ok_or_else(|| NoCanvas("no 2D context".into()))?;
+    let area = Backend::Canvas(backend).into_drawing_area();
     tpsview_plot::draw_export(
         &area,
         spec,
@@ -439,5 +441,5 @@ pub fn export_png(spec: &ChartSpec, footer: &str) -> Result<String, String> {
     )?;
     canvas
         .to_data_url_with_type("image/png")
-        .map_err(|e| format!("{e:?}"))
+        .map_err(|e| tpsview_plot::PlotError::Backend(format!("{e:?}")))
 }

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use tpsview_core::claim::{read_claim, Verdict};
-use tpsview_core::roofline::{DecodeInputs, GPUS, MODELS, PRECISIONS};
+use tpsview_core::roofline::{gpus_together, DecodeInputs, GPUS, MODELS, PRECISIONS};
 
 /// The claim reader.
 #[component]
@@ -19,9 +19,11 @@ pub fn ClaimReader() -> impl IntoView {
             &MODELS[model.get()],
             PRECISIONS[precision.get()],
         );
+        let (hbm_bytes_per_s, peak_flops) =
+            gpus_together(g.hbm_bytes_per_s, g.peak_for(b), count.get());
         let d = DecodeInputs {
-            hbm_bytes_per_s: g.hbm_bytes_per_s * count.get(),
-            peak_flops: g.peak_for(b) * count.get(),
+            hbm_bytes_per_s,
+            peak_flops,
             params: m.params,
             bytes_per_param: b,
             kv_bytes_per_token: 0.0,

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use tpsview_core::chart_spec::{self, ChartOptions};
 use tpsview_core::roofline::{
-    against_bound, kv_bytes_per_token, AgainstBound, DecodeInputs, ABOVE_IDEAL, AT_BOUND, GPUS,
-    MODELS, PRECISIONS,
+    against_bound, gpus_together, kv_bytes_per_token, AgainstBound, DecodeInputs, ABOVE_IDEAL,
+    AT_BOUND, GPUS, MODELS, PRECISIONS,
 };
 use tpsview_core::summary::RunSummary;
 
@@ -66,18 +66,21 @@ pub fn DecodeModel(
             flops.set(g.peak_for(bytes.get_untracked()));
         }
     };
-    let inputs = Memo::new(move |_| DecodeInputs {
-        hbm_bytes_per_s: bw.get() * gpus.get(),
-        peak_flops: flops.get() * gpus.get(),
-        params: params.get(),
-        bytes_per_param: bytes.get(),
-        kv_bytes_per_token: kv_bytes_per_token(
-            layers.get() as u32,
-            kv_heads.get() as u32,
-            head_dim.get() as u32,
-            kv_dtype.get(),
-        ),
-        context_tokens: context.get(),
+    let inputs = Memo::new(move |_| {
+        let (hbm_bytes_per_s, peak_flops) = gpus_together(bw.get(), flops.get(), gpus.get());
+        DecodeInputs {
+            hbm_bytes_per_s,
+            peak_flops,
+            params: params.get(),
+            bytes_per_param: bytes.get(),
+            kv_bytes_per_token: kv_bytes_per_token(
+                layers.get() as u32,
+                kv_heads.get() as u32,
+                head_dim.get() as u32,
+                kv_dtype.get(),
+            ),
+            context_tokens: context.get(),
+        }
     });
     // The context the bound assumes: the loaded run's own (mean prompt plus half the output —
     // the mean length a sequence has while it decodes) when its files say, so the bound describes

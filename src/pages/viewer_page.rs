@@ -132,6 +132,7 @@ fn exports(spec: Signal<ChartSpec>, on_error: Callback<String>) -> impl IntoView
         let foot = footer();
         let done = spec
             .with(|s| tpsview_components::export_png(s, &foot))
+            .map_err(|e| e.to_string())
             .and_then(|url| {
                 share::download_url(&format!("tpsview-{id}.png"), &url)
                     .map_err(|e| format!("{e:?}"))

@@ -115,6 +115,18 @@ pub struct DecodeInputs {
     pub context_tokens: f64,
 }
 
+/// The machine part of [`DecodeInputs`] for `gpus` GPUs of one kind, each with `hbm_bytes_per_s`
+/// of bandwidth and `peak_flops`: (bandwidth, peak FLOP/s) of them together — tensor parallelism
+/// splits the weights and the work across them, so both add up. A count that is not a positive
+/// finite number gives no machine (NaN, which every bound then shows as undefined), never zero.
+pub fn gpus_together(hbm_bytes_per_s: f64, peak_flops: f64, gpus: f64) -> (f64, f64) {
+    if gpus.is_finite() && gpus > 0.0 {
+        (hbm_bytes_per_s * gpus, peak_flops * gpus)
+    } else {
+        (f64::NAN, f64::NAN)
+    }
+}
+
 /// KV-cache bytes per token: 2 (K and V) × layers × KV heads × head dim × bytes per element.
 pub fn kv_bytes_per_token(layers: u32, kv_heads: u32, head_dim: u32, dtype_bytes: f64) -> f64 {
     2.0 * f64::from(layers) * f64::from(kv_heads) * f64::from(head_dim) * dtype_bytes

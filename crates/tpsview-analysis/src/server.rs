@@ -251,7 +251,7 @@ pub fn from_stats(
 ) -> Option<ServerSummary> {
     let get = |m: ServerMetric, stat: WindowStat| {
         stats
-            .get(m, stat)
+            .stat(m, stat)
             // Counts, tokens and fractions: a negative one is no figure.
             .filter(|v| v.is_finite() && *v >= 0.0)
     };

@@ -10,9 +10,7 @@
 //! tools/server/README.md (`--metrics`).
 
 /// One quantity the server reports about itself. Stored (tpsview/1) under its [`key`](Self::key).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ServerMetric {
     /// Requests in the running batch (gauge).
     Running,
@@ -194,46 +192,50 @@ pub struct ServerSeries {
 }
 
 /// One column per [`ServerMetric`], each as long as the series' polls; `None` (JSON `null`) for a
-/// metric the server never reported. Fields rather than a map: the page decodes this in two
-/// formats (JSON, postcard), and a map keyed by an enum cost it 3 KB gzip more.
+/// metric the server never reported.
+pub type ServerValues = PerMetric<Vec<Option<f64>>>;
+
+/// One `T` per [`ServerMetric`], `None` (JSON `null`) for a metric the server never reported.
+/// Fields rather than a map: the page decodes this in two formats (JSON, postcard), and a map
+/// keyed by an enum cost it 3 KB gzip more.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ServerValues {
+pub struct PerMetric<T> {
     /// [`ServerMetric::Running`].
     #[serde(default)]
-    pub running: Option<Vec<Option<f64>>>,
+    pub running: Option<T>,
     /// [`ServerMetric::Waiting`].
     #[serde(default)]
-    pub waiting: Option<Vec<Option<f64>>>,
+    pub waiting: Option<T>,
     /// [`ServerMetric::KvUsage`].
     #[serde(default)]
-    pub kv_cache_usage: Option<Vec<Option<f64>>>,
+    pub kv_cache_usage: Option<T>,
     /// [`ServerMetric::GenerationTokens`].
     #[serde(default)]
-    pub generation_tokens_total: Option<Vec<Option<f64>>>,
+    pub generation_tokens_total: Option<T>,
     /// [`ServerMetric::PromptTokens`].
     #[serde(default)]
-    pub prompt_tokens_total: Option<Vec<Option<f64>>>,
+    pub prompt_tokens_total: Option<T>,
     /// [`ServerMetric::DecodeCalls`].
     #[serde(default)]
-    pub decode_calls_total: Option<Vec<Option<f64>>>,
+    pub decode_calls_total: Option<T>,
     /// [`ServerMetric::GenThroughput`].
     #[serde(default)]
-    pub engine_generation_tps: Option<Vec<Option<f64>>>,
+    pub engine_generation_tps: Option<T>,
 }
 
-impl ServerValues {
-    /// The column of `m`, where the server reported it.
-    pub fn get(&self, m: ServerMetric) -> Option<&Vec<Option<f64>>> {
+impl<T> PerMetric<T> {
+    /// The value of `m`, where the server reported it.
+    pub fn get(&self, m: ServerMetric) -> Option<&T> {
         self.slot(m).as_ref()
     }
 
-    /// The column of `m`, to change, where the server reported it.
-    pub fn get_mut(&mut self, m: ServerMetric) -> Option<&mut Vec<Option<f64>>> {
+    /// The value of `m`, to change, where the server reported it.
+    pub fn get_mut(&mut self, m: ServerMetric) -> Option<&mut T> {
         self.slot_mut(m).as_mut()
     }
 
-    /// The column of `m`, `None` as the place where it is not reported.
-    pub fn slot(&self, m: ServerMetric) -> &Option<Vec<Option<f64>>> {
+    /// The value of `m`, `None` as the place where it is not reported.
+    pub fn slot(&self, m: ServerMetric) -> &Option<T> {
         match m {
             ServerMetric::Running => &self.running,
             ServerMetric::Waiting => &self.waiting,
@@ -245,8 +247,8 @@ impl ServerValues {
         }
     }
 
-    /// The place of `m`'s column.
-    pub fn slot_mut(&mut self, m: ServerMetric) -> &mut Option<Vec<Option<f64>>> {
+    /// The place of `m`'s value.
+    pub fn slot_mut(&mut self, m: ServerMetric) -> &mut Option<T> {
         match m {
             ServerMetric::Running => &mut self.running,
             ServerMetric::Waiting => &mut self.waiting,
@@ -258,19 +260,27 @@ impl ServerValues {
         }
     }
 
-    /// Every reported column with its metric, in [`ServerMetric::ALL`]'s order.
-    pub fn iter(&self) -> impl Iterator<Item = (ServerMetric, &Vec<Option<f64>>)> {
+    /// Every reported value with its metric, in [`ServerMetric::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (ServerMetric, &T)> {
         ServerMetric::ALL
             .into_iter()
             .filter_map(|m| Some((m, self.get(m)?)))
     }
 }
 
-impl FromIterator<(ServerMetric, Vec<Option<f64>>)> for ServerValues {
-    fn from_iter<I: IntoIterator<Item = (ServerMetric, Vec<Option<f64>>)>>(iter: I) -> Self {
-        let mut v = ServerValues::default();
-        for (m, column) in iter {
-            *v.slot_mut(m) = Some(column);
+impl<T> FromIterator<(ServerMetric, T)> for PerMetric<T> {
+    fn from_iter<I: IntoIterator<Item = (ServerMetric, T)>>(iter: I) -> Self {
+        let mut v = PerMetric {
+            running: None,
+            waiting: None,
+            kv_cache_usage: None,
+            generation_tokens_total: None,
+            prompt_tokens_total: None,
+            decode_calls_total: None,
+            engine_generation_tps: None,
+        };
+        for (m, value) in iter {
+            *v.slot_mut(m) = Some(value);
         }
         v
     }
@@ -321,38 +331,72 @@ impl WindowStat {
     }
 }
 
+/// A tool's statistics of one server metric over its own window, as far as it gave them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WindowStats {
+    /// A gauge's mean.
+    #[serde(default)]
+    pub mean: Option<f64>,
+    /// A gauge's median.
+    #[serde(default)]
+    pub p50: Option<f64>,
+    /// A gauge's maximum.
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// A counter's rise.
+    #[serde(default)]
+    pub total: Option<f64>,
+    /// A counter's rise per second.
+    #[serde(default)]
+    pub rate: Option<f64>,
+}
+
+impl WindowStats {
+    /// The place of statistic `stat`.
+    pub fn slot_mut(&mut self, stat: WindowStat) -> &mut Option<f64> {
+        match stat {
+            WindowStat::Mean => &mut self.mean,
+            WindowStat::P50 => &mut self.p50,
+            WindowStat::Max => &mut self.max,
+            WindowStat::Total => &mut self.total,
+            WindowStat::Rate => &mut self.rate,
+        }
+    }
+
+    /// Statistic `stat`, where given.
+    pub fn get(&self, stat: WindowStat) -> Option<f64> {
+        match stat {
+            WindowStat::Mean => self.mean,
+            WindowStat::P50 => self.p50,
+            WindowStat::Max => self.max,
+            WindowStat::Total => self.total,
+            WindowStat::Rate => self.rate,
+        }
+    }
+}
+
 /// A tool's statistics of the server's metrics over a level, over the tool's own window (AIPerf's
 /// `server_metrics_export.json` / `.csv`), not a series: what the level's server figures are made
 /// of where no series was polled. Where they come from is the run's label [`STATS_SOURCE_LABEL`].
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ServerStats {
-    /// (metric, statistic, value), at most one per pair, sorted.
-    pub values: Vec<(ServerMetric, WindowStat, f64)>,
-}
+pub type ServerStats = PerMetric<WindowStats>;
 
 impl ServerStats {
     /// Statistic `stat` of `m`, where the tool gave it.
-    pub fn get(&self, m: ServerMetric, stat: WindowStat) -> Option<f64> {
-        self.values
-            .iter()
-            .find(|(vm, vs, _)| *vm == m && *vs == stat)
-            .map(|v| v.2)
+    pub fn stat(&self, m: ServerMetric, stat: WindowStat) -> Option<f64> {
+        self.get(m)?.get(stat)
     }
 
     /// Sets statistic `stat` of `m`.
-    pub fn insert(&mut self, m: ServerMetric, stat: WindowStat, value: f64) {
-        match self
-            .values
-            .binary_search_by(|(vm, vs, _)| (*vm, *vs).cmp(&(m, stat)))
-        {
-            Ok(i) => self.values[i].2 = value,
-            Err(i) => self.values.insert(i, (m, stat, value)),
-        }
+    pub fn set(&mut self, m: ServerMetric, stat: WindowStat, value: f64) {
+        *self
+            .slot_mut(m)
+            .get_or_insert_with(WindowStats::default)
+            .slot_mut(stat) = Some(value);
     }
 
     /// Whether it holds no statistic.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.iter().next().is_none()
     }
 }
 

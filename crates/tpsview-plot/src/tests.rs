@@ -17,7 +17,7 @@ fn seed() -> (tpsview_core::model::Report, Summary) {
 fn render(spec: &chart_spec::ChartSpec) -> (String, Layout) {
     let mut svg = String::new();
     let layout = {
-        let area = SVGBackend::with_string(&mut svg, (800, 600)).into_drawing_area();
+        let area = Backend::Svg(SVGBackend::with_string(&mut svg, (800, 600))).into_drawing_area();
         draw_chart(&area, spec, Theme::default()).unwrap()
     };
     (svg, layout)
@@ -123,7 +123,8 @@ fn hover_layer_draws_a_crosshair_and_a_ring_per_series_at_the_level() {
     let h = spec.hover(64.0, None, 0).unwrap();
     let mut layer = String::new();
     {
-        let area = SVGBackend::with_string(&mut layer, (800, 600)).into_drawing_area();
+        let area =
+            Backend::Svg(SVGBackend::with_string(&mut layer, (800, 600))).into_drawing_area();
         draw_hover(&area, &spec, &layout, Some(&h), Theme::default()).unwrap();
     }
     assert_eq!(
@@ -147,7 +148,8 @@ fn hover_layer_draws_a_crosshair_and_a_ring_per_series_at_the_level() {
             let h = tl.hover(1.0, Some(row as f64 + 0.5), 0).unwrap();
             let mut marks = String::new();
             {
-                let area = SVGBackend::with_string(&mut marks, (800, 600)).into_drawing_area();
+                let area = Backend::Svg(SVGBackend::with_string(&mut marks, (800, 600)))
+                    .into_drawing_area();
                 draw_hover(&area, &tl, &tl_layout, Some(&h), Theme::default()).unwrap();
             }
             assert_eq!(marks.matches("<rect").count(), 1, "{marks}");
@@ -164,7 +166,8 @@ fn hover_layer_draws_a_crosshair_and_a_ring_per_series_at_the_level() {
     assert!(layer.contains(&format!("cx=\"{cx}\"")), "{layer}");
     let mut empty = String::new();
     {
-        let area = SVGBackend::with_string(&mut empty, (800, 600)).into_drawing_area();
+        let area =
+            Backend::Svg(SVGBackend::with_string(&mut empty, (800, 600))).into_drawing_area();
         draw_hover(&area, &spec, &layout, None, Theme::default()).unwrap();
     }
     assert!(!empty.contains("<circle"));
@@ -289,7 +292,7 @@ fn exports_carry_the_legend_and_a_provenance_footer_the_page_canvas_does_not() {
     // …and not into the page's canvas, whose legend is HTML.
     let mut page = String::new();
     {
-        let area = SVGBackend::with_string(&mut page, (900, 600)).into_drawing_area();
+        let area = Backend::Svg(SVGBackend::with_string(&mut page, (900, 600))).into_drawing_area();
         draw_chart(
             &area,
             &spec,
@@ -420,4 +423,24 @@ fn a_label_marked_below_is_drawn_under_its_ring() {
     let svg = chart_svg(&spec, (900, 600)).unwrap();
     let ((pt, _), (kt, _)) = (text_at(&svg, "peak"), text_at(&svg, "knee"));
     assert!(above(&pt) && above(&kt), "{pt}\n{kt}");
+}
+
+#[test]
+fn plotters_errors_become_typed_plot_errors_with_their_words() {
+    use plotters::prelude::DrawingAreaErrorKind;
+    use plotters_backend::DrawingErrorKind;
+    let io = std::io::Error::other("disk full");
+    let e: PlotError =
+        DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(io)).into();
+    assert_eq!(e, PlotError::Backend("disk full".into()));
+    assert_eq!(e.to_string(), "the chart could not be drawn: disk full");
+    let e: PlotError = DrawingAreaErrorKind::<std::io::Error>::LayoutError.into();
+    assert_eq!(e, PlotError::Layout);
+    let e: PlotError = DrawingAreaErrorKind::<std::io::Error>::SharingError.into();
+    assert_eq!(e, PlotError::Sharing);
+    let font: Box<dyn std::error::Error + Send + Sync> = "no glyph".into();
+    let e: PlotError =
+        DrawingAreaErrorKind::<std::io::Error>::BackendError(DrawingErrorKind::FontError(font))
+            .into();
+    assert_eq!(e, PlotError::Font("no glyph".into()));
 }

@@ -94,3 +94,19 @@ fn presets_are_consistent() {
         vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0]
     );
 }
+
+#[test]
+fn gpus_together_add_bandwidth_and_flops_and_a_bad_count_is_no_machine() {
+    // Eight H100s (3.35 TB/s, 989 TFLOP/s BF16 each, from the table): 26.8 TB/s and 7,912 TFLOP/s;
+    // one 70.6 GB FP8 model's weights then read in 70.6e9 / 26.8e12 s a step.
+    let h100 = &GPUS[0];
+    let (hbm, flops) = gpus_together(h100.hbm_bytes_per_s, h100.bf16_flops, 8.0);
+    assert_eq!(hbm, 8.0 * 3.35e12);
+    assert_eq!(flops, 8.0 * h100.bf16_flops);
+    let one = gpus_together(h100.hbm_bytes_per_s, h100.bf16_flops, 1.0);
+    assert_eq!(one, (h100.hbm_bytes_per_s, h100.bf16_flops));
+    for bad in [0.0, -2.0, f64::NAN, f64::INFINITY] {
+        let (h, f) = gpus_together(h100.hbm_bytes_per_s, h100.bf16_flops, bad);
+        assert!(h.is_nan() && f.is_nan(), "{bad}: {h} {f}");
+    }
+}

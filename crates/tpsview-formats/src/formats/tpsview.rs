@@ -65,9 +65,8 @@ struct RawPoint {
     sampled_from: Option<u64>,
     #[serde(default)]
     server: Option<crate::server::ServerSeries>,
-    /// `{metric key: {stat: value}}` ([`ServerMetric::key`], [`WindowStat::key`]).
     #[serde(default)]
-    server_stats: Option<BTreeMap<String, BTreeMap<String, f64>>>,
+    server_stats: Option<ServerStats>,
     #[serde(default)]
     telemetry: Option<Telemetry>,
     #[serde(default)]
@@ -211,20 +210,7 @@ fn into_point(
             tool: ID.into(),
             ..Reported::default()
         });
-    let mut server_stats = ServerStats::default();
-    for (metric, stats) in raw.server_stats.into_iter().flatten() {
-        for (stat, v) in stats {
-            match (ServerMetric::from_key(&metric), WindowStat::from_key(&stat)) {
-                (Some(m), Some(s)) if v.is_finite() => server_stats.insert(m, s, v),
-                _ => diags.push(Diagnostic::warning(
-                    file,
-                    &format!("{path}.server_stats.{metric}.{stat}"),
-                    None,
-                    "not a statistic of a server metric tpsview knows: ignored",
-                )),
-            }
-        }
-    }
+    let mut server_stats = raw.server_stats.unwrap_or_default();
     let mut telemetry = raw.telemetry.filter(|t| !t.is_empty());
     let mut epoch_window_s = raw.epoch_window_s;
     legacy_facts(
@@ -294,8 +280,8 @@ fn legacy_facts(
             .and_then(|(m, s)| Some((ServerMetric::from_key(m)?, WindowStat::from_key(s)?)));
         if let Some((m, s)) = parsed {
             if let Some(v) = figures.remove(&key) {
-                if server_stats.get(m, s).is_none() {
-                    server_stats.insert(m, s, v);
+                if server_stats.stat(m, s).is_none() {
+                    server_stats.set(m, s, v);
                 }
             }
         }
@@ -480,22 +466,12 @@ struct WPoint<'a> {
     sampled_from: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     server: Option<&'a crate::server::ServerSeries>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    server_stats: BTreeMap<&'static str, BTreeMap<&'static str, f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    telemetry: Option<WTelemetry>,
+    server_stats: Option<&'a ServerStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    telemetry: Option<&'a Telemetry>,
     #[serde(skip_serializing_if = "Option::is_none")]
     epoch_window_s: Option<(f64, f64)>,
-}
-
-#[derive(Serialize)]
-struct WTelemetry {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    energy_j: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mean_power_w: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    window_s: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -582,19 +558,8 @@ fn write_point(p: &Point) -> WPoint<'_> {
         ),
         sampled_from: p.sampled_from,
         server: p.server.as_ref(),
-        server_stats: {
-            let mut by_metric: BTreeMap<&'static str, BTreeMap<&'static str, f64>> =
-                BTreeMap::new();
-            for &(m, s, v) in p.server_stats.iter().flat_map(|s| &s.values) {
-                by_metric.entry(m.key()).or_default().insert(s.key(), v);
-            }
-            by_metric
-        },
-        telemetry: p.telemetry.map(|t| WTelemetry {
-            energy_j: t.energy_j,
-            mean_power_w: t.mean_power_w,
-            window_s: t.window_s,
-        }),
+        server_stats: p.server_stats.as_ref(),
+        telemetry: p.telemetry.as_ref(),
         epoch_window_s: p.epoch_window_s,
     }
 }

@@ -134,7 +134,7 @@ pub fn parse(
                 _ if values.len() == 1 => values[0],
                 _ => continue,
             };
-            stats.insert(*m, kind, v);
+            stats.set(*m, kind, v);
         }
     }
     if stats.is_empty() {

@@ -178,7 +178,7 @@ fn stats_fixture(path: &str) -> Vec<u8> {
 
 /// Statistic `stat` (its key) of `m` among a point's server statistics.
 fn stat(f: &crate::server::ServerStats, m: ServerMetric, stat: &str) -> Option<f64> {
-    f.get(m, crate::server::WindowStat::from_key(stat).unwrap())
+    f.stat(m, crate::server::WindowStat::from_key(stat).unwrap())
 }
 
 #[test]

@@ -183,8 +183,8 @@ fn a_levels_typed_facts_round_trip_under_their_own_keys_not_the_tools_figures() 
     use crate::server::{ServerMetric, ServerStats, WindowStat};
     let mut report = crate::simulate::seed_report();
     let mut stats = ServerStats::default();
-    stats.insert(ServerMetric::Running, WindowStat::Mean, 3.5);
-    stats.insert(ServerMetric::GenerationTokens, WindowStat::Rate, 200.25);
+    stats.set(ServerMetric::Running, WindowStat::Mean, 3.5);
+    stats.set(ServerMetric::GenerationTokens, WindowStat::Rate, 200.25);
     let telemetry = Telemetry {
         energy_j: Some(4450.5),
         mean_power_w: Some(271.5),
@@ -205,7 +205,7 @@ fn a_levels_typed_facts_round_trip_under_their_own_keys_not_the_tools_figures() 
         "{text}"
     );
     assert!(
-        text.contains(r#""telemetry":{"energy_j":4450.5,"mean_power_w":271.5}"#),
+        text.contains(r#""telemetry":{"energy_j":4450.5,"mean_power_w":271.5,"window_s":null}"#),
         "{text}"
     );
     assert!(
@@ -240,9 +240,12 @@ fn a_report_written_before_typed_facts_has_them_moved_out_of_the_figures() {
     );
     let s = p.server_stats.as_ref().unwrap();
     use crate::server::{ServerMetric, WindowStat};
-    assert_eq!(s.get(ServerMetric::Running, WindowStat::Mean), Some(3.6667));
     assert_eq!(
-        s.get(ServerMetric::GenerationTokens, WindowStat::Total),
+        s.stat(ServerMetric::Running, WindowStat::Mean),
+        Some(3.6667)
+    );
+    assert_eq!(
+        s.stat(ServerMetric::GenerationTokens, WindowStat::Total),
         Some(1604.0)
     );
     assert_eq!(p.epoch_window_s, Some((10.0, 26.0)));
