@@ -22,6 +22,7 @@ pub mod simulate;
 pub mod slo;
 pub mod spec;
 pub mod summary;
+pub mod viewer;
 
 // The model's modules under this crate's root, so that the analysis names them `crate::model`, …
 use tpsview_model::{bounds, error, format, model, stats, text, tools, vocabulary};

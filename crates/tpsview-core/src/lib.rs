@@ -7,7 +7,7 @@
 
 pub use tpsview_analysis::{
     answer, audit, chart_spec, claim, compare, energy, health, learn, metrics, noise, probe,
-    roofline, server, simulate, slo, spec,
+    roofline, server, simulate, slo, spec, viewer,
 };
 pub use tpsview_formats::{formats, group, lenient, progress, redact, scan, synthetic, transfer};
 pub use tpsview_model::{bounds, error, model, par, requests, stats, text, tools, vocabulary};

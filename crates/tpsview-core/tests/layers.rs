@@ -213,6 +213,7 @@ const RANKS: &[(&str, &[&[&str]])] = &[
             &["answer", "compare", "learn", "spec"],
             &["health", "noise"],
             &["chart_spec"],
+            &["viewer"],
         ],
     ),
 ];

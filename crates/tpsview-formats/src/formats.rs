@@ -89,6 +89,9 @@ pub struct FormatSpec {
     pub parse: ParseFn,
     /// See [`FormatExt::summary_partners`].
     pub summary_partners: &'static [Format],
+    /// Its reader of a file as it arrives ([`Stream`]), for formats whose big files are read that
+    /// way; `None`: read whole.
+    pub stream: Option<MakeChunked>,
 }
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
@@ -300,60 +303,55 @@ pub fn parse_any_with_progress(
 pub struct Stream {
     format: Format,
     file: String,
-    inner: Chunked,
+    inner: Box<dyn Chunked>,
 }
 
-enum Chunked {
-    Scanner(Box<vllm::Chunked>),
-    Records(records::Chunked),
-    Genai(Box<genai_perf::chunked::Chunked>),
+/// A reader that takes a file as it arrives, chunk by chunk; a format that has one names its
+/// maker in its [`FormatSpec::stream`].
+pub trait Chunked {
+    /// The next bytes of the file; `false` once the reader has given up.
+    fn feed(&mut self, chunk: &[u8], progress: &mut dyn crate::progress::Progress) -> bool;
+
+    /// The end of the file: its report, or `None` when the whole file must be read with
+    /// [`parse`].
+    fn finish(
+        self: Box<Self>,
+        file: &str,
+        progress: &mut dyn crate::progress::Progress,
+    ) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>>;
+
+    /// Gives up sooner on a step that cannot complete (the byte scanner's; see
+    /// `vllm::steps::PATIENCE`).
+    #[cfg(test)]
+    fn set_patience(&mut self, _bytes: usize) {}
 }
+
+/// Makes a format's [`Chunked`] reader of a file (its name, and its size when known: it bounds
+/// what is reserved up front).
+pub type MakeChunked = fn(&str, Option<u64>) -> Box<dyn Chunked>;
 
 impl Stream {
     /// A reader of `file` as `format`, or `None` when that format is read whole. `size`: the
     /// file's size when known (it bounds what is reserved up front).
     pub fn new(format: Format, file: &str, size: Option<u64>) -> Option<Stream> {
-        let inner = match format {
-            Format::VllmServe => Chunked::Scanner(Box::new(vllm::Chunked::new(vllm::VLLM, size))),
-            Format::SglangServe => {
-                Chunked::Scanner(Box::new(vllm::Chunked::new(sglang::FLAVOR, size)))
-            }
-            Format::AiperfRecords => Chunked::Records(records::Chunked::new(
-                Box::new(aiperf::RecordsSink::new(file)),
-                size,
-            )),
-            Format::LlmperfResponses => Chunked::Records(records::Chunked::new(
-                Box::new(llmperf::ResponsesSink::new(file)),
-                size,
-            )),
-            Format::GenaiPerfExport => {
-                Chunked::Genai(Box::new(genai_perf::chunked::Chunked::new(file)))
-            }
-            _ => return None,
-        };
+        let make = format.spec().stream?;
         Some(Stream {
             format,
             file: file.to_owned(),
-            inner,
+            inner: make(file, size),
         })
     }
 
     /// Gives up sooner on a step that cannot complete (see `vllm::steps::PATIENCE`).
     #[cfg(test)]
     pub(crate) fn set_patience(&mut self, bytes: usize) {
-        if let Chunked::Scanner(c) = &mut self.inner {
-            c.set_patience(bytes);
-        }
+        self.inner.set_patience(bytes);
     }
 
     /// The next bytes of the file. `false` once the reader has given up: later chunks are not
     /// needed, and [`finish`](Self::finish) will answer `None`.
     pub fn feed(&mut self, chunk: &[u8], progress: &mut dyn crate::progress::Progress) -> bool {
-        match &mut self.inner {
-            Chunked::Scanner(c) => c.feed(chunk, progress),
-            Chunked::Records(c) => c.feed(chunk, progress),
-            Chunked::Genai(c) => c.feed(chunk, progress),
-        }
+        self.inner.feed(chunk, progress)
     }
 
     /// The end of the file: what [`parse`] would give, or `None` when the whole file must be read
@@ -363,11 +361,7 @@ impl Stream {
         progress: &mut dyn crate::progress::Progress,
     ) -> Option<Result<Parsed, ParseError>> {
         let (format, file) = (self.format, self.file);
-        let read = match self.inner {
-            Chunked::Scanner(c) => c.finish(&file, progress)?,
-            Chunked::Records(c) => c.finish()?,
-            Chunked::Genai(c) => c.finish()?,
-        };
+        let read = self.inner.finish(&file, progress)?;
         Some(
             read.map(|(report, diagnostics)| {
                 redacted(Parsed {

@@ -169,8 +169,9 @@ pub struct Point {
     /// a field.)
     pub server: Option<crate::server::ServerSeries>,
     /// A tool's statistics of the server's metrics over its own window, where it gave them and
-    /// no series was polled.
-    pub server_stats: Option<crate::server::ServerStats>,
+    /// no series was polled (boxed: seven metrics' five statistics are ~600 bytes, and most
+    /// points have none).
+    pub server_stats: Option<Box<crate::server::ServerStats>>,
     /// What the GPUs drew over the level, where the file carries GPU telemetry.
     pub telemetry: Option<Telemetry>,
     /// The wall-clock window (Unix seconds, from and to) a point without requests covers, where

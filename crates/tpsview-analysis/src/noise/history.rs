@@ -3,9 +3,11 @@
 //! viewer's trend chart).
 
 pub use super::Cursor;
-use super::{history_order, judge_figure, JudgeOptions, Judged, Order, Verdict};
+use super::{judge_figure, repeat_of, JudgeOptions, Judged, Verdict};
 use crate::model::{Metadata, Report};
 use crate::summary::Summary;
+use crate::vocabulary::Metric;
+use serde::Serialize;
 
 /// The fewest runs of one setup the viewer draws as a trend (two are the baseline diff's).
 pub const MIN_RUNS: usize = 3;
@@ -244,4 +246,55 @@ pub fn entries(report: &Report, summary: &Summary, setup: &Setup, moves: &[Judge
             })
         })
         .collect()
+}
+
+/// The verdicts as a reader lists them: each named by its run, except that a figure judged over
+/// repeats is listed once for its setup (every repeat carries the same verdict), named
+/// `setup (N repeats)`. In the given order.
+pub fn listed(verdicts: &[Judged]) -> Vec<(String, &Judged)> {
+    let mut seen: Vec<(String, u64, Metric)> = Vec::new();
+    let mut out = Vec::new();
+    for j in verdicts {
+        let name = match (j.repeats, repeat_of(j.run.as_str())) {
+            (Some([_, n]), Some((setup, _))) => {
+                let key = (setup.clone(), j.concurrency.to_bits(), j.metric);
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                format!("{setup} ({n} repeats)")
+            }
+            _ => j.run.to_string(),
+        };
+        out.push((name, j));
+    }
+    out
+}
+
+/// How a history is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// By each run's date (every run states one).
+    Date,
+    /// As given (some run states no date).
+    Given,
+}
+
+/// The order of a history of runs: by date where every run states one (ISO 8601 dates compare
+/// as text; a tie keeps the given order), else as given.
+pub fn history_order(report: &Report) -> (Vec<usize>, Order) {
+    let mut order: Vec<usize> = (0..report.runs.len()).collect();
+    let dates: Option<Vec<&str>> = report
+        .runs
+        .iter()
+        .map(|r| r.meta.date.as_deref().filter(|d| !d.is_empty()))
+        .collect();
+    match dates {
+        Some(d) => {
+            order.sort_by(|&a, &b| d[a].cmp(d[b]));
+            (order, Order::Date)
+        }
+        None => (order, Order::Given),
+    }
 }

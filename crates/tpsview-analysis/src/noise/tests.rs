@@ -1,5 +1,7 @@
 //! The statistics checked by simulation, not the code: runs drawn from a known distribution.
 
+use super::intervals::interval;
+use super::repeats::over_repeats;
 use super::*;
 
 /// `n` TPOTs (seconds) drawn from a log-normal around `median` with σ = 0.2 (a level's requests

@@ -28,6 +28,12 @@ pub const RECORDS_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_records(f, b),
     summary_partners: &[Format::AiperfSummary],
+    stream: Some(|file, size| {
+        Box::new(super::records::RecordStream::new(
+            Box::new(RecordsSink::new(file)),
+            size,
+        ))
+    }),
 };
 
 use crate::model::Telemetry;
@@ -54,6 +60,7 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// A metric's value in seconds, from `{value, unit}` (ms unless the unit says otherwise).

@@ -39,6 +39,7 @@ pub const SERVER_METRICS_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_server_metrics(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// AIPerf `gpu_telemetry_export.jsonl` (or `<prefix>_gpu_telemetry.jsonl`).
@@ -48,6 +49,7 @@ pub const GPU_TELEMETRY_SPEC: FormatSpec = FormatSpec {
     keys: &["timestamp_ns", "gpu_uuid", "telemetry_data", "dcgm_url"],
     parse: |f, b, _| parse_gpu_telemetry(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// A line's epoch-ns timestamp, in seconds.
@@ -65,7 +67,7 @@ enum Carries {
     /// The GPUs' energy and power.
     Gpus(Telemetry),
     /// AIPerf's statistics of the server's metrics.
-    Stats(ServerStats),
+    Stats(Box<ServerStats>),
 }
 
 /// The companion's one point: what it carries, its place in time (where the file dates it).

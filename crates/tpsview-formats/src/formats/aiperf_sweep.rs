@@ -34,6 +34,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// Parses `profile_export_aiperf_sweep.json`, or its `.csv` twin.

@@ -33,6 +33,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// Parses a GuideLLM benchmarks file.

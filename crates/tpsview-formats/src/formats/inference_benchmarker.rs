@@ -21,6 +21,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// Parses a results file: one point per non-warm-up step.

@@ -42,6 +42,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// Parses an `agg_*.json` (one object) or API rows (an array of them, figures under `metrics`).

@@ -28,6 +28,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// llama-bench's default output (`-o md`): Markdown tables in a console log.
@@ -37,6 +38,7 @@ pub const TABLE_SPEC: FormatSpec = FormatSpec {
     keys: &["| model", " test |", "t/s |", "build:"],
     parse: |f, b, _| table::parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 mod table;

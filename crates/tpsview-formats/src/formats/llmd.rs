@@ -47,6 +47,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// Units as people spell them, in one spelling: `tokens/s`, `tok/s`, `tokens/sec`, `Token/S`

@@ -26,6 +26,7 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// LLMPerf `*_individual_responses.json`.
@@ -40,6 +41,12 @@ pub const RESPONSES_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_responses(f, b),
     summary_partners: &[Format::LlmperfSummary],
+    stream: Some(|file, size| {
+        Box::new(super::records::RecordStream::new(
+            Box::new(ResponsesSink::new(file)),
+            size,
+        ))
+    }),
 };
 
 /// Parses `*_summary.json`.

@@ -38,6 +38,7 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_summary(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// `mlperf_log_detail.txt`.
@@ -47,6 +48,7 @@ pub const DETAIL_SPEC: FormatSpec = FormatSpec {
     keys: &[":::MLLOG", "result_", "loadgen_version"],
     parse: |f, b, _| parse_detail(f, b),
     summary_partners: &[Format::MlperfSummary],
+    stream: None,
 };
 
 /// `systems/<name>.json`.
@@ -60,6 +62,7 @@ pub const SYSTEM_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_system(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// What one log says of its run.

@@ -310,7 +310,7 @@ impl Cutter {
 }
 
 /// A record format read chunk by chunk (see the module's note).
-pub(crate) struct Chunked {
+pub(crate) struct RecordStream {
     /// The file's size, when known, until the sink has been told what to expect.
     estimate_at: Option<u64>,
     cutter: Cutter,
@@ -318,23 +318,21 @@ pub(crate) struct Chunked {
     diags: Vec<Diagnostic>,
 }
 
-impl Chunked {
-    pub(crate) fn new(sink: Box<dyn Sink>, size: Option<u64>) -> Chunked {
-        Chunked {
+impl RecordStream {
+    pub(crate) fn new(sink: Box<dyn Sink>, size: Option<u64>) -> RecordStream {
+        RecordStream {
             estimate_at: size,
             cutter: Cutter::new(),
             sink,
             diags: Vec::new(),
         }
     }
+}
 
+impl super::Chunked for RecordStream {
     /// The next bytes; `false` once given up. Reports (records, bytes) after each chunk that
     /// completed a record (a record can be kilobytes: counting to 1,024 could take megabytes).
-    pub(crate) fn feed(
-        &mut self,
-        chunk: &[u8],
-        progress: &mut dyn crate::progress::Progress,
-    ) -> bool {
+    fn feed(&mut self, chunk: &[u8], progress: &mut dyn crate::progress::Progress) -> bool {
         let before = self.cutter.count();
         let seen = self.cutter.seen + chunk.len() as u64;
         let mut take = ToSink {
@@ -359,8 +357,13 @@ impl Chunked {
     }
 
     /// The report, or `None` when the file must be read whole.
-    pub(crate) fn finish(self) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
-        self.cutter.complete().then(|| self.sink.finish(self.diags))
+    fn finish(
+        self: Box<Self>,
+        _file: &str,
+        _progress: &mut dyn crate::progress::Progress,
+    ) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
+        let this = *self;
+        this.cutter.complete().then(|| this.sink.finish(this.diags))
     }
 }
 

@@ -27,6 +27,7 @@ pub const ONE_BATCH_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_one_batch(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// SGLang `bench_serving` JSONL.
@@ -45,6 +46,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: parse_with_progress,
     summary_partners: &[],
+    stream: Some(|_, size| Box::new(super::vllm::ScanStream::new(FLAVOR, size))),
 };
 
 /// Parses a `bench_serving` file.

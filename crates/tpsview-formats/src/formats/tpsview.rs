@@ -22,6 +22,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     keys: &["tpsview/1", "runs", "points", "requests"],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 #[derive(Deserialize)]
@@ -235,7 +236,7 @@ fn into_point(
         reported,
         sampled_from: raw.sampled_from,
         server: raw.server,
-        server_stats: (!server_stats.is_empty()).then_some(server_stats),
+        server_stats: (!server_stats.is_empty()).then(|| Box::new(server_stats)),
         telemetry,
         epoch_window_s,
     })
@@ -558,7 +559,7 @@ fn write_point(p: &Point) -> WPoint<'_> {
         ),
         sampled_from: p.sampled_from,
         server: p.server.as_ref(),
-        server_stats: p.server_stats.as_ref(),
+        server_stats: p.server_stats.as_deref(),
         telemetry: p.telemetry.as_ref(),
         epoch_window_s: p.epoch_window_s,
     }

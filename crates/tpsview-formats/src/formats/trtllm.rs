@@ -27,6 +27,7 @@ pub const REPORT_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_report(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// trtllm-bench's console report (`= PERFORMANCE OVERVIEW`…), pasted into a log or a page.
@@ -41,6 +42,7 @@ pub const CONSOLE_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| console::parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// TensorRT-LLM `trtllm-bench --request_json`.
@@ -55,6 +57,7 @@ pub const REQUESTS_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_requests(f, b),
     summary_partners: &[Format::TrtllmReport],
+    stream: None,
 };
 
 pub mod console;

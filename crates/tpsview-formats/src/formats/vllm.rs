@@ -33,6 +33,7 @@ pub const SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, p| parse_with(f, b, true, VLLM, p),
     summary_partners: &[],
+    stream: Some(|_, size| Box::new(ScanStream::new(VLLM, size))),
 };
 
 /// The `Serving Benchmark Result` block `vllm bench serve` and SGLang's `bench_serving` print,
@@ -58,6 +59,7 @@ pub const CONSOLE_SPEC: FormatSpec = FormatSpec {
         }
     },
     summary_partners: &[],
+    stream: None,
 };
 
 /// One vLLM result object, read key by key so that the large per-request arrays go straight into
@@ -637,37 +639,35 @@ pub mod sweep;
 /// byte scanner's steps on each chunk, keeping only the unread rest of the last element. When the
 /// scanner gives up on something unusual, [`finish`](Self::finish) says so and the caller reads
 /// the whole file the ordinary way (the serde path names every problem).
-pub(crate) struct Chunked {
-    inner: steps::Chunked,
+pub(crate) struct ScanStream {
+    inner: steps::StepScanner,
     flavor: Flavor,
 }
 
-impl Chunked {
+impl ScanStream {
     pub(crate) fn new(flavor: Flavor, size: Option<u64>) -> Self {
-        Chunked {
-            inner: steps::Chunked::new(size),
+        ScanStream {
+            inner: steps::StepScanner::new(size),
             flavor,
         }
     }
+}
 
+impl super::Chunked for ScanStream {
     #[cfg(test)]
-    pub(crate) fn set_patience(&mut self, bytes: usize) {
+    fn set_patience(&mut self, bytes: usize) {
         self.inner.set_patience(bytes);
     }
 
     /// The next bytes; `false` once the scanner gave up (later chunks are not needed).
-    pub(crate) fn feed(
-        &mut self,
-        chunk: &[u8],
-        progress: &mut dyn crate::progress::Progress,
-    ) -> bool {
+    fn feed(&mut self, chunk: &[u8], progress: &mut dyn crate::progress::Progress) -> bool {
         self.inner.feed(chunk, progress)
     }
 
     /// The end of the file: its report, or `None` when the whole file must be read the ordinary
     /// way.
-    pub(crate) fn finish(
-        self,
+    fn finish(
+        self: Box<Self>,
         file: &str,
         progress: &mut dyn crate::progress::Progress,
     ) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {

@@ -20,6 +20,7 @@ pub const LATENCY_SPEC: FormatSpec = FormatSpec {
     keys: &["avg_latency", "latencies", "percentiles"],
     parse: |f, b, _| parse_latency(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// vLLM `bench throughput --output-json`.
@@ -34,6 +35,7 @@ pub const THROUGHPUT_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_throughput(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 fn meta() -> Metadata {

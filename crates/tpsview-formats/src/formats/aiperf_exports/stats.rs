@@ -41,6 +41,7 @@ pub const SERVER_STATS_SPEC: FormatSpec = FormatSpec {
     keys: &["metrics", "series", "stats", "endpoint_url", "summary"],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// The statistics of a gauge and of a counter that tpsview reads: AIPerf's name, tpsview's.
@@ -185,7 +186,13 @@ pub fn parse(
             "no scrape times: it joins the AIPerf level in its own folder",
         ));
     }
-    let mut report = companion(file, SERVER_STATS_ID, Carries::Stats(stats), span, meta);
+    let mut report = companion(
+        file,
+        SERVER_STATS_ID,
+        Carries::Stats(Box::new(stats)),
+        span,
+        meta,
+    );
     // The JSON's copy of the run's configuration names the level, for records that do not.
     if let Some(p) = report.runs.iter_mut().flat_map(|r| &mut r.points).next() {
         p.concurrency = common::at(&doc, "input_config.loadgen.concurrency")

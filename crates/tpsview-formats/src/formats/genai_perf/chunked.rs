@@ -89,7 +89,7 @@ struct Experiment {
 }
 
 /// The export read chunk by chunk (see the module's note).
-pub(crate) struct Chunked {
+pub(crate) struct ExportStream {
     file: String,
     stack: Vec<Frame>,
     /// Inside a string outside the requests: whether a backslash came just before, and whether the
@@ -113,9 +113,9 @@ pub(crate) struct Chunked {
     seen: u64,
 }
 
-impl Chunked {
-    pub(crate) fn new(file: &str) -> Chunked {
-        Chunked {
+impl ExportStream {
+    pub(crate) fn new(file: &str) -> ExportStream {
+        ExportStream {
             file: file.to_owned(),
             stack: Vec::new(),
             string: None,
@@ -137,7 +137,7 @@ impl Chunked {
 
     /// The next bytes; `false` once given up. Reports (requests, bytes) after each chunk that
     /// completed a request.
-    pub(crate) fn feed(&mut self, chunk: &[u8], progress: &mut dyn Progress) -> bool {
+    fn take(&mut self, chunk: &[u8], progress: &mut dyn Progress) -> bool {
         if self.gave_up {
             return false;
         }
@@ -173,7 +173,7 @@ impl Chunked {
     }
 
     /// The end of the file: the report, or `None` when the file must be read whole.
-    pub(crate) fn finish(mut self) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
+    fn end(mut self) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
         if !self.gave_up && !self.started && !self.start() {
             return None;
         }
@@ -430,7 +430,7 @@ impl Chunked {
         }
     }
 
-    /// One request's whole bytes (cut over chunks), read as [`Chunked::request_at`] reads one
+    /// One request's whole bytes (cut over chunks), read as [`ExportStream::request_at`] reads one
     /// where it stands; `false` unless they are exactly one request.
     fn request(&mut self, bytes: &[u8]) -> bool {
         matches!(self.request_at(bytes), Read::Ended(n) if n == bytes.len())
@@ -449,6 +449,20 @@ impl Chunked {
             .push(row_of(&self.file, &e.path, i, parts, &mut e.diags));
         self.requests += 1;
         true
+    }
+}
+
+impl super::super::Chunked for ExportStream {
+    fn feed(&mut self, chunk: &[u8], progress: &mut dyn Progress) -> bool {
+        self.take(chunk, progress)
+    }
+
+    fn finish(
+        self: Box<Self>,
+        _file: &str,
+        _progress: &mut dyn Progress,
+    ) -> Option<Result<(Report, Vec<Diagnostic>), ParseError>> {
+        (*self).end()
     }
 }
 

@@ -192,7 +192,7 @@ fn a_levels_typed_facts_round_trip_under_their_own_keys_not_the_tools_figures() 
     };
     {
         let p = &mut report.runs[0].points[0];
-        p.server_stats = Some(stats.clone());
+        p.server_stats = Some(Box::new(stats.clone()));
         p.telemetry = Some(telemetry);
         p.epoch_window_s = Some((1_762_551_530.5, 1_762_551_546.25));
     }
@@ -215,7 +215,7 @@ fn a_levels_typed_facts_round_trip_under_their_own_keys_not_the_tools_figures() 
     let back = parse_any("t.json", text.as_bytes()).unwrap();
     assert!(back.diagnostics.is_empty(), "{:?}", back.diagnostics);
     let p = &back.report.runs[0].points[0];
-    assert_eq!(p.server_stats.as_ref(), Some(&stats));
+    assert_eq!(p.server_stats.as_deref(), Some(&stats));
     assert_eq!(p.telemetry, Some(telemetry));
     assert_eq!(p.epoch_window_s, Some((1_762_551_530.5, 1_762_551_546.25)));
     assert!(back.report.runs[0].points[1].telemetry.is_none());

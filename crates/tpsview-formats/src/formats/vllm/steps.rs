@@ -1,7 +1,7 @@
 //! The byte scanner's reading of vLLM result objects, in small resumable steps: one key with a
 //! small value, or one element of a per-request array (a number, a request's chunk gaps, an error
 //! text). A step either completes or leaves everything as it was, so the same reader serves a whole
-//! file in memory ([`read_all`]) and a file arriving chunk by chunk ([`Chunked`]): there a step
+//! file in memory ([`read_all`]) and a file arriving chunk by chunk ([`StepScanner`]): there a step
 //! that runs past the bytes received so far is retried once more have come. A step that cannot
 //! complete on the whole file (anything unusual: a `null` in an array, a bare `NaN`, a broken
 //! line) makes the reader give up, and the caller reads the file through serde, which names
@@ -344,7 +344,7 @@ impl Rows {
 /// A vLLM file read as it arrives: each chunk is read up to its last complete element, and only
 /// the unread rest (less than one element) is kept for the next chunk, so memory holds the
 /// columns and one chunk, never the whole file.
-pub(crate) struct Chunked {
+pub(crate) struct StepScanner {
     reader: Reader,
     /// Bytes received and not yet read.
     buf: Vec<u8>,
@@ -353,7 +353,7 @@ pub(crate) struct Chunked {
     /// Whether the start (a byte-order mark) was looked at.
     started: bool,
     gave_up: bool,
-    /// Rows of the chunk-gap array read on the other core ([`Chunked::split_gaps`]) and not yet
+    /// Rows of the chunk-gap array read on the other core ([`StepScanner::split_gaps`]) and not yet
     /// appended to the column, and the buffer the next such rows go into (kept, so that their
     /// memory is written once, not faulted in afresh per chunk).
     pending: Rows,
@@ -377,10 +377,10 @@ pub(crate) struct Chunked {
 /// the end of the file, so that the caller can turn to the ordinary reader at once.
 pub(super) const PATIENCE: usize = 32 << 20;
 
-impl Chunked {
+impl StepScanner {
     /// A reader for a file of `size` bytes when known.
     pub(crate) fn new(size: Option<u64>) -> Self {
-        Chunked {
+        StepScanner {
             reader: Reader::new(size.and_then(|n| usize::try_from(n).ok())),
             buf: Vec::new(),
             base: 0,
@@ -466,7 +466,7 @@ impl Chunked {
 
     /// With two cores, inside the chunk-gap array (most of a detailed file's bytes): the window
     /// `buf[..end]` is cut at a row start found after three eighths of it; the rest is read on the
-    /// other core into [`Chunked::spare`] while this one appends the rows the last window left
+    /// other core into [`StepScanner::spare`] while this one appends the rows the last window left
     /// pending and reads up to that start. Appending writes the column's fresh memory (page
     /// faults: about as costly as reading the numbers), so this core takes the smaller share and
     /// no core waits while the other copies. The other core's rows are kept — pending, appended
@@ -562,9 +562,9 @@ mod tests {
     use super::*;
 
     /// A reader fed `head` (ending inside the chunk-gap array), its unread rest and `window`
-    /// then read by [`Chunked::split_gaps`] directly.
-    fn split(head: &str, window: &str) -> (Chunked, usize) {
-        let mut c = Chunked::new(None);
+    /// then read by [`StepScanner::split_gaps`] directly.
+    fn split(head: &str, window: &str) -> (StepScanner, usize) {
+        let mut c = StepScanner::new(None);
         assert!(c.feed(head.as_bytes(), &mut crate::progress::Silent));
         assert!(matches!(c.reader.at, At::Array(Array::Itls(_))));
         c.buf.extend_from_slice(window.as_bytes());
@@ -575,7 +575,7 @@ mod tests {
         (c, pos)
     }
 
-    fn rows(c: &Chunked) -> usize {
+    fn rows(c: &StepScanner) -> usize {
         match &c.reader.at {
             At::Array(Array::Itls(r)) => r.data.rows(),
             _ => usize::MAX,
@@ -590,7 +590,7 @@ mod tests {
             "{{\"config\": {{{}}}, \"ttfts\": [0.5, 0.25], \"output_lens\": [3, 4]}}",
             entries.join(", ")
         );
-        let mut c = Chunked::new(Some(file.len() as u64));
+        let mut c = StepScanner::new(Some(file.len() as u64));
         for b in file.as_bytes().chunks(1) {
             assert!(c.feed(b, &mut crate::progress::Silent));
         }

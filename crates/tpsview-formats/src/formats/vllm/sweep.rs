@@ -34,6 +34,7 @@ pub const CSV_SPEC: FormatSpec = FormatSpec {
     ],
     parse: |f, b, _| parse_csv(f, b),
     summary_partners: &[],
+    stream: None,
 };
 
 /// The sweep facts of one result object.
