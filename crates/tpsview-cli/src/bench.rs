@@ -13,7 +13,7 @@ use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use tpsview_core::error::Diagnostic;
 use tpsview_core::model::{Metadata, Point, Report, Reported, Requests, Run};
-use tpsview_core::requests::{Completed, RequestsBuilder};
+use tpsview_core::requests::{Row, Rows};
 
 pub mod cli;
 pub mod metrics;
@@ -362,47 +362,50 @@ async fn wait_for(flag: &AtomicBool) {
     }
 }
 
-/// Request columns from records, validated like every importer's (`RequestsBuilder`): requests
-/// that break a rule are left out and named in the diagnostics, under `file`. `chunk_counted`
-/// counts requests whose token count is their content chunks because the server sent no usage.
+/// Request columns from records, built and validated as every importer's are (`requests::Rows`):
+/// requests that break a rule are left out and named in the diagnostics, under `file`.
+/// `chunk_counted` counts requests whose token count is their content chunks because the server
+/// sent no usage.
 pub fn to_requests(
     records: &[Record],
     file: &str,
     chunk_counted: &mut usize,
 ) -> (Requests, Vec<Diagnostic>) {
-    let mut b = RequestsBuilder::with_capacity(records.len());
+    let mut rows = Rows::default();
     for r in records {
-        let start_s = r.start.as_secs_f64();
-        match (&r.error, r.chunks.first(), r.chunks.last()) {
+        let start_s = Some(r.start.as_secs_f64());
+        let input_tokens = r.prompt_tokens.map(f64::from);
+        rows.push(match (&r.error, r.chunks.first(), r.chunks.last()) {
             (None, Some(first), Some(last)) => {
                 let output_tokens = r.completion_tokens.unwrap_or_else(|| {
                     *chunk_counted += 1;
                     r.chunks.len() as u32
                 });
-                let gaps: Vec<f64> = r
-                    .chunks
-                    .windows(2)
-                    .map(|w| (w[1] - w[0]).as_secs_f64())
-                    .collect();
-                b.push_ok(Completed {
+                Row {
                     start_s,
                     ttft_s: first.as_secs_f64(),
                     e2e_s: last.as_secs_f64(),
-                    input_tokens: r.prompt_tokens,
-                    output_tokens,
-                    chunk_gaps: Some(&gaps),
-                });
+                    input_tokens,
+                    output_tokens: f64::from(output_tokens),
+                    gaps_s: Some(
+                        r.chunks
+                            .windows(2)
+                            .map(|w| (w[1] - w[0]).as_secs_f64())
+                            .collect(),
+                    ),
+                    ..Row::default()
+                }
             }
-            (err, ..) => {
-                b.push_failed(
-                    start_s,
-                    r.prompt_tokens,
-                    err.as_deref().unwrap_or("no content"),
-                );
-            }
-        }
+            (err, ..) => Row {
+                start_s,
+                input_tokens,
+                ..Row::failed(err.as_deref().unwrap_or("no content").to_owned())
+            },
+        });
     }
-    b.finish(file)
+    let mut diags = Vec::new();
+    let requests = rows.finish(file, "requests", &mut diags);
+    (requests, diags)
 }
 
 /// What the server says it serves (`GET /v1/models`), compact, and the engine it names.

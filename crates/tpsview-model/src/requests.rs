@@ -1,105 +1,177 @@
 //! The rules every source of per-request data obeys: [`validate_requests`], which every importer
-//! ends in, [`token_counts`], through which every importer reads token counts, and
-//! [`RequestsBuilder`], which builds columns one request at a time and ends in the same
-//! validation, so a source that measures requests itself (`tpsview bench`) gets the same rules
-//! for bad requests as one that reads a file. Below the importers and the metric engine: it
+//! ends in, [`token_counts`], through which every importer reads token counts, and [`Rows`], the
+//! one builder of request columns, one [`Row`] at a time, ending in both — so a source that
+//! measures requests itself (`tpsview bench`) gets the same rules for bad requests as one that
+//! reads a file. Below the importers and the metric engine: it
 //! imports only the model, the error types and the statistics helpers.
 
 use crate::error::Diagnostic;
 use crate::model::{Outcome, Ragged, Requests};
 
-/// Per-request columns under construction. Send times, prompt lengths and chunk gaps are kept
-/// when the source has them for every request (a column of all-unknown prompt lengths is dropped).
+/// One request as an importer reads it. Times in seconds; `ttft_s` and `e2e_s` from the send.
 #[derive(Debug, Default)]
-pub struct RequestsBuilder {
-    req: Requests,
-    gaps: Ragged,
-    has_gaps: bool,
-}
-
-/// One completed request, in seconds from its own send time.
-#[derive(Debug, Clone, Copy)]
-pub struct Completed<'a> {
-    /// Send time on the source's clock.
-    pub start_s: f64,
+pub struct Row {
+    /// Send time on the source's clock, when known.
+    pub start_s: Option<f64>,
     /// First output token's arrival − send time.
     pub ttft_s: f64,
     /// Last output token's arrival − send time.
     pub e2e_s: f64,
-    /// Prompt tokens, when known.
-    pub input_tokens: Option<u32>,
-    /// Output tokens.
-    pub output_tokens: u32,
+    /// Prompt tokens, when known (as the file wrote them: checked to be whole when built).
+    pub input_tokens: Option<f64>,
+    /// Output tokens (checked to be whole when built).
+    pub output_tokens: f64,
     /// Gaps between successive streamed chunks, when the source saw them.
-    pub chunk_gaps: Option<&'a [f64]>,
+    pub gaps_s: Option<Vec<f64>>,
+    /// The tool's error, for a failed request.
+    pub error: Option<String>,
+    /// Unusable, for a reason the importer has already reported on this field.
+    pub invalid: Option<&'static str>,
 }
 
-impl RequestsBuilder {
-    /// An empty set of requests with room for `n`.
-    pub fn with_capacity(n: usize) -> Self {
-        RequestsBuilder {
-            req: Requests {
-                start_s: Some(Vec::with_capacity(n)),
-                epoch_s: None,
-                ttft_s: Vec::with_capacity(n),
-                e2e_s: Vec::with_capacity(n),
-                input_tokens: Some(Vec::with_capacity(n)),
-                output_tokens: Vec::with_capacity(n),
-                chunk_gaps: None,
-                outcome: Vec::with_capacity(n),
-                dists: None,
-            },
-            gaps: Ragged::default(),
-            has_gaps: false,
+impl Row {
+    /// A request whose data cannot be used; the importer has named the problem.
+    pub fn invalid(field: &'static str) -> Row {
+        Row {
+            ttft_s: f64::NAN,
+            e2e_s: f64::NAN,
+            invalid: Some(field),
+            ..Row::default()
         }
     }
 
-    fn push_common(&mut self, start_s: f64, input_tokens: Option<u32>) {
-        if let Some(s) = self.req.start_s.as_mut() {
-            s.push(start_s);
+    /// A failed request: its timings are never used.
+    pub fn failed(message: String) -> Row {
+        Row {
+            ttft_s: f64::NAN,
+            e2e_s: f64::NAN,
+            error: Some(message),
+            ..Row::default()
         }
-        if let Some(i) = self.req.input_tokens.as_mut() {
-            i.push(input_tokens.unwrap_or(0));
+    }
+}
+
+/// Builds request columns row by row — every source of per-request data does, the importers and
+/// `tpsview bench` alike; columns that no row has are left out. A row's chunk gaps
+/// are moved into one flat column as it is pushed, so that a big file's gaps are never held
+/// twice (once per row and once flattened).
+#[derive(Default)]
+pub struct Rows {
+    rows: Vec<Row>,
+    gaps: Ragged,
+    /// Whether a row that did not fail has gaps.
+    any_gaps: bool,
+}
+
+impl Rows {
+    /// Adds a request.
+    pub fn push(&mut self, mut r: Row) {
+        let gaps = r.gaps_s.take();
+        self.any_gaps |= r.error.is_none() && gaps.is_some();
+        self.gaps.push_row(gaps.as_deref().unwrap_or(&[]));
+        self.rows.push(r);
+    }
+
+    /// Makes room for the rows and gaps still to come when `read` of `total` bytes gave the rows
+    /// held now (a streamed file's estimate, 2 % over): a column that grows by doubling holds its
+    /// old and new buffers at once, and a wasm memory never gives back what that peak took.
+    pub fn reserve_for_rest(&mut self, read: u64, total: u64) {
+        if read == 0 || read >= total {
+            return;
+        }
+        let more = |n: usize| (n as f64 * (total - read) as f64 / read as f64 * 1.02) as usize;
+        self.rows.reserve(more(self.rows.len()));
+        self.gaps.offsets.reserve(more(self.rows.len()));
+        self.gaps.values.reserve(more(self.gaps.values.len()));
+    }
+
+    /// Sets row `i`'s send time (for formats whose clock origin is known only at the end).
+    pub fn set_start(&mut self, i: usize, start_s: Option<f64>) {
+        if let Some(r) = self.rows.get_mut(i) {
+            r.start_s = start_s;
         }
     }
 
-    /// Adds a request that completed.
-    pub fn push_ok(&mut self, r: Completed<'_>) {
-        self.push_common(r.start_s, r.input_tokens);
-        self.req.ttft_s.push(r.ttft_s);
-        self.req.e2e_s.push(r.e2e_s);
-        self.req.output_tokens.push(r.output_tokens);
-        self.has_gaps |= r.chunk_gaps.is_some();
-        self.gaps.push_row(r.chunk_gaps.unwrap_or(&[]));
-        self.req.outcome.push(Outcome::Ok);
+    /// How many requests so far.
+    pub fn len(&self) -> usize {
+        self.rows.len()
     }
 
-    /// Adds a request that failed, with the reason.
-    pub fn push_failed(&mut self, start_s: f64, input_tokens: Option<u32>, reason: &str) {
-        self.push_common(start_s, input_tokens);
-        self.req.ttft_s.push(f64::NAN);
-        self.req.e2e_s.push(f64::NAN);
-        self.req.output_tokens.push(0);
-        self.gaps.push_row(&[]);
-        self.req.outcome.push(Outcome::Failed(reason.into()));
+    /// Whether none yet.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
     }
 
-    /// The columns, validated like every importer's: requests that break a rule are marked
-    /// invalid (left out of every figure) and named in the diagnostics, by `file` and index.
-    pub fn finish(mut self, file: &str) -> (Requests, Vec<Diagnostic>) {
-        if self
-            .req
-            .input_tokens
-            .as_ref()
-            .is_some_and(|i| i.iter().all(|t| *t == 0))
-        {
-            self.req.input_tokens = None;
-        }
-        if self.has_gaps {
-            self.req.chunk_gaps = Some(self.gaps);
-        }
-        let diags = validate_requests(file, &mut self.req);
-        (self.req, diags)
+    /// The columns, validated with the rules every importer shares. `prefix` names the records in
+    /// diagnostics (e.g. `requests`).
+    pub fn finish(self, file: &str, prefix: &str, diags: &mut Vec<Diagnostic>) -> Requests {
+        let ok_rows = self.rows.iter().filter(|r| r.error.is_none());
+        let has_start = ok_rows.clone().any(|r| r.start_s.is_some());
+        let has_input = self.rows.iter().any(|r| r.input_tokens.is_some());
+        let has_gaps = self.any_gaps;
+        let mut outcome: Vec<Outcome> = self
+            .rows
+            .iter()
+            .map(|r| match (&r.error, r.invalid) {
+                (Some(e), _) => Outcome::Failed(e.as_str().into()),
+                (None, Some(f)) => Outcome::Invalid(f.into()),
+                (None, None) => Outcome::Ok,
+            })
+            .collect();
+        let out: Vec<f64> = self
+            .rows
+            .iter()
+            .map(|r| {
+                if r.error.is_some() || r.invalid.is_some() {
+                    0.0
+                } else {
+                    r.output_tokens
+                }
+            })
+            .collect();
+        let output_tokens = token_counts(
+            file,
+            &format!("{prefix}.output_tokens"),
+            "output_tokens",
+            &out,
+            &mut outcome,
+            diags,
+        );
+        let input_tokens = has_input.then(|| {
+            let v: Vec<f64> = self
+                .rows
+                .iter()
+                .map(|r| r.input_tokens.unwrap_or(0.0))
+                .collect();
+            token_counts(
+                file,
+                &format!("{prefix}.input_tokens"),
+                "input_tokens",
+                &v,
+                &mut outcome,
+                diags,
+            )
+        });
+        let start_s = has_start.then(|| {
+            self.rows
+                .iter()
+                .map(|r| r.start_s.unwrap_or(f64::NAN))
+                .collect::<Vec<_>>()
+        });
+        let chunk_gaps = has_gaps.then_some(self.gaps);
+        let mut req = Requests {
+            start_s,
+            epoch_s: None,
+            ttft_s: self.rows.iter().map(|r| r.ttft_s).collect(),
+            e2e_s: self.rows.iter().map(|r| r.e2e_s).collect(),
+            input_tokens,
+            output_tokens,
+            chunk_gaps,
+            outcome,
+            dists: None,
+        };
+        diags.extend(validate_requests(file, &mut req));
+        req
     }
 }
 

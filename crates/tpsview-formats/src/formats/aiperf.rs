@@ -266,7 +266,7 @@ impl super::records::Sink for RecordsSink {
                 format!("{warmup} warm-up records left out"),
             ));
         }
-        if rows.len() == 0 {
+        if rows.is_empty() {
             return Err(common::no_data(file, "no profiling records"));
         }
         let mut requests = rows.finish(file, "records", &mut diags);

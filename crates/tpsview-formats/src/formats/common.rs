@@ -556,5 +556,4 @@ pub(crate) fn json_or_yaml(file: &str, bytes: &[u8]) -> Result<Value, ParseError
         .ok_or_else(|| no_data(file, "an empty YAML document"))
 }
 
-mod rows;
-pub(crate) use rows::{Row, Rows};
+pub(crate) use crate::requests::{Row, Rows};

@@ -252,7 +252,7 @@ impl super::records::Sink for ResponsesSink {
     ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
         let ResponsesSink { file, rows, itl } = *self;
         let file = file.as_str();
-        if rows.len() == 0 {
+        if rows.is_empty() {
             return Err(common::no_data(file, "no response records"));
         }
         let requests = rows.finish(file, "responses", &mut diags);

@@ -194,7 +194,7 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
         }
         rows.push(row);
     }
-    if rows.len() == 0 {
+    if rows.is_empty() {
         return Err(common::no_data(file, "no request records"));
     }
     let requests = rows.finish(file, "requests", &mut diags);
