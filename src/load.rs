@@ -114,7 +114,7 @@ pub fn loaded(parsed: tpsview_core::Parsed, is_sample: bool) -> LoadedFile {
                 .report
                 .runs
                 .first()
-                .map(|r| r.label.clone())
+                .map(|r| r.label.to_string())
                 .unwrap_or_default(),
             can_reread: false,
             error: None,

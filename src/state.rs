@@ -104,7 +104,7 @@ impl Files {
                     .report
                     .runs
                     .first()
-                    .map(|r| r.label.clone())
+                    .map(|r| r.label.to_string())
                     .unwrap_or_default();
             } else {
                 p.run_label = Some(label.clone());

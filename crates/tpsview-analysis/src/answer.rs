@@ -83,8 +83,7 @@ pub fn header(run: &RunSummary) -> Vec<(HeaderPart, String)> {
     }
     // What tells this run from others of the same model: the settings its name carries
     // (`backends=CUDA · flash_attn=true` of a llama-bench file, `max_num_seqs=32` of a sweep).
-    let label = run.id.to_string();
-    let settings: Vec<&str> = label.split(" · ").filter(|p| p.contains('=')).collect();
+    let settings = run.name.settings();
     if !settings.is_empty() {
         out.push((HeaderPart::Setting, settings.join(" · ")));
     }

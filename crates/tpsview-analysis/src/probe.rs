@@ -196,7 +196,8 @@ impl Probe {
                 label: format!(
                     "probe · {} · {} · {mb:.0} MB weights",
                     self.device, self.dtype
-                ),
+                )
+                .into(),
                 source_format: TOOL.into(),
                 meta: Metadata {
                     engine: Some(format!("tpsview probe ({})", self.backend)),

@@ -357,8 +357,8 @@ pub fn file_targets(report: &crate::model::Report) -> Vec<(String, Vec<String>)>
             continue;
         }
         match out.iter_mut().find(|(t, _)| *t == text) {
-            Some((_, runs)) => runs.push(run.label.clone()),
-            None => out.push((text, vec![run.label.clone()])),
+            Some((_, runs)) => runs.push(run.label.to_string()),
+            None => out.push((text, vec![run.label.to_string()])),
         }
     }
     out

@@ -108,8 +108,12 @@ pub struct RunSummary {
     /// of the `--json` contract).
     #[serde(skip)]
     pub lengths: (Option<f64>, Option<f64>),
-    /// Legend label.
+    /// Legend label (its [`name`](Self::name) as text).
     pub label: String,
+    /// The run's name in its parts: its setup, folder and repeat (not part of the `--json`
+    /// contract: the label is).
+    #[serde(skip)]
+    pub name: crate::model::RunName,
     /// Where the data came from (a format id).
     pub source_format: String,
     /// Model name, when known.
@@ -295,7 +299,8 @@ pub fn summarize_report(
             id,
             lengths: run.mean_lengths(),
             slo_capacity: None,
-            label: run.label.clone(),
+            label: run.label.to_string(),
+            name: run.label.clone(),
             source_format: run.source_format.clone(),
             model: run.meta.model.clone(),
             meta: run.meta.clone(),

@@ -437,7 +437,7 @@ pub fn report(
     cfg: &Config,
     levels: &[(u32, Vec<Record>)],
     meta: Metadata,
-    label: String,
+    label: tpsview_core::model::RunName,
 ) -> (Report, usize, Vec<Diagnostic>) {
     let mut chunk_counted = 0;
     let mut diags = Vec::new();

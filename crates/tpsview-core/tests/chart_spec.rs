@@ -829,7 +829,7 @@ fn a_setups_repeats_band_its_throughput_lines_with_the_means_interval() {
         .enumerate()
         .map(|(k, f)| {
             let mut r = seed.runs[0].clone();
-            r.label = format!("x · repeat={}", k + 1);
+            r.label = format!("x · repeat={}", k + 1).into();
             for p in &mut r.points {
                 if let Some(q) = p.requests.as_mut() {
                     for i in 0..q.len() {

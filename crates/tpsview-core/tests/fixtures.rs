@@ -378,7 +378,10 @@ fn a_llama_bench_sweep_becomes_points_on_its_swept_axis() {
     let p = load("llama-bench/threads-sweep.json");
     let runs = &p.report.runs;
     assert_eq!(runs.len(), 2, "pp512 and tg128");
-    let tg = runs.iter().find(|r| r.label.contains("tg128")).unwrap();
+    let tg = runs
+        .iter()
+        .find(|r| r.label.to_string().contains("tg128"))
+        .unwrap();
     assert_eq!(tg.axis.as_deref(), Some("n_threads"));
     let levels: Vec<_> = tg.points.iter().map(|p| p.concurrency.unwrap()).collect();
     assert_eq!(levels, [1.0, 2.0, 4.0, 8.0]);

@@ -6,7 +6,7 @@
 use crate::error::Diagnostic;
 use crate::formats::FormatExt;
 use crate::formats::{Format, Parsed};
-use crate::model::{Point, Report, Run};
+use crate::model::{Point, Report, Run, RunName};
 
 /// Pairs each raw-data point with the one summary point of the same tool it belongs to: the same
 /// level (or a level only one of them knows), and no other candidate. The summary's figures,
@@ -101,7 +101,7 @@ fn pair(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
 /// (then the label alone), the same engine and model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunKey {
-    label: String,
+    label: RunName,
     /// `None` when the label alone decides.
     engine_model: Option<(Option<String>, Option<String>)>,
 }
@@ -120,7 +120,7 @@ impl RunKey {
     pub fn of_grouped(target: &Run, files: &[&Parsed]) -> RunKey {
         let by_label = files
             .iter()
-            .any(|f| f.run_label.as_deref() == Some(target.label.as_str()));
+            .any(|f| f.run_label.as_deref().is_some_and(|l| target.label == *l));
         RunKey::of(target, by_label)
     }
 
@@ -139,7 +139,7 @@ impl RunKey {
             return false;
         };
         if let Some(l) = &file.run_label {
-            return *l == self.label;
+            return self.label == *l.as_str();
         }
         let mut meta = run.meta.clone();
         meta.inherit(&file.report.meta);
@@ -150,8 +150,6 @@ impl RunKey {
                 .is_none_or(|(e, m)| meta.engine == *e && meta.model == *m)
     }
 }
-
-pub use crate::model::repeat_part;
 
 /// Where a companion may sit from its records in time (seconds between their windows).
 const COMPANION_REACH_S: f64 = 60.0;
@@ -348,16 +346,16 @@ pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
         .collect();
     let mut runs: Vec<Run> = Vec::new();
     // Runs relabelled by the user group by label alone.
-    let mut forced: Vec<String> = Vec::new();
+    let mut forced: Vec<RunName> = Vec::new();
     for parsed in files {
         diags.extend(parsed.diagnostics);
         for mut run in parsed.report.runs {
             run.meta.inherit(&parsed.report.meta);
             if let Some(l) = &parsed.run_label {
                 // A name given to a sweep's files names the setup: its repeats stay apart.
-                run.label = match repeat_part(&run.label) {
-                    Some(part) => format!("{l} · {part}"),
-                    None => l.clone(),
+                run.label = RunName {
+                    repeat: run.label.repeat,
+                    ..RunName::parse(l)
                 };
                 forced.push(run.label.clone());
             }
@@ -437,7 +435,7 @@ fn same_level(a: &Point, b: &Point) -> bool {
 /// level twice. The folder is the first where two such files' paths part; each part is named
 /// after it, `folder=NAME` (before a repeat's `run=N`, so each one's repeats stay one setup). A name the user
 /// gave is kept whole; one folder's files that claim one level stay together, flagged.
-fn split_by_folder(run: Run, forced: &[String], out: &mut Vec<Run>, diags: &mut Vec<Diagnostic>) {
+fn split_by_folder(run: Run, forced: &[RunName], out: &mut Vec<Run>, diags: &mut Vec<Diagnostic>) {
     let depth = run.points.windows(2).find_map(|w| {
         let (fa, fb) = (folder(&w[0].source_file), folder(&w[1].source_file));
         if !same_level(&w[0], &w[1]) || fa == fb {
@@ -457,21 +455,13 @@ fn split_by_folder(run: Run, forced: &[String], out: &mut Vec<Run>, diags: &mut 
         points,
         axis,
     } = run;
-    // Before a repeat's part where the label ends with it.
-    let (base, rep) = repeat_part(&label)
-        .and_then(|r| Some((label.strip_suffix(r)?.strip_suffix(" · ")?, r)))
-        .map_or((label.as_str(), None), |(b, r)| (b, Some(r)));
     for p in points {
         let name = match folder(&p.source_file).split('/').nth(d) {
-            Some(k) => {
-                // `folder=…`, a setting: the run's header shows it among its settings.
-                let mut name = [base, k].join(" · folder=");
-                if let Some(r) = rep {
-                    name.push_str(" · ");
-                    name.push_str(r);
-                }
-                name
-            }
+            // `folder=…`, a setting: the run's header shows it among its settings.
+            Some(k) => RunName {
+                folder: Some(k.to_owned()),
+                ..label.clone()
+            },
             None => label.clone(),
         };
         match out[first..].iter_mut().find(|r| r.label == name) {

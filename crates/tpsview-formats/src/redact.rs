@@ -297,7 +297,10 @@ fn meta(m: &mut Metadata) {
 pub fn report(r: &mut Report) {
     meta(&mut r.meta);
     for run in &mut r.runs {
-        in_place(&mut run.label);
+        in_place(&mut run.label.setup);
+        if let Some(f) = &mut run.label.folder {
+            in_place(f);
+        }
         meta(&mut run.meta);
         for p in &mut run.points {
             in_place(&mut p.source_file);

@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 
 pub mod packed;
+mod run_name;
+pub use run_name::{Repeat, RepeatKey, RunName};
 
 /// A whole report: metadata shared by its runs, and the runs.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -37,9 +39,10 @@ impl Report {
 /// The ids of runs grouped from files (their metadata already inherited): distinct even where two
 /// runs share a label (their models or engines differ).
 pub fn run_ids(runs: &[Run]) -> Vec<crate::vocabulary::RunId> {
-    crate::vocabulary::RunId::assign(runs.iter().map(|r| {
+    let labels: Vec<String> = runs.iter().map(|r| r.label.to_string()).collect();
+    crate::vocabulary::RunId::assign(runs.iter().zip(&labels).map(|(r, label)| {
         (
-            r.label.as_str(),
+            label.as_str(),
             r.meta.engine.as_deref(),
             r.meta.model.as_deref(),
         )
@@ -108,8 +111,8 @@ impl Metadata {
 /// One series of points measured the same way (one engine, model and configuration).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Run {
-    /// The label shown in legends.
-    pub label: String,
+    /// Its name, shown in legends (as text: its parts joined with ` · `).
+    pub label: RunName,
     /// The format the data came from (`tpsview/1`, `vllm-bench-serve`, …).
     pub source_format: String,
     /// This run's metadata.
@@ -403,12 +406,4 @@ pub fn rate_as_json<S: serde::Serializer>(r: &Option<f64>, s: S) -> Result<S::Ok
         Some(v) => s.serialize_f64(*v),
         None => s.serialize_none(),
     }
-}
-
-/// The repeat part of a run label — `run=N` (a `vllm bench sweep` repeat) or `repeat=N`
-/// (`tpsview bench --repeat`) among its ` · `-joined parts — where it has one.
-pub fn repeat_part(label: &str) -> Option<&str> {
-    label.split(" · ").find(|part| {
-        matches!(part.split_once('='), Some(("run" | "repeat", n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    })
 }

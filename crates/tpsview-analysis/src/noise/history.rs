@@ -255,7 +255,10 @@ pub fn listed(verdicts: &[Judged]) -> Vec<(String, &Judged)> {
     let mut seen: Vec<(String, u64, Metric)> = Vec::new();
     let mut out = Vec::new();
     for j in verdicts {
-        let name = match (j.repeats, repeat_of(j.run.as_str())) {
+        let name = match (
+            j.repeats,
+            repeat_of(&crate::model::RunName::parse(j.run.as_str())),
+        ) {
             (Some([_, n]), Some((setup, _))) => {
                 let key = (setup.clone(), j.concurrency.to_bits(), j.metric);
                 if seen.contains(&key) {

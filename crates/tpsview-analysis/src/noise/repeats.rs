@@ -1,6 +1,7 @@
 //! Intervals over repeats: runs of one setup (labels equal but for `run=N` / `repeat=N`) give
 //! each level's figures one value per repeat, and a Student-t interval over them.
 
+use crate::model::RunName;
 use crate::vocabulary::{Latency, Metric, Stat};
 
 use super::{CONFIDENCE, LEVEL_METRICS};
@@ -24,16 +25,11 @@ pub const REPEAT_METRICS: [Metric; 16] = {
     out
 };
 
-/// A run label's setup and repeat number: the label without its repeat part
-/// ([`crate::model::repeat_part`]: `run=N`, `repeat=N`); `None` without one.
-pub fn repeat_of(label: &str) -> Option<(String, u64)> {
-    let part = crate::model::repeat_part(label)?;
-    let n = part.split_once('=')?.1.parse().ok()?;
-    let rest: Vec<&str> = label
-        .split(" · ")
-        .filter(|p| !std::ptr::eq(*p, part))
-        .collect();
-    Some((rest.join(" · "), n))
+/// A run's setup (its name less the repeat, as text: what every repeat of it is called) and its
+/// repeat number; `None` for a run that is no repeat.
+pub fn repeat_of(name: &RunName) -> Option<(String, u64)> {
+    let r = name.repeat?;
+    Some((name.without_repeat().to_string(), r.n))
 }
 
 /// Gives every level of every run that repeats a setup (two runs or more whose labels are equal
@@ -43,7 +39,7 @@ pub fn repeat_of(label: &str) -> Option<(String, u64)> {
 pub fn apply_repeats(runs: &mut [crate::summary::RunSummary]) {
     let mut setups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, r) in runs.iter().enumerate() {
-        let Some((setup, _)) = repeat_of(&r.label) else {
+        let Some((setup, _)) = repeat_of(&r.name) else {
             continue;
         };
         match setups.iter_mut().find(|(s, _)| *s == setup) {

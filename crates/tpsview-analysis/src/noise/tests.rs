@@ -3,6 +3,7 @@
 use super::intervals::interval;
 use super::repeats::over_repeats;
 use super::*;
+use crate::model::RunName;
 
 /// `n` TPOTs (seconds) drawn from a log-normal around `median` with σ = 0.2 (a level's requests
 /// spread ~20 % around their typical step time), from `seed`.
@@ -217,7 +218,7 @@ fn judging_in_steps_gives_what_judging_at_once_gives_and_limits_are_said() {
         }
     }
     for (i, r) in runs.iter_mut().enumerate() {
-        r.label = format!("run {i}");
+        r.label = format!("run {i}").into();
     }
     let report = Report {
         meta: seed.meta.clone(),
@@ -378,11 +379,11 @@ fn a_verdicts_key_is_its_json_name() {
 #[test]
 fn a_repeat_is_a_run_or_repeat_part_of_the_label() {
     assert_eq!(
-        repeat_of("qwen · max_num_seqs=32 · run=2"),
+        repeat_of(&RunName::parse("qwen · max_num_seqs=32 · run=2")),
         Some(("qwen · max_num_seqs=32".to_owned(), 2))
     );
     assert_eq!(
-        repeat_of("repeat=10 · llama.cpp"),
+        repeat_of(&RunName::parse("repeat=10 · llama.cpp")),
         Some(("llama.cpp".to_owned(), 10))
     );
     for label in [
@@ -392,7 +393,7 @@ fn a_repeat_is_a_run_or_repeat_part_of_the_label() {
         "qwen · run=",
         "qwen run=1",
     ] {
-        assert_eq!(repeat_of(label), None, "{label}");
+        assert_eq!(repeat_of(&RunName::parse(label)), None, "{label}");
     }
 }
 
@@ -461,11 +462,11 @@ fn runs_repeating_a_setup_get_each_levels_figures_over_the_repeats() {
     }
     runs[2].points.pop();
     for (i, r) in runs.iter_mut().enumerate() {
-        r.label = if i < 3 {
+        r.label = RunName::from(if i < 3 {
             format!("m · slots=4 · run={i}")
         } else {
             "m · slots=8 · run=0".to_owned()
-        };
+        });
     }
     let report = Report {
         meta: seed.meta.clone(),
@@ -556,11 +557,11 @@ fn whole_level_figures_are_judged_over_the_repeats_of_two_setups_only() {
     let seed = crate::simulate::seed_report();
     let mut runs = vec![seed.runs[0].clone(); 6];
     for (i, r) in runs.iter_mut().enumerate() {
-        r.label = match i {
+        r.label = RunName::from(match i {
             0..=2 => format!("a · run={i}"),
             3 | 4 => format!("b · repeat={i}"),
             _ => "c".to_owned(),
-        };
+        });
         let slow = match i {
             3 => 1.1,
             4 => 1.12,
@@ -648,7 +649,7 @@ fn drifting_setups(a: [f64; 3], b: [f64; 3]) -> (Report, Summary) {
     let mut runs = vec![seed.runs[0].clone(); 6];
     for (i, r) in runs.iter_mut().enumerate() {
         let (setup, f) = if i < 3 { ("a", a[i]) } else { ("b", b[i - 3]) };
-        r.label = format!("{setup} · repeat={}", i % 3 + 1);
+        r.label = format!("{setup} · repeat={}", i % 3 + 1).into();
         for p in &mut r.points {
             if let Some(q) = p.requests.as_mut() {
                 for k in 0..q.len() {
@@ -828,7 +829,7 @@ fn runs_of_one_setup_on_several_dates_are_a_history_judged_run_against_run() {
     let mut runs: Vec<crate::model::Run> = Vec::new();
     for (i, night) in nights.iter().enumerate() {
         let mut r = seed.runs[0].clone();
-        r.label = format!("nightly {night}");
+        r.label = format!("nightly {night}").into();
         r.meta.date = Some((*night).into());
         if *night == "2026-11-29" {
             for p in &mut r.points {

@@ -307,10 +307,12 @@ async fn run_bench(
     for (k, sweep) in sweeps.into_iter().enumerate() {
         let mut meta = base.clone();
         meta.date = Some(sweep.ended);
+        // The setup's name, and which repeat of it this sweep is.
+        let name = tpsview_core::model::RunName::setup(label.clone());
         let label = if repeats > 1 {
-            format!("{label} · repeat={}", k + 1)
+            name.with_repeat(tpsview_core::model::RepeatKey::Repeat, k as u64 + 1)
         } else {
-            label.clone()
+            name
         };
         let (r, counted, bad) =
             run_report(&cfg, &sweep.levels, sweep.servers, meta, label, interrupted);
@@ -380,7 +382,7 @@ fn run_report(
     levels: &[(u32, Vec<super::Record>)],
     servers: Vec<Option<tpsview_core::server::ServerSeries>>,
     mut meta: tpsview_core::model::Metadata,
-    label: String,
+    label: tpsview_core::model::RunName,
     interrupted: bool,
 ) -> (
     tpsview_core::model::Report,

@@ -158,7 +158,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         Report {
             meta: Metadata::default(),
             runs: vec![Run {
-                label: common::label("AIPerf sweep", model.as_deref()),
+                label: common::label("AIPerf sweep", model.as_deref()).into(),
                 source_format: ID.into(),
                 meta: Metadata {
                     model,

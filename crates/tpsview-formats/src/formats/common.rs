@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{parse_num_str, Num};
-use crate::model::{Metadata, Point, Report, Reported, Requests, Run};
+use crate::model::{Metadata, Point, RepeatKey, Report, Reported, Requests, Run, RunName};
 
 /// Reads every JSON value in the file: one document, or several one after another (JSON lines,
 /// appended results). Bare `NaN`/`Infinity` (Python's `json.dumps`) are read as numbers, with a
@@ -293,11 +293,12 @@ pub(crate) fn aiperf_trial(name: &str) -> Option<u64> {
     })
 }
 
-/// A run label with the repeat part of an AIPerf trial's file (` · run=N`), where it is one.
-pub(crate) fn with_trial(label: String, file: &str) -> String {
+/// A run's name, repeat `N` of its setup where the file is an AIPerf trial's (` · run=N`).
+pub(crate) fn with_trial(label: String, file: &str) -> RunName {
+    let name = RunName::from(label);
     match aiperf_trial(file) {
-        Some(n) => format!("{label} · run={n}"),
-        None => label,
+        Some(n) => name.with_repeat(RepeatKey::Run, n),
+        None => name,
     }
 }
 
@@ -360,14 +361,22 @@ pub(crate) fn summary_point(
 
 /// A report of one run. A run named after its model gets the hardware too, where the file states
 /// it: `model · hardware`.
-pub(crate) fn one_run(label: String, format: &str, meta: Metadata, points: Vec<Point>) -> Report {
-    let label = match (&meta.model, &meta.gpu) {
-        (Some(m), Some(g)) if *m == label && !g.trim().is_empty() => match meta.gpu_count {
-            Some(n) if n > 1 => format!("{label} · {n} × {g}"),
-            _ => format!("{label} · {g}"),
-        },
-        _ => label,
-    };
+pub(crate) fn one_run(
+    label: impl Into<RunName>,
+    format: &str,
+    meta: Metadata,
+    points: Vec<Point>,
+) -> Report {
+    let mut label: RunName = label.into();
+    // Named after its model alone: the GPU it ran on tells it from the same model elsewhere.
+    if let (Some(m), Some(g)) = (&meta.model, &meta.gpu) {
+        if label == *m.as_str() && !g.trim().is_empty() {
+            label.setup = match meta.gpu_count {
+                Some(n) if n > 1 => format!("{} · {n} × {g}", label.setup),
+                _ => format!("{} · {g}", label.setup),
+            };
+        }
+    }
     Report {
         meta: Metadata::default(),
         runs: vec![Run {

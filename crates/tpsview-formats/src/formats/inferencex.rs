@@ -264,7 +264,7 @@ fn read_row(
     }
     Some((
         Run {
-            label,
+            label: label.into(),
             source_format: ID.into(),
             meta,
             points: Vec::new(),

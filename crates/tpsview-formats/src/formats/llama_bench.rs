@@ -206,7 +206,7 @@ fn parse_tests(
                 points.push(p);
             }
             runs.push(Run {
-                label,
+                label: label.into(),
                 source_format: ID.into(),
                 meta,
                 points,

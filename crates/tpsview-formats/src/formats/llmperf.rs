@@ -276,12 +276,7 @@ impl super::records::Sink for ResponsesSink {
             ..Point::default()
         };
         Ok((
-            common::one_run(
-                "LLMPerf".into(),
-                RESPONSES_ID,
-                Metadata::default(),
-                vec![point],
-            ),
+            common::one_run("LLMPerf", RESPONSES_ID, Metadata::default(), vec![point]),
             diags,
         ))
     }

@@ -324,7 +324,7 @@ fn report(file: &str, log: Log, diags: &mut Vec<Diagnostic>) -> Report {
     Report {
         meta: Metadata::default(),
         runs: vec![Run {
-            label,
+            label: label.into(),
             source_format: TOOL.into(),
             meta,
             points: vec![point],

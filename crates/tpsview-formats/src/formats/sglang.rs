@@ -116,7 +116,7 @@ pub fn parse_one_batch(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnost
                 None => "SGLang bench_one_batch".to_owned(),
             };
             crate::model::Run {
-                label,
+                label: label.into(),
                 source_format: ONE_BATCH_ID.into(),
                 meta: Metadata {
                     engine: Some("sglang".into()),

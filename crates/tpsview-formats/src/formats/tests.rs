@@ -367,9 +367,10 @@ fn llama_bench_depth_sweeps_are_one_run_per_test_kind() {
         let levels: Vec<f64> = r.points.iter().filter_map(|p| p.concurrency).collect();
         assert_eq!(levels, [0.0, 512.0, 1024.0, 2048.0], "{}", r.label);
     }
-    let labels: Vec<&str> = runs.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<String> = runs.iter().map(|r| r.label.to_string()).collect();
     assert!(
-        labels.contains(&"llama 8B Q4_0 · pp512") && labels.contains(&"llama 8B Q4_0 · tg128"),
+        labels.iter().any(|l| l == "llama 8B Q4_0 · pp512")
+            && labels.iter().any(|l| l == "llama 8B Q4_0 · tg128"),
         "{labels:?}"
     );
 }

@@ -134,7 +134,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             points.push(into_point(file, &path, point, &mut diags)?);
         }
         runs.push(Run {
-            label: run.label,
+            label: run.label.into(),
             source_format: run.source_format.unwrap_or_else(|| ID.into()),
             meta,
             points,
@@ -444,7 +444,7 @@ fn is_default_meta(m: &&Metadata) -> bool {
 
 #[derive(Serialize)]
 struct WRun<'a> {
-    label: &'a str,
+    label: String,
     source_format: &'a str,
     #[serde(skip_serializing_if = "is_default_meta")]
     meta: &'a Metadata,
@@ -504,7 +504,7 @@ pub fn write(report: &Report) -> String {
             .runs
             .iter()
             .map(|run| WRun {
-                label: &run.label,
+                label: run.label.to_string(),
                 source_format: &run.source_format,
                 meta: &run.meta,
                 axis: run.axis.as_deref(),

@@ -201,7 +201,7 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
     let point = common::requests_point(file, REPORT_ID, requests);
     Ok((
         common::one_run(
-            "TensorRT-LLM".into(),
+            "TensorRT-LLM",
             REQUESTS_ID,
             Metadata {
                 engine: Some("TensorRT-LLM".into()),

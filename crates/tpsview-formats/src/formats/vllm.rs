@@ -441,9 +441,9 @@ fn into_point(
                 }
             }
             meta.labels.insert("run_number".into(), s.run.to_string());
-            format!("{label}{}", s.label_suffix())
+            s.name(&label)
         }
-        None => label,
+        None => label.into(),
     };
     let concurrency = raw.max_concurrency.filter(|c| c.is_finite());
     if let Some(c) = raw.max_concurrency {

@@ -111,7 +111,7 @@ pub fn parse_latency(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
         "vllm bench latency does not record batch size or lengths: whole-batch latencies only, no T/s",
     ));
     Ok((
-        common::one_run("vLLM bench latency".into(), LATENCY_ID, meta(), points),
+        common::one_run("vLLM bench latency", LATENCY_ID, meta(), points),
         diags,
     ))
 }
@@ -150,12 +150,7 @@ pub fn parse_throughput(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnos
         "counts prompt and output tokens: not comparable with output T/s",
     ));
     Ok((
-        common::one_run(
-            "vLLM bench throughput".into(),
-            THROUGHPUT_ID,
-            meta(),
-            points,
-        ),
+        common::one_run("vLLM bench throughput", THROUGHPUT_ID, meta(), points),
         diags,
     ))
 }

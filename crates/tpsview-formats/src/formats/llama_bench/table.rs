@@ -227,7 +227,7 @@ mod tests {
         let tg: Vec<_> = r
             .runs
             .iter()
-            .filter(|r| r.label.contains("tg128"))
+            .filter(|r| r.label.to_string().contains("tg128"))
             .collect();
         assert_eq!(
             tg.len(),
@@ -235,14 +235,18 @@ mod tests {
             "one run per table heading: {:?}",
             r.runs.iter().map(|r| &r.label).collect::<Vec<_>>()
         );
-        assert!(tg[0].label.contains("section=GPU 0"), "{}", tg[0].label);
+        assert!(
+            tg[0].label.to_string().contains("section=GPU 0"),
+            "{}",
+            tg[0].label
+        );
         assert_eq!(tg[0].points[0].reported.figures["avg_ts"], 150.97);
         assert_eq!(tg[0].points[0].reported.figures["avg_ts_stddev"], 0.05);
         assert_eq!(tg[0].meta.engine_version.as_deref(), Some("a81a56957"));
         let pp = r
             .runs
             .iter()
-            .find(|r| r.label.contains("pp512"))
+            .find(|r| r.label.to_string().contains("pp512"))
             .expect("pp run");
         assert_eq!(pp.points[0].reported.figures["prefill_avg_ts"], 3229.07);
     }

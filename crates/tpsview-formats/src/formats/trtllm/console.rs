@@ -284,10 +284,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             (None, m) => common::label("TensorRT-LLM", m.as_deref()),
         };
         let point = summary_point(&name, REPORT_ID, concurrency, rate, b.figures);
-        match runs.iter_mut().find(|r| r.label == label) {
+        match runs.iter_mut().find(|r| r.label == *label) {
             Some(r) => r.points.push(point),
             None => runs.push(Run {
-                label,
+                label: label.into(),
                 source_format: REPORT_ID.into(),
                 meta,
                 points: vec![point],

@@ -9,6 +9,7 @@
 //! with the levels by concurrency or rate; each repeat is its own run (`· run=N`, the tool's file
 //! name), so repeats show as a spread, never as a silent average.
 
+use crate::model::{RepeatKey, RunName};
 use std::collections::BTreeMap;
 
 use crate::error::{Diagnostic, ParseError};
@@ -52,18 +53,18 @@ pub struct Sweep {
 }
 
 impl Sweep {
-    /// What the run's label gets: ` · <setting> · run=N`.
-    pub fn label_suffix(&self) -> String {
-        let mut out = String::new();
+    /// The run's name: `base · <setting>`, repeat `run=N` of that setup (the warm-up run is no
+    /// repeat: `base · <setting> · warm-up`).
+    pub fn name(&self, base: &str) -> RunName {
+        let mut setup = base.to_owned();
         if !self.setting.is_empty() {
-            out.push_str(&format!(" · {}", self.setting));
+            setup.push_str(" · ");
+            setup.push_str(&self.setting);
         }
-        if self.run < 0 {
-            out.push_str(" · warm-up");
-        } else {
-            out.push_str(&format!(" · run={}", self.run));
+        match u64::try_from(self.run) {
+            Ok(n) => RunName::setup(setup).with_repeat(RepeatKey::Run, n),
+            Err(_) => RunName::setup(setup + " · warm-up"),
         }
-        out
     }
 }
 

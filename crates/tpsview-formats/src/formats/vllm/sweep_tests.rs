@@ -25,8 +25,8 @@ fn the_setting_is_the_directory_name_less_the_level() {
         ["max_concurrency", "max_num_batched_tokens", "max_num_seqs"]
     );
     assert_eq!(
-        s.label_suffix(),
-        " · max_num_seqs=32, max_num_batched_tokens=1024 · run=2"
+        s.name("m").to_string(),
+        "m · max_num_seqs=32, max_num_batched_tokens=1024 · run=2"
     );
 }
 
@@ -73,7 +73,8 @@ fn without_its_directory_only_a_parameter_name_names_the_setting() {
         &BTreeMap::new(),
     )
     .unwrap();
-    assert_eq!(warm.label_suffix(), " · warm-up");
+    assert_eq!(warm.name("m").to_string(), "m · warm-up");
+    assert_eq!(warm.name("m").repeat, None);
 }
 
 #[test]

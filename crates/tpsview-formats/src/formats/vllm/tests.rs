@@ -634,7 +634,7 @@ fn a_sweep_summary_array_reads_each_result_and_a_cut_one_names_where() {
         text.as_bytes(),
     )
     .unwrap();
-    let labels: Vec<_> = report.runs.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<String> = report.runs.iter().map(|r| r.label.to_string()).collect();
     assert_eq!(labels, ["m · a=1 · run=0", "m · a=1 · run=1"]);
     assert_eq!(
         report.runs[1].points[0].reported.figures["output_throughput"],
