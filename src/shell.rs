@@ -1,5 +1,6 @@
 //! The app shell: owns the loaded files (picker, drop, paste, samples, `?src=`), lists them with
-//! their diagnostics, and shows the page the hash names.
+//! their diagnostics, and shows the page the hash names. Here the wiring; `loads` reads files and
+//! URLs, `first` opens what the page opens first, `keeping` keeps runs in this browser.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -9,55 +10,18 @@ use crate::header::{self, Controls, HeaderState, ACCEPT};
 use crate::load;
 use crate::load::LoadedFile;
 use crate::loader;
-use crate::messages;
 use crate::pages::{ClaimPage, GlossaryPage, LearnPage, ModelPage, ViewerPage};
 use crate::route::{current_hash, Route};
-use crate::share;
 use crate::state::provide_state;
-use crate::view::{bundle, View};
 
-/// The `?src=` URLs (several allowed) and the `view` of the page's URL.
-fn url_params() -> (Vec<String>, Option<View>) {
-    let Some(params) = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
-    else {
-        return (Vec::new(), None);
-    };
-    let srcs = params
-        .get_all("src")
-        .iter()
-        .filter_map(|v| v.as_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    (srcs, params.get("view").map(|v| View::from_json(&v)))
-}
-
-/// The data inside the `tpsview report` file this page was opened from (`<script
-/// type="application/json" id="tpsview-bundle">`, a tpsview/1 bundle), named as the file is.
-fn report_bundle() -> Option<(String, String)> {
-    let document = web_sys::window()?.document()?;
-    let text = document
-        .get_element_by_id("tpsview-bundle")?
-        .text_content()?;
-    let path = document.location()?.pathname().ok()?;
-    Some((load::url_name(&path), text))
-}
-
-/// Replaces the address's fragment without adding a history entry.
-fn replace_hash(h: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.location().set_hash(h);
-    }
-}
+mod first;
+mod keeping;
+mod loads;
 
 /// The whole app.
 #[component]
 pub fn AppShell() -> impl IntoView {
     let (files, analysis, view) = provide_state();
-    // Keeping runs in this browser: off until the user ticks it (or a kept set was restored).
-    let keep = RwSignal::new(false);
-    let (keep_status, set_keep_status) = signal(None::<String>);
     let (hash, set_hash) = signal(current_hash());
     let _listener = window_event_listener(leptos::ev::hashchange, move |_| {
         set_hash.set(current_hash())
@@ -68,7 +32,6 @@ pub fn AppShell() -> impl IntoView {
             .summary
             .with(|s| files.0.with(|f| header::statuses(f, s)))
     });
-    let (busy, set_busy) = signal(false);
     // Files join the page; a bundle among them (a tpsview/1 file exported with its view) restores
     // that view.
     let add_files = move |out: Vec<LoadedFile>| {
@@ -77,154 +40,15 @@ pub fn AppShell() -> impl IntoView {
         }
         files.add(out);
     };
-
     // Files and URLs are read in a worker, one after another, with a progress bar and Cancel.
-    let progress = RwSignal::new(None::<loader::Progress>);
-    let finished = RwSignal::new(None::<loader::Finished>);
-    let (load_note, set_load_note) = signal(None::<String>);
-    let run_loads = move |jobs: Vec<(String, loader::Source, bool)>, then: Option<View>| {
-        set_load_note.set(None);
-        if !loader::enqueue(jobs, then) {
-            return; // the loop already running takes these too
-        }
-        set_busy.set(true);
-        let pending = tpsview_components::Pending::hold();
-        spawn_local(async move {
-            let _pending = pending;
-            while let Some(job) = loader::next_job() {
-                let (name, position) = (job.name.clone(), job.position);
-                match loader::load(&name, &job.source, None, job.sample, position, progress).await {
-                    loader::Outcome::Loaded(f, v, fin) => {
-                        if let Some(v) = v {
-                            view.0.set(v);
-                        }
-                        files.add(vec![*f]);
-                        // The status line is about the last load: a failed one leaves none.
-                        finished.set(fin);
-                    }
-                    loader::Outcome::Cancelled => {
-                        let dropped = loader::clear_queue();
-                        set_load_note.set(Some(if dropped > 0 {
-                            format!("Cancelled loading {name} and the {dropped} file(s) after it: nothing from them was added.")
-                        } else {
-                            format!("Cancelled loading {name}: nothing from it was added.")
-                        }));
-                    }
-                }
-                if let Some(v) = job.then {
-                    view.0.set(v);
-                }
-            }
-            set_busy.set(false);
-        });
-    };
-    let load_urls = move |urls: Vec<(String, bool)>, then: Option<View>| {
-        let mut jobs = Vec::new();
-        for (u, sample) in urls {
-            let name = load::url_name(&u);
-            if load::scheme_ok(&u) {
-                jobs.push((name, loader::Source::Url(u), sample));
-            } else {
-                files.add(vec![load::failed(
-                    &name,
-                    messages::fetch_error(&u, &messages::FetchFailure::Scheme),
-                )]);
-            }
-        }
-        run_loads(jobs, then);
-    };
-    // What opens first: the data of the `tpsview report` file this page is, else an inline link's
-    // bundle, else the permalink's sources, else runs kept in this browser, else the built-in
-    // example.
-    let (srcs, url_view) = url_params();
-    let hash_now = current_hash();
-    if let Some((name, text)) = report_bundle() {
-        add_files(vec![load::from_bytes(&name, text.as_bytes(), false)]);
-    } else if let Some(data) = hash_now.strip_prefix("#bundle=").map(str::to_owned) {
-        set_busy.set(true);
-        let pending = tpsview_components::Pending::hold();
-        spawn_local(async move {
-            let _pending = pending;
-            match share::read_inline(&data).await {
-                Ok(bytes) => add_files(vec![load::from_bytes("shared link", &bytes, false)]),
-                Err(e) => files.add(vec![load::failed(
-                    "shared link",
-                    format!("shared link: {e}"),
-                )]),
-            }
-            replace_hash("#viewer");
-            set_busy.set(false);
-        });
-    } else if !srcs.is_empty() {
-        load_urls(srcs.into_iter().map(|s| (s, false)).collect(), url_view);
-    } else if let Some(kept) = share::kept() {
-        add_files(vec![load::from_bytes(
-            "kept in this browser",
-            kept.as_bytes(),
-            false,
-        )]);
-        keep.set(true);
-        set_keep_status.set(Some("Restored the runs kept in this browser.".into()));
-    } else {
-        load_urls(vec![(load::SAMPLES[0].1.to_owned(), true)], None);
-    }
-    // While keeping is on, every change is written to this browser's storage (never elsewhere).
-    Effect::new(move |_| {
-        if !keep.get() {
-            return;
-        }
-        let text = analysis.report.with(|g| {
-            view.0
-                .with(|v| bundle(&tpsview_core::formats::tpsview::write(&g.report), v))
-        });
-        if let Err(e) = share::keep(&text) {
-            set_keep_status.set(Some(e));
-        }
-    });
-    let on_keep = move |ev: leptos::ev::Event| {
-        let on = event_target_checked(&ev);
-        keep.set(on);
-        if on {
-            set_keep_status.set(Some(
-                "Loaded runs are kept in this browser's storage (on this machine only) until you forget them.".into(),
-            ));
-        } else {
-            share::forget();
-            set_keep_status.set(Some("Nothing is kept in this browser.".into()));
-        }
-    };
-    let on_forget = move |_| {
-        keep.set(false);
-        share::forget();
-        set_keep_status.set(Some("Forgotten: nothing is kept in this browser.".into()));
-    };
-    // Files by name (a folder's by their paths in it): a folder's in natural order, less what a
-    // sweep's layout repeats, with a note saying what was left out.
-    let read_named = move |named: Vec<(String, web_sys::File)>| {
-        let (read, note) = load::from_folder(named);
-        run_loads(
-            read.into_iter()
-                .map(|(n, f)| (n, loader::Source::File(f), false))
-                .collect(),
-            None,
-        );
-        if note.is_some() {
-            set_load_note.set(note);
-        }
-    };
-    let read_list = move |list: Option<web_sys::FileList>| {
-        let Some(list) = list.map(|l| load::take_files(&l)) else {
-            return;
-        };
-        read_named(
-            list.into_iter()
-                .map(|f| (load::picked_name(&f), f))
-                .collect(),
-        );
-    };
+    let loads = loads::Loads::new(files, view);
+    let keeping = keeping::Keeping::new(analysis, view);
+    first::open_first(files, loads, keeping, add_files);
+    let on_keep = move |ev: leptos::ev::Event| keeping.set(event_target_checked(&ev));
+    let on_forget = move |_| keeping.forget();
     let on_pick = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
-        read_list(input.files());
+        loads.list(input.files());
         input.set_value("");
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
@@ -232,8 +56,8 @@ pub fn AppShell() -> impl IntoView {
         let Some(dt) = ev.data_transfer() else { return };
         // A dropped folder is walked (its entries are taken now, while the event lasts).
         match load::dropped_entries(&dt) {
-            Some(entries) => spawn_local(async move { read_named(load::walk(entries).await) }),
-            None => read_list(dt.files()),
+            Some(entries) => spawn_local(async move { loads.named(load::walk(entries).await) }),
+            None => loads.list(dt.files()),
         }
     };
     // The folder picker: `webkitdirectory` (every browser's name for it) set once it exists.
@@ -253,7 +77,7 @@ pub fn AppShell() -> impl IntoView {
         if !text.trim().is_empty() {
             // Read by the worker, as a file of that name: any format, off the page's thread.
             if let Some(file) = loader::file_of("pasted text", text.as_bytes()) {
-                run_loads(
+                loads.run(
                     vec![("pasted text".into(), loader::Source::File(file), false)],
                     None,
                 );
@@ -267,14 +91,14 @@ pub fn AppShell() -> impl IntoView {
         let el: HtmlInputElement = el;
         let url = el.value().trim().to_owned();
         if !url.is_empty() {
-            load_urls(vec![(url, false)], None);
+            loads.urls(vec![(url, false)], None);
             el.set_value("");
         }
     };
     let on_sample = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         if !v.is_empty() {
-            load_urls(vec![(v, true)], None);
+            loads.urls(vec![(v, true)], None);
         }
     };
     // Sources stay collapsed (the answer comes first) and keep whatever the user chose, except
@@ -293,17 +117,18 @@ pub fn AppShell() -> impl IntoView {
                 .and_then(|x| x.source_url.clone())
         })
     });
+    let (busy, keep_status, progress) = (loads.busy, keeping.status, loads.progress);
     view! {
         <div class="viewer-page" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
             {header::header(
-                HeaderState { open_sample, keep, route, folder: folder_input, paste, url: url_field },
+                HeaderState { open_sample, keep: keeping.on, route, folder: folder_input, paste, url: url_field },
                 Controls {
                     pick: on_pick,
                     sample: on_sample,
                     clear: move |_| {
                         files.0.set(Vec::new());
-                        finished.set(None);
-                        set_load_note.set(None);
+                        loads.finished.set(None);
+                        loads.set_note.set(None);
                     },
                     url: on_url,
                     paste: on_paste_load,
@@ -313,29 +138,10 @@ pub fn AppShell() -> impl IntoView {
                 view! {
                     <span class="viewer-page-busy" aria-live="polite">{move || busy.get().then_some("loading…")}</span>
                     <span class="viewer-page-keep-status" data-testid="keep-status" aria-live="polite">{move || keep_status.get()}</span>
-                    <LoadProgress progress=progress finished=finished note=load_note/>
+                    <LoadProgress progress=progress finished=loads.finished note=loads.note/>
                 },
             )}
-            {move || (files.0.with(Vec::is_empty) && route.get() == Route::Viewer).then(|| view! {
-                <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
-                    <h2 id="h-drop">"Drop benchmark files here"</h2>
-                    <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker, MLPerf LoadGen logs — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
-                    <p class="drop-zone-actions">
-                        <label class="viewer-page-button">
-                            "Open benchmark files"
-                            <input type="file" multiple accept=ACCEPT data-testid="drop-zone-input" on:change=on_pick/>
-                        </label>
-                        {load::SAMPLES.iter().map(|(label, path)| {
-                            let path = (*path).to_owned();
-                            view! {
-                                <button type="button" class="button-secondary" data-testid="sample-button"
-                                    on:click=move |_| load_urls(vec![(path.clone(), true)], None)>{*label}</button>
-                            }
-                        }).collect_view()}
-                    </p>
-                    <p class="viewer-page-hint">"Nothing leaves this machine: files are read and computed here, in WebAssembly."</p>
-                </section>
-            })}
+            {move || (files.0.with(Vec::is_empty) && route.get() == Route::Viewer).then(|| drop_zone(loads, on_pick))}
             {header::sources(
                 statuses,
                 sources_ref,
@@ -373,6 +179,33 @@ pub fn AppShell() -> impl IntoView {
                 <a href="#glossary">"Glossary"</a>
             </footer>
         </div>
+    }
+}
+
+/// What an empty viewer offers: drop files, pick them, or open a built-in sample.
+fn drop_zone(
+    loads: loads::Loads,
+    on_pick: impl Fn(leptos::ev::Event) + Copy + 'static,
+) -> impl IntoView {
+    view! {
+        <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
+            <h2 id="h-drop">"Drop benchmark files here"</h2>
+            <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker, MLPerf LoadGen logs — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
+            <p class="drop-zone-actions">
+                <label class="viewer-page-button">
+                    "Open benchmark files"
+                    <input type="file" multiple accept=ACCEPT data-testid="drop-zone-input" on:change=on_pick/>
+                </label>
+                {load::SAMPLES.iter().map(|(label, path)| {
+                    let path = (*path).to_owned();
+                    view! {
+                        <button type="button" class="button-secondary" data-testid="sample-button"
+                            on:click=move |_| loads.urls(vec![(path.clone(), true)], None)>{*label}</button>
+                    }
+                }).collect_view()}
+            </p>
+            <p class="viewer-page-hint">"Nothing leaves this machine: files are read and computed here, in WebAssembly."</p>
+        </section>
     }
 }
 
