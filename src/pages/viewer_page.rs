@@ -26,7 +26,7 @@ use exports::{download_csv, empty_note, exports};
 use sections::{
     chart_section, compare_section, definitions_section, share_section, timeline_section,
 };
-use steps::{interval_steps, judge_steps};
+use steps::{intervals_once_below, verdicts_once_shown, Stages};
 pub(crate) use steps::{VERDICT_BUDGET, VERDICT_MAX, VERDICT_STEP};
 
 /// The viewer.
@@ -114,75 +114,15 @@ pub fn ViewerPage() -> impl IntoView {
     // Every metric named on a chart links to its glossary entry.
     let terms = tpsview_components::terms;
     let has_data = move || summary.with(|s| !s.runs.is_empty());
-    // The tables (every figure, then the baseline diff, then each tool's definitions) are built
-    // each a task after the one before, the first a task after the answer and the charts' specs,
-    // so that a load of dozens of runs never builds the whole page in one task; the page counts
-    // as busy until they are.
-    let (below, set_below) = signal(false);
-    let (diff_shown, set_diff_shown) = signal(false);
-    let (defs_shown, set_defs_shown) = signal(false);
-    let below_task = tpsview_components::Latest::new();
-    Effect::new(move |_| {
-        if ready.get() {
-            below_task.run_later(move || {
-                set_below.set(true);
-                below_task.run_later(move || {
-                    set_diff_shown.set(true);
-                    below_task.run_later(move || set_defs_shown.set(true));
-                });
-            });
-        } else {
-            set_below.set(false);
-            set_diff_shown.set(false);
-            set_defs_shown.set(false);
-        }
-    });
-    // The diff's verdicts against noise (`noise::judge_some`), judged once the tables are up, in
-    // steps of at most `VERDICT_STEP` resampled values a task so that no task holds the thread
-    // long however many runs there are; a figure dearer than `VERDICT_MAX` alone, or past
-    // `VERDICT_BUDGET` in all, says `tpsview compare` judges it. `None` while judging: the diff
-    // table is shown once judged. A new baseline or new files start over (the `Latest` stream
-    // drops the old steps).
+    // The tables, then the intervals and the diff's verdicts, a task at a time (steps.rs).
+    let Stages {
+        below,
+        diff: diff_shown,
+        defs: defs_shown,
+    } = Stages::new(ready);
     let judged_ids = Memo::new(move |_| run_ids.get());
-    let interval_task = tpsview_components::Latest::new();
-    Effect::new(move |_| {
-        judged_ids.track();
-        intervals.set(None);
-        if below.get() {
-            interval_steps(
-                interval_task,
-                report,
-                intervals,
-                Default::default(),
-                Vec::new(),
-            );
-        }
-    });
-    let verdicts = RwSignal::new(None::<Vec<noise::Judged>>);
-    let judging = tpsview_components::Latest::new();
-    Effect::new(move |_| {
-        let b = baseline_index.get();
-        judged_ids.track();
-        verdicts.set(None);
-        if !diff_shown.get() {
-            return;
-        }
-        let opts = noise::JudgeOptions {
-            max_cost: Some(VERDICT_MAX),
-            budget: Some(VERDICT_BUDGET),
-            ..noise::JudgeOptions::default()
-        };
-        judge_steps(
-            judging,
-            report,
-            summary,
-            verdicts,
-            b,
-            opts,
-            Default::default(),
-            Vec::new(),
-        );
-    });
+    intervals_once_below(report, intervals, judged_ids, below);
+    let verdicts = verdicts_once_shown(report, summary, baseline_index, judged_ids, diff_shown);
 
     view! {
         {move || chart_error.get().map(|e| view! { <p class="viewer-page-error" role="alert">{e}</p> })}
