@@ -181,7 +181,7 @@ pub fn ViewerPage() -> impl IntoView {
                 &[("per-stream", "per-stream T/s"), ("system", "system T/s")],
                 interactivity, "system tokens per second against per-stream tokens per second", on_error)}
             {timeline_section(report, on_error)}
-            {compare_section(summary, comparison, baseline_index, verdicts, diff_shown, on_error)}
+            {compare_section(summary, run_ids, comparison, baseline_index, verdicts, diff_shown, on_error)}
             {super::trend::trend_section(report, summary, options, defs_shown, on_error)}
             {share_section(report, summary, on_error)}
             {definitions_section(summary, defs_shown)}

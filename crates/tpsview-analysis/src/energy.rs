@@ -64,7 +64,6 @@ pub fn of(
     // The counter covers the telemetry window; mean power is multiplied by the same window where
     // the file states it, else by the level's duration.
     let t = telemetry.copied().unwrap_or_default();
-    let measured = |v: Option<f64>| v.filter(|x| x.is_finite() && *x > 0.0);
     let window_s = measured(t.window_s);
     let span = window_s.or(duration_s.filter(|d| *d > 0.0));
     let window = window_s.map(|w| format!("AIPerf's telemetry window of the level, {w:.1} s"));
@@ -228,8 +227,10 @@ fn inferencex(
 
 /// A figure that is a finite positive number, else none (0 J is no reading).
 fn positive(figures: &BTreeMap<String, f64>, key: &str) -> Option<f64> {
-    figures
-        .get(key)
-        .copied()
-        .filter(|v| v.is_finite() && *v > 0.0)
+    measured(figures.get(key).copied())
+}
+
+/// A measured quantity (joules, watts, seconds) where it is one: finite and above zero.
+fn measured(v: Option<f64>) -> Option<f64> {
+    v.filter(|x| x.is_finite() && *x > 0.0)
 }

@@ -103,6 +103,7 @@ pub(super) fn timeline_section(report: Memo<Grouped>, on_error: Callback<String>
 /// table once its verdicts are judged, its CSV.
 pub(super) fn compare_section(
     summary: Memo<Summary>,
+    run_ids: Signal<Vec<RunId>>,
     comparison: Memo<Option<Comparison>>,
     baseline_index: Memo<usize>,
     verdicts: RwSignal<Option<Vec<noise::Judged>>>,
@@ -110,9 +111,6 @@ pub(super) fn compare_section(
     on_error: Callback<String>,
 ) -> impl IntoView {
     let view = use_view();
-    let run_ids = Signal::derive(move || {
-        summary.with(|s| s.runs.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
-    });
     view! {
         <section aria-labelledby="h-compare">
             <h2 id="h-compare">"Compare runs"</h2>

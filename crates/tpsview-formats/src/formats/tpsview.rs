@@ -257,15 +257,14 @@ fn legacy_facts(
     }) {
         return;
     }
-    let mut old = Telemetry {
+    let old = Telemetry {
         energy_j: figures.remove("telemetry.energy_j"),
         mean_power_w: figures.remove("telemetry.mean_power_w"),
         window_s: figures.remove("telemetry.window_s"),
     };
-    if let Some(t) = telemetry {
-        old = *t;
+    if telemetry.is_none() && !old.is_empty() {
+        *telemetry = Some(old);
     }
-    *telemetry = (!old.is_empty()).then_some(old);
     let from = figures.remove("companion.from_epoch_s");
     let to = figures.remove("companion.to_epoch_s");
     *epoch_window_s = epoch_window_s.or(from.zip(to));
