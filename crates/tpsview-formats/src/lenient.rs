@@ -175,6 +175,57 @@ impl<'de> serde::Deserialize<'de> for Leaf {
     }
 }
 
+/// A value read as text, as the tree readers' `common::text` reads it: a string that is not
+/// empty, a number written out, a list's first item when it is a string; else `None`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Text(pub Option<String>);
+
+impl<'de> serde::Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Text, E> {
+                Ok(Text(Some(v.to_string())))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Text, E> {
+                Ok(Text(Some(v.to_string())))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Text, E> {
+                Ok(Text(serde_json::Number::from_f64(v).map(|n| n.to_string())))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text, E> {
+                Ok(Text((!v.is_empty()).then(|| v.to_owned())))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_unit<E>(self) -> Result<Text, E> {
+                Ok(Text(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Text, A::Error> {
+                let first = seq.next_element::<Leaf>()?;
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(Text(match first {
+                    Some(Leaf::Str(s)) => Some(s),
+                    _ => None,
+                }))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Text, A::Error> {
+                while map
+                    .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Text(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A typed reader of an object's keys (the last of a repeated key counts, as in a JSON value).
 pub trait FromMap<'de>: Sized + Default {
     /// Reads the object.

@@ -63,13 +63,6 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
     stream: None,
 };
 
-/// A metric's value in seconds, from `{value, unit}` (ms unless the unit says otherwise).
-fn seconds(v: &Value, metric: &str) -> Option<f64> {
-    let x = num(v, &format!("metrics.{metric}.value"))
-        .or_else(|| num(v, &format!("metrics.{metric}")))?;
-    Some(x * unit_scale(at(v, &format!("metrics.{metric}.unit")).and_then(Value::as_str)))
-}
-
 fn unit_scale(unit: Option<&str>) -> f64 {
     match unit {
         Some("ns") => 1e-9,
@@ -79,7 +72,8 @@ fn unit_scale(unit: Option<&str>) -> f64 {
     }
 }
 
-/// What a profiling record says, as [`record_row`] reads it.
+/// What a profiling record says, as [`record_row`] reads it (read from its bytes by
+/// `typed::Record`, the one reader of the record's shape).
 #[derive(Default)]
 struct RecordParts {
     /// `error`, when present and not null: its message.
@@ -94,36 +88,6 @@ struct RecordParts {
     input_tokens: Option<f64>,
     /// `inter_chunk_latency` in seconds (NaN for an entry that is not a number).
     gaps: Option<Vec<f64>>,
-}
-
-impl RecordParts {
-    /// A record read as a JSON value.
-    fn of(r: &Value) -> RecordParts {
-        RecordParts {
-            error: at(r, "error").filter(|e| !e.is_null()).map(|err| {
-                common::first_text(err, &["message", "type", "code"])
-                    .unwrap_or_else(|| "error".into())
-            }),
-            cancelled: at(r, "metadata.was_cancelled").and_then(Value::as_bool) == Some(true),
-            sent: at(r, "metadata.request_start_ns").and_then(Value::as_i64),
-            warmup: common::text(r, "metadata.benchmark_phase").is_some_and(|p| p == "warmup"),
-            ttft: seconds(r, "time_to_first_token"),
-            e2e: seconds(r, "request_latency"),
-            output_tokens: num(r, "metrics.output_sequence_length.value")
-                .or_else(|| num(r, "metrics.output_token_count.value")),
-            input_tokens: num(r, "metrics.input_sequence_length.value"),
-            gaps: at(r, "metrics.inter_chunk_latency.value")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    let scale = unit_scale(
-                        at(r, "metrics.inter_chunk_latency.unit").and_then(Value::as_str),
-                    );
-                    a.iter()
-                        .map(|x| common::num_of(Some(x)).or_nan() * scale)
-                        .collect()
-                }),
-        }
-    }
 }
 
 /// One profiling record as a row (its start time is set by the caller).
@@ -206,37 +170,20 @@ impl RecordsSink {
 }
 
 impl super::records::Sink for RecordsSink {
-    fn record(&mut self, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) {
-        self.parts(i, RecordParts::of(r), diags);
-    }
-
     fn record_at(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<usize> {
-        // The usual record, read where it stands (serde's stream reader says where it ends);
-        // anything else is cut whole first and read by `record_bytes`.
+        // Read where it stands (serde's stream reader says where it ends).
         let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<typed::Record>();
-        let Some(Ok(typed::Record(Some(parts)))) = values.next() else {
-            return None;
-        };
+        let typed::Record(parts) = values.next()?.ok()?;
         self.parts(i, parts, diags);
         Some(values.byte_offset())
     }
 
     fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
-        // The usual record straight from its bytes; an unusual one (an error object, a phase in
-        // a list, not an object) through its JSON value.
-        match serde_json::from_slice::<typed::Record>(bytes) {
-            Ok(typed::Record(Some(parts))) => {
-                self.parts(i, parts, diags);
-                true
-            }
-            _ => {
-                let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
-                    return false;
-                };
-                self.record(i, &v, diags);
-                true
-            }
-        }
+        let Ok(typed::Record(parts)) = serde_json::from_slice::<typed::Record>(bytes) else {
+            return false;
+        };
+        self.parts(i, parts, diags);
+        true
     }
 
     fn reserve_for_rest(&mut self, read: u64, total: u64) {
@@ -452,20 +399,21 @@ fn telemetry(root: &Value, labels: &mut BTreeMap<String, String>) -> Option<Tele
     Some(telemetry)
 }
 
-/// A profiling record read straight from its bytes into [`RecordParts`], each key taken as
-/// [`RecordParts::of`] takes it from the record's JSON value (a repeated key's last value, a
-/// value of the wrong kind as absent); `Record(None)` for what it leaves to that reading (an
-/// `error` that is not null, a `benchmark_phase` that is a list or an object). Not an object:
-/// an error, and the JSON value's reading says what it is.
+/// A profiling record read straight from its bytes into [`RecordParts`]: the one reader of the
+/// record's shape, for the chunked reader's bytes and the whole-file reader's values alike. Each
+/// key is taken leniently (a repeated key's last value; a value of the wrong kind as absent; an
+/// `error` that is not null as the request's failure, named by its `message`, `type` or `code`; a
+/// `benchmark_phase` given in a list as its first item); a record that is not an object has no
+/// parts, and the row reading says what it lacks.
 mod typed {
     use std::fmt;
 
     use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
     use super::{unit_scale, RecordParts};
-    use crate::lenient::{each_key, FromMap, FromSeq, Leaf, ListOr, ObjectOr};
+    use crate::lenient::{each_key, FromMap, FromSeq, Leaf, ListOr, ObjectOr, Text};
 
-    pub(super) struct Record(pub Option<RecordParts>);
+    pub(super) struct Record(pub RecordParts);
 
     /// A number as `common::num` reads it: finite or infinite, not NaN.
     fn number(l: &Leaf) -> Option<f64> {
@@ -478,11 +426,11 @@ mod typed {
             impl<'de> Visitor<'de> for V {
                 type Value = Record;
                 fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("a record object")
+                    f.write_str("a record")
                 }
                 fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Record, A::Error> {
                     let (mut error, mut meta, mut metrics) =
-                        (Leaf::Null, Meta::default(), Metrics::default());
+                        (Failure(None), Meta::default(), Metrics::default());
                     each_key(&mut map, &["error", "metadata", "metrics"], |key, map| {
                         match key {
                             "error" => error = map.next_value()?,
@@ -491,23 +439,94 @@ mod typed {
                         }
                         Ok(())
                     })?;
-                    if error != Leaf::Null || matches!(meta.phase, Leaf::Other) {
-                        return Ok(Record(None));
-                    }
-                    Ok(Record(Some(RecordParts {
-                        error: None,
+                    Ok(Record(RecordParts {
+                        error: error.0,
                         cancelled: meta.cancelled.as_bool() == Some(true),
                         sent: meta.sent.as_i64(),
-                        warmup: meta.phase.as_str() == Some("warmup"),
+                        warmup: meta.phase.0.as_deref() == Some("warmup"),
                         ttft: metrics.ttft.0,
                         e2e: metrics.e2e.0,
                         output_tokens: metrics.output.0.or(metrics.output_count.0),
                         input_tokens: metrics.input.0,
                         gaps: metrics.gaps.0,
-                    })))
+                    }))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Record, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(Record(RecordParts::default()))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Record, E> {
+                    Ok(Record(RecordParts::default()))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Record, E> {
+                    Ok(Record(RecordParts::default()))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Record, E> {
+                    Ok(Record(RecordParts::default()))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<Record, E> {
+                    Ok(Record(RecordParts::default()))
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<Record, E> {
+                    Ok(Record(RecordParts::default()))
+                }
+                fn visit_unit<E>(self) -> Result<Record, E> {
+                    Ok(Record(RecordParts::default()))
                 }
             }
-            d.deserialize_map(V)
+            d.deserialize_any(V)
+        }
+    }
+
+    /// `error`: `None` when null; else the failure's words, its `message`, `type` or `code`
+    /// (the first that is text), else "error".
+    struct Failure(Option<String>);
+
+    impl<'de> Deserialize<'de> for Failure {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Failure;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("any JSON value")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Failure, A::Error> {
+                    let mut said: [Option<String>; 3] = Default::default();
+                    let keys = ["message", "type", "code"];
+                    each_key(&mut map, &keys, |key, map| {
+                        let at = keys.iter().position(|k| *k == key).unwrap_or(0);
+                        said[at] = map.next_value::<Text>()?.0;
+                        Ok(())
+                    })?;
+                    let [m, t, c] = said;
+                    Ok(Failure(Some(
+                        m.or(t).or(c).unwrap_or_else(|| "error".into()),
+                    )))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Failure, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(Failure(Some("error".into())))
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Failure, E> {
+                    Ok(Failure(Some("error".into())))
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Failure, E> {
+                    Ok(Failure(Some("error".into())))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Failure, E> {
+                    Ok(Failure(Some("error".into())))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<Failure, E> {
+                    Ok(Failure(Some("error".into())))
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<Failure, E> {
+                    Ok(Failure(Some("error".into())))
+                }
+                fn visit_unit<E>(self) -> Result<Failure, E> {
+                    Ok(Failure(None))
+                }
+            }
+            d.deserialize_any(V)
         }
     }
 
@@ -516,7 +535,7 @@ mod typed {
     struct Meta {
         sent: Leaf,
         cancelled: Leaf,
-        phase: Leaf,
+        phase: Text,
     }
 
     impl<'de> FromMap<'de> for Meta {

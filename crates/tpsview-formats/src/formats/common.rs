@@ -108,6 +108,18 @@ fn non_empty(file: &str, v: Vec<Value>) -> Result<Vec<Value>, ParseError> {
     }
 }
 
+/// A JSON value written back out as text, for the typed reader of its shape: the tree path
+/// reads a record with the same reader as its bytes. (Reading the value in place would link a
+/// second copy of every typed reader, one per deserializer.)
+pub(crate) fn text_of(v: &Value) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+/// A JSON value read by the typed reader of its shape (see [`text_of`]).
+pub(crate) fn from_value<T: serde::de::DeserializeOwned>(v: &Value) -> Option<T> {
+    serde_json::from_slice(&text_of(v)).ok()
+}
+
 /// `f` of each record of a file that holds either one JSON array of records or one record per
 /// line, with one record's JSON value in memory at a time (big raw-data files are mostly text the
 /// importers only count). Anything unusual (a broken line, bare NaN, trailing data) is read again
@@ -474,18 +486,6 @@ pub(crate) fn none_usable(file: &str, what: &str, diags: &[Diagnostic]) -> Parse
 /// An error for a file that parsed as JSON but holds none of the records the format needs.
 pub(crate) fn no_data(file: &str, what: &str) -> ParseError {
     ParseError::new(file, ParseErrorKind::NoData(what.to_owned()))
-}
-
-/// A text description of a JSON value's type, for messages.
-pub(crate) fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Splits one CSV line, honouring double quotes (`"1,146.31"`).

@@ -87,7 +87,8 @@ pub(super) struct ReadRequest {
     sent: Option<i64>,
 }
 
-/// Reduces request `i` of experiment `path` to a row, noting the first request's model.
+/// Reduces request `i` of experiment `path` (the tree path's JSON value) to a row, noting the
+/// first request's model: read by the same typed reader as a streamed request.
 fn read_request(
     file: &str,
     path: &str,
@@ -96,10 +97,11 @@ fn read_request(
     model: &mut Option<String>,
     diags: &mut Vec<Diagnostic>,
 ) -> ReadRequest {
+    let stream::Record::<true>(parts, inputs) = common::from_value(r).unwrap_or_default();
     if model.is_none() {
-        *model = payload_model(r);
+        *model = inputs.as_ref().and_then(inputs_model);
     }
-    row_of(file, path, i, RequestParts::of(r), diags)
+    row_of(file, path, i, parts, diags)
 }
 
 /// Request `i` of experiment `path`, from its parts, as a row.
@@ -118,7 +120,8 @@ fn row_of(
     }
 }
 
-/// What a request of the export says, as `export_row` reads it: its send time (an integer), its
+/// What a request of the export says, as `export_row` reads it (read by `stream::Record`, the
+/// one reader of a request's shape): its send time (an integer), its
 /// responses' arrival times (the integers among them), and what each response carried (`None`
 /// when `response_outputs` is not a list).
 #[derive(Default)]
@@ -126,22 +129,6 @@ struct RequestParts {
     sent: Option<i64>,
     stamps: Vec<i64>,
     outputs: Option<Vec<Output>>,
-}
-
-impl RequestParts {
-    /// The parts of a request read as a JSON value (the tree path).
-    fn of(r: &Value) -> RequestParts {
-        RequestParts {
-            sent: at(r, "timestamp").and_then(Value::as_i64),
-            stamps: at(r, "response_timestamps")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_i64).collect())
-                .unwrap_or_default(),
-            outputs: at(r, "response_outputs")
-                .and_then(Value::as_array)
-                .map(|o| o.iter().map(Output::of).collect()),
-        }
-    }
 }
 
 /// Parses `profile_export.json`: one point per experiment. Streamed: each request is read, reduced
@@ -285,12 +272,8 @@ fn build_export(
     ))
 }
 
-/// The model a request asked for, from the JSON payload Perf Analyzer stores as a string.
-fn payload_model(r: &Value) -> Option<String> {
-    inputs_model(at(r, "request_inputs")?)
-}
-
-/// [`payload_model`] from a request's `request_inputs`.
+/// The model a request asked for, from its `request_inputs`: the JSON payload Perf Analyzer
+/// stores as a string.
 fn inputs_model(inputs: &Value) -> Option<String> {
     let payload = at(inputs, "payload")?;
     match payload {
@@ -310,16 +293,6 @@ struct Output {
 }
 
 impl Output {
-    /// A response read as a JSON value: Triton's `text_output`, else the SSE event in `response`.
-    fn of(r: &Value) -> Output {
-        if let Some(t) = at(r, "text_output").and_then(Value::as_str) {
-            return Output::text(t);
-        }
-        at(r, "response")
-            .and_then(Value::as_str)
-            .map_or_else(Output::default, Output::event)
-    }
-
     /// A `text_output`: content when not empty.
     fn text(t: &str) -> Output {
         Output {

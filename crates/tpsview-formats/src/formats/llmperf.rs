@@ -129,27 +129,42 @@ impl ResponsesSink {
         }
     }
 
-    /// A response that is not an error, from its values at [`RESPONSE_KEYS`] (each a number as
-    /// `common::num` reads it).
-    fn row(&mut self, v: [Option<f64>; 6]) {
-        let [_, ttft, e2e, input, output, itl] = v;
-        self.rows.push(Row {
-            start_s: None,
-            ttft_s: ttft.unwrap_or(f64::NAN),
-            e2e_s: e2e.unwrap_or(f64::NAN),
-            input_tokens: input,
-            output_tokens: output.unwrap_or(f64::NAN),
-            gaps_s: None,
-            error: None,
-            invalid: None,
-        });
-        self.itl.extend(itl);
+    /// Response `i`, as its typed reading gives it.
+    fn take(&mut self, i: usize, response: Response, diags: &mut Vec<Diagnostic>) {
+        // `map_records` reads a file with a broken record a second time, from record 0.
+        if i == 0 {
+            *self = ResponsesSink::new(&self.file);
+        }
+        match response {
+            Response::Not(kind) => diags.push(Diagnostic::warning(
+                &self.file,
+                &format!("[{i}]"),
+                Some(i),
+                format!("{kind} instead of a response object: skipped"),
+            )),
+            Response::Failed(why) => self.rows.push(Row::failed(why)),
+            Response::Done([ttft, e2e, input, output, itl]) => {
+                self.rows.push(Row {
+                    start_s: None,
+                    ttft_s: ttft.unwrap_or(f64::NAN),
+                    e2e_s: e2e.unwrap_or(f64::NAN),
+                    input_tokens: input,
+                    output_tokens: output.unwrap_or(f64::NAN),
+                    gaps_s: None,
+                    error: None,
+                    invalid: None,
+                });
+                self.itl.extend(itl);
+            }
+        }
     }
 }
 
-/// The keys of a response record that a row is made of, in [`ResponsesSink::row`]'s order.
-const RESPONSE_KEYS: [&str; 6] = [
+/// The keys of a response record: its error, then what a row is made of, in
+/// [`Response::Done`]'s order.
+const RESPONSE_KEYS: [&str; 7] = [
     "error_code",
+    "error_msg",
     "ttft_s",
     "end_to_end_latency_s",
     "number_input_tokens",
@@ -157,89 +172,93 @@ const RESPONSE_KEYS: [&str; 6] = [
     "inter_token_latency_s",
 ];
 
-/// A response's values at [`RESPONSE_KEYS`], as a type for serde's stream reader (which says
-/// where a value ends).
-struct Response(Vec<crate::lenient::Leaf>);
+/// One response record, read from its bytes: the one reader of the record's shape, for the
+/// chunked reader and the whole-file reader's values alike.
+enum Response {
+    /// Not an error: its values at [`RESPONSE_KEYS`] after the error's two (each a number as `common::num` reads it).
+    Done([Option<f64>; 5]),
+    /// `error_code` not null: "error {code}: {error_msg}".
+    Failed(String),
+    /// Not an object: what it is.
+    Not(&'static str),
+}
 
 impl<'de> serde::Deserialize<'de> for Response {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::DeserializeSeed;
-        crate::lenient::Fields(&RESPONSE_KEYS)
-            .deserialize(d)
-            .map(Response)
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+        use std::fmt;
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Response;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a response")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Response, A::Error> {
+                let (mut values, mut code, mut msg) = ([None; 5], Value::Null, None);
+                crate::lenient::each_key(&mut map, &RESPONSE_KEYS, |key, map| {
+                    match key {
+                        "error_code" => code = map.next_value()?,
+                        "error_msg" => msg = map.next_value::<crate::lenient::Text>()?.0,
+                        _ => {
+                            let at = RESPONSE_KEYS.iter().position(|k| *k == key).unwrap_or(2);
+                            values[at - 2] =
+                                map.next_value::<crate::lenient::Leaf>()?.num().value();
+                        }
+                    }
+                    Ok(())
+                })?;
+                if code.is_null() {
+                    return Ok(Response::Done(values));
+                }
+                let msg = msg.unwrap_or_default();
+                Ok(Response::Failed(
+                    format!("error {code}: {msg}")
+                        .trim_end_matches(": ")
+                        .to_owned(),
+                ))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Response, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Response::Not("an array"))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Response, E> {
+                Ok(Response::Not("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Response, E> {
+                Ok(Response::Not("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Response, E> {
+                Ok(Response::Not("a number"))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Response, E> {
+                Ok(Response::Not("a string"))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Response, E> {
+                Ok(Response::Not("a boolean"))
+            }
+            fn visit_unit<E>(self) -> Result<Response, E> {
+                Ok(Response::Not("null"))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
 impl super::records::Sink for ResponsesSink {
-    fn record_at(&mut self, i: usize, bytes: &[u8], _: &mut Vec<Diagnostic>) -> Option<usize> {
-        // The usual response, read where it stands; the first, an error and anything unusual are
-        // cut whole first and read by `record_bytes`.
-        if i == 0 {
-            return None;
-        }
+    fn record_at(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<usize> {
+        // Read where it stands (serde's stream reader says where it ends).
         let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<Response>();
-        let Some(Ok(Response(v))) = values.next() else {
-            return None;
-        };
-        if v[0] != crate::lenient::Leaf::Null {
-            return None;
-        }
-        self.row(std::array::from_fn(|k| v[k].num().value()));
+        let response = values.next()?.ok()?;
+        self.take(i, response, diags);
         Some(values.byte_offset())
     }
 
     fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
-        use serde::de::DeserializeSeed;
-        // The usual response straight from its bytes; an error, anything but an object, and
-        // the first record (whose reading starts the sink afresh) through its JSON value.
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        let read = crate::lenient::Fields(&RESPONSE_KEYS)
-            .deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v));
-        match read {
-            Ok(v) if i > 0 && v[0] == crate::lenient::Leaf::Null => {
-                self.row(std::array::from_fn(|k| v[k].num().value()));
-                true
-            }
-            _ => {
-                let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) else {
-                    return false;
-                };
-                self.record(i, &v, diags);
-                true
-            }
-        }
-    }
-
-    fn record(&mut self, i: usize, r: &serde_json::Value, diags: &mut Vec<Diagnostic>) {
-        // `map_records` reads a file with a broken record a second time, from record 0.
-        if i == 0 {
-            *self = ResponsesSink::new(&self.file);
-        }
-        let file = self.file.as_str();
-        if !r.is_object() {
-            diags.push(Diagnostic::warning(
-                file,
-                &format!("[{i}]"),
-                Some(i),
-                format!(
-                    "{} instead of a response object: skipped",
-                    common::kind_of(r)
-                ),
-            ));
-            return;
-        }
-        let code = common::at(r, "error_code").filter(|c| !c.is_null());
-        if let Some(code) = code {
-            let msg = common::text(r, "error_msg").unwrap_or_default();
-            self.rows.push(Row::failed(
-                format!("error {code}: {msg}")
-                    .trim_end_matches(": ")
-                    .to_owned(),
-            ));
-            return;
-        }
-        self.row(RESPONSE_KEYS.map(|k| num(r, k)));
+        let Ok(response) = serde_json::from_slice::<Response>(bytes) else {
+            return false;
+        };
+        self.take(i, response, diags);
+        true
     }
 
     fn reserve_for_rest(&mut self, read: u64, total: u64) {

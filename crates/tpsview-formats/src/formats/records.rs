@@ -12,25 +12,17 @@
 //! rejects, text after the array, an empty file — makes it give up: the caller then reads the file
 //! whole, whose reader says exactly what is wrong (as for a vLLM file the byte scanner gives up on).
 
-use serde_json::Value;
-
 use crate::error::{Diagnostic, ParseError};
 use crate::model::Report;
 
-/// Where a record format's records go, one by one, in file order.
+/// Where a record format's records go, one by one, in file order. Each sink reads its record
+/// shape one way, with one typed reader of the record's bytes: as the chunked reader cuts them, and
+/// from the whole-file reader's JSON values written back out ([`read_whole`]), whose tree is kept
+/// only to read past and name what is broken between records.
 pub(crate) trait Sink {
-    /// Record `i` (0-based, every record counted).
-    fn record(&mut self, i: usize, record: &Value, diags: &mut Vec<Diagnostic>);
-    /// Record `i` as its bytes (one JSON value), as the chunked reader cuts it; `false` when
-    /// they are not JSON. By default read into a `Value` for [`Sink::record`]; a sink may read
-    /// the usual record straight from its bytes.
-    fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool {
-        let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
-            return false;
-        };
-        self.record(i, &v, diags);
-        true
-    }
+    /// Record `i` (0-based, every record counted) as its bytes (one JSON value); `false` when
+    /// they are not JSON.
+    fn record_bytes(&mut self, i: usize, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> bool;
     /// Record `i` read where it stands: `bytes` start at its `{` and run on past it (to the end of
     /// the chunk at hand). `Some(length)` when read, so that the cutter need not find its end
     /// first; `None` when it runs past `bytes` or is not one this reading takes: the cutter then
@@ -54,14 +46,17 @@ pub(crate) trait Sink {
 }
 
 /// A whole file's records into `sink` (`common::map_records`: one array or one record after
-/// another, a broken line skipped and named).
+/// another, a broken line skipped and named, bare `NaN` quoted), each written back out for the
+/// sink's typed reader.
 pub(crate) fn read_whole(
     file: &str,
     bytes: &[u8],
     mut sink: impl Sink + 'static,
 ) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
-    super::common::map_records(file, bytes, &mut diags, |i, r, d| sink.record(i, r, d))?;
+    super::common::map_records(file, bytes, &mut diags, |i, r, d| {
+        sink.record_bytes(i, &super::common::text_of(r), d)
+    })?;
     Box::new(sink).finish(diags)
 }
 

@@ -149,15 +149,18 @@ impl<'de> Visitor<'de> for Requests<'_> {
     }
 }
 
-/// One request read as [`RequestParts::of`] reads its JSON value — the same keys, a
-/// repeated key's last value, anything that is not what a key should hold read as absent —
-/// without building that value.
+/// One request, the one reader of its shape (the streamed reading, the chunked one and the tree
+/// path's values): `timestamp` (an integer), `response_timestamps` (the integers among them),
+/// `response_outputs` (each response's `text_output`, else its SSE event); a repeated key's last
+/// value, anything that is not what a key should hold read as absent, anything but an object as
+/// a request with no parts.
 struct Request {
     want_inputs: bool,
 }
 
 /// [`Request`] as a type, for `serde_json`'s stream reader (which says where a value ends):
 /// its parts, and its `request_inputs` when `INPUTS`.
+#[derive(Default)]
 pub(super) struct Record<const INPUTS: bool>(pub(super) RequestParts, pub(super) Option<Value>);
 
 impl<'de, const INPUTS: bool> serde::Deserialize<'de> for Record<INPUTS> {
@@ -245,7 +248,7 @@ impl<'de> FromSeq<'de> for Ints {
     }
 }
 
-/// `response_outputs`: each response read as [`Output::of`] reads it; `None` when it is not a
+/// `response_outputs`: each response as [`OneOutput`] reads it; `None` when it is not a
 /// list.
 #[derive(Default)]
 struct Outputs(Option<Vec<Output>>);
