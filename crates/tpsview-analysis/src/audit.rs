@@ -6,7 +6,9 @@
 //! ([`crate::model::Reported::recomputed`]) are checked against that.
 
 use crate::metrics::{request_metrics, Basis, PointMetrics};
-use crate::model::{Point, Requests};
+use std::collections::BTreeMap;
+
+use crate::model::{Point, Requests, SampleKind};
 use crate::tools::reported_map;
 use crate::vocabulary::Metric;
 use crate::vocabulary::{Def, ToolDef};
@@ -73,6 +75,7 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
                 Def::Tool(ToolDef::TotalTokenThroughput | ToolDef::AllRequestsThroughput)
             ))
     };
+    let made = from_samples(point);
     let mut out: Vec<Discrepancy> = Vec::new();
     let mut checked: Vec<&'static str> = Vec::new();
     for fig in reported_map(&point.reported.tool) {
@@ -84,7 +87,12 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
             continue;
         }
         let reported = raw * fig.scale;
-        let recomputed = match point.reported.recomputed.get(fig.tool_key) {
+        let recomputed = match point
+            .reported
+            .recomputed
+            .get(fig.tool_key)
+            .or_else(|| made.get(fig.tool_key))
+        {
             Some(&r) => Some(r * fig.scale),
             None if m.basis != Basis::Recomputed => None,
             None if borrowed_from_tool(fig.canonical, fig.def) => None,
@@ -120,6 +128,46 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
         checked,
         discrepancies: out,
     }
+}
+
+/// The tool figures a point's raw data that is not per request makes ([`Point::samples`]), and
+/// those that are 1 ÷ another of the tool's own figures (`tools::reciprocals`), by the tool's
+/// names and in its units: what the audit checks the tool's figures against where a point has no
+/// requests. Empty where the data makes none.
+pub fn from_samples(point: &Point) -> BTreeMap<&'static str, f64> {
+    let mut out = BTreeMap::new();
+    let figures = &point.reported.figures;
+    for &(figure, of) in crate::tools::reciprocals(&point.reported.tool) {
+        if let Some(t) = figures.get(of).copied().filter(|t| *t > 0.0) {
+            out.insert(figure, 1.0 / t);
+        }
+    }
+    let Some(s) = &point.samples else {
+        return out;
+    };
+    let made: Vec<Option<f64>> = match s.of {
+        SampleKind::IterationLatencyS => {
+            let d = crate::stats::Dist::of(&mut s.values.clone());
+            vec![d.mean, d.p50, d.p99]
+        }
+        SampleKind::RepetitionNs => {
+            let tokens = s.tokens.unwrap_or(f64::NAN);
+            let rates: Vec<f64> = s.values.iter().map(|ns| tokens * 1e9 / ns).collect();
+            // The rate figure the point reports (one of a generation, prompt or mixed test's).
+            let rate = crate::stats::mean(&rates);
+            s.of.figures()
+                .iter()
+                .map(|f| rate.filter(|_| figures.contains_key(*f)))
+                .collect()
+        }
+        SampleKind::ResponseItlS => vec![crate::stats::mean(&s.values)],
+    };
+    for (figure, value) in s.of.figures().iter().zip(made) {
+        if let Some(v) = value {
+            out.insert(*figure, v);
+        }
+    }
+    out
 }
 
 /// A figure recomputed under a tool's own definition from a point's raw data, in tpsview's unit
@@ -202,5 +250,92 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
         | ToolDef::MixedRate
         | ToolDef::NearestIndex(..)
         | ToolDef::FirstVisibleToken => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Reported, Samples};
+
+    fn point(tool: &str, figures: &[(&str, f64)], samples: Option<Samples>) -> Point {
+        Point {
+            reported: Reported {
+                tool: tool.into(),
+                figures: figures.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+                ..Reported::default()
+            },
+            samples,
+            ..Point::default()
+        }
+    }
+
+    fn samples(of: SampleKind, values: &[f64], tokens: Option<f64>) -> Option<Samples> {
+        Some(Samples {
+            of,
+            values: values.to_vec(),
+            tokens,
+        })
+    }
+
+    #[test]
+    fn raw_data_that_is_not_per_request_makes_the_tools_figures_worked_out_by_hand() {
+        // vLLM bench latency: 1, 2, 3, 4 s → mean 2.5; numpy-linear p50 2.5, p99 1 + 0.99 × 3.
+        let p = point(
+            "vllm-bench-latency",
+            &[("avg_latency", 2.5)],
+            samples(SampleKind::IterationLatencyS, &[4.0, 1.0, 3.0, 2.0], None),
+        );
+        let made = from_samples(&p);
+        assert_eq!(made["avg_latency"], 2.5);
+        assert_eq!(made["percentiles.50"], 2.5);
+        assert!((made["percentiles.99"] - 3.97).abs() < 1e-12);
+        assert_eq!(made.len(), 3);
+        // llama-bench: 128 tokens in 1 s and in 2 s → rates 128 and 64 → 96, under the rate
+        // figure the test reports (a prompt test's), no other.
+        let p = point(
+            "llama-bench",
+            &[("prefill_avg_ts", 100.0)],
+            samples(SampleKind::RepetitionNs, &[1e9, 2e9], Some(128.0)),
+        );
+        assert_eq!(from_samples(&p), BTreeMap::from([("prefill_avg_ts", 96.0)]));
+        // LLMPerf: the responses' ITL 10 ms and 30 ms → 20 ms.
+        let p = point(
+            "llmperf",
+            &[],
+            samples(SampleKind::ResponseItlS, &[0.01, 0.03], None),
+        );
+        assert!((from_samples(&p)["results_inter_token_latency_s_mean"] - 0.02).abs() < 1e-15);
+        // InferenceX: interactivity is 1 ÷ its mean TPOT (s); none where the TPOT is not positive.
+        let p = point(
+            "inferencex",
+            &[("mean_tpot", 0.02), ("mean_intvty", 49.0)],
+            None,
+        );
+        assert_eq!(from_samples(&p), BTreeMap::from([("mean_intvty", 50.0)]));
+        let p = point("inferencex", &[("mean_tpot", 0.0)], None);
+        assert!(from_samples(&p).is_empty());
+        // No samples, no reciprocal: nothing made.
+        assert!(from_samples(&point("vllm", &[("mean_tpot_ms", 20.0)], None)).is_empty());
+    }
+
+    #[test]
+    fn the_audit_flags_a_tool_figure_its_own_samples_disagree_with() {
+        // avg_ts 100 against repetitions at 128 and 64 tokens/s (mean 96): 4 % apart.
+        let p = point(
+            "llama-bench",
+            &[("avg_ts", 100.0)],
+            samples(SampleKind::RepetitionNs, &[1e9, 2e9], Some(128.0)),
+        );
+        let (m, _) = crate::metrics::compute_point(&p, &Default::default());
+        let a = audit(&p, &m);
+        assert!(a.checked.contains(&"avg_ts"), "{a:?}");
+        let d = a
+            .discrepancies
+            .iter()
+            .find(|d| d.tool_metric == "avg_ts")
+            .expect("flagged");
+        assert_eq!(d.recomputed, 96.0);
+        assert!((d.relative_diff + 0.04).abs() < 1e-12);
     }
 }

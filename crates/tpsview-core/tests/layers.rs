@@ -367,3 +367,46 @@ fn code_after_a_test_module_counts_and_test_items_do_not() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(seen, BTreeSet::from(["a".to_owned(), "c".to_owned()]));
 }
+
+/// What in a reader's code computes a figure of a level: a statistic of the model's `stats`
+/// (mean, distribution, percentiles) or a figure put into `Reported::recomputed`.
+fn computes_a_figure(code: &str) -> Vec<&'static str> {
+    [
+        "stats::mean(",
+        "Dist::of(",
+        "dist_in_place(",
+        "percentiles(",
+        "percentile_sorted(",
+        ".recomputed",
+    ]
+    .into_iter()
+    .filter(|p| code.contains(p))
+    .collect()
+}
+
+#[test]
+fn the_readers_compute_no_figure() {
+    // The checker sees what the readers did before their raw data was typed (vllm_offline.rs's
+    // mean of the latencies, llmperf.rs's mean ITL).
+    assert_eq!(
+        computes_a_figure("let d = crate::stats::Dist::of(&mut lat);\n p.reported.recomputed = r;"),
+        ["Dist::of(", ".recomputed"]
+    );
+    let formats = crates().join("tpsview-formats/src");
+    let mut found = Vec::new();
+    for f in files_of(&formats, "formats") {
+        // tpsview/1 stores what reports written before `Point::samples` carried, and reads it back.
+        if f.ends_with("formats/tpsview.rs") {
+            continue;
+        }
+        let what = computes_a_figure(&code(&f));
+        if !what.is_empty() {
+            found.push(format!("{}: {what:?}", f.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "readers copy what a tool wrote; raw data that is not per request goes to \
+         Point::samples for the analysis to reduce: {found:#?}"
+    );
+}

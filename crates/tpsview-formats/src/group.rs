@@ -77,6 +77,7 @@ fn pair(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
         p.reported.tool = q.reported.tool;
         p.reported.figures.extend(q.reported.figures);
         p.reported.recomputed.extend(q.reported.recomputed);
+        p.samples = p.samples.take().or(q.samples);
         p.sampled_from = p.sampled_from.or(q.sampled_from);
         // The summary's own telemetry and statistics over the level take precedence.
         p.telemetry = q.telemetry.or(p.telemetry);

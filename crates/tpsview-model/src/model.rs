@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 pub mod packed;
 mod run_name;
+mod samples;
 pub use run_name::{Repeat, RepeatKey, RunName};
+pub use samples::{SampleKind, Samples};
 
 /// A whole report: metadata shared by its runs, and the runs.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -181,6 +183,9 @@ pub struct Point {
     /// its file dates it: how a companion export (AIPerf's server metrics, GPU telemetry) finds
     /// the level it belongs to.
     pub epoch_window_s: Option<(f64, f64)>,
+    /// Raw data that is not per request (per-iteration latencies, per-repetition times,
+    /// per-response ITL), for the analysis to reduce to the tool's own figures.
+    pub samples: Option<Samples>,
 }
 
 /// What the GPUs drew over a level, summed over distinct GPUs: tpsview's reading of a tool's GPU
@@ -211,9 +216,9 @@ pub struct Reported {
     pub tool: String,
     /// Name → value.
     pub figures: BTreeMap<String, f64>,
-    /// Tool figures the importer recomputed under the tool's own definition from raw data that is
-    /// not per-request (llama-bench's per-repetition samples, LLMPerf's per-request ITL), by the
-    /// same names, for the audit.
+    /// Tool figures recomputed under the tool's own definition from raw data that is not per
+    /// request, by the same names, as reports written before [`Point::samples`] stored them
+    /// (read from such a tpsview/1 report for the audit; no reader fills it now).
     pub recomputed: BTreeMap<String, f64>,
 }
 

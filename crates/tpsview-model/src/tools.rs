@@ -94,6 +94,16 @@ pub fn vocabularies_markdown() -> String {
         .join("\n")
 }
 
+/// A tool's figures that are 1 ÷ another of its own, as (figure, of) by the tool's names: what
+/// the audit checks where a file has no raw data (empty for most tools).
+pub fn reciprocals(tool: &str) -> &'static [(&'static str, &'static str)] {
+    if tool == inferencex::ID {
+        inferencex::RECIPROCALS
+    } else {
+        &[]
+    }
+}
+
 /// The figure table of a reported-tool id (empty for unknown ids).
 pub fn reported_map(tool: &str) -> impl Iterator<Item = &'static Figure> {
     let groups: &'static [&'static [Figure]] = if tool == tpsview::ID {

@@ -253,15 +253,9 @@ fn read_row(
         None => file.to_owned(),
     };
     let level = common::level(file, &field("conc"), conc, diags);
-    // Audited: interactivity against 1 ÷ the mean TPOT the same file states.
-    let tpot = figures.get("mean_tpot").copied().filter(|t| *t > 0.0);
-    let mut point = common::summary_point(&source, ID, level, None, figures);
-    if let Some(t) = tpot {
-        point
-            .reported
-            .recomputed
-            .insert("mean_intvty".into(), 1.0 / t);
-    }
+    // Interactivity is audited against 1 ÷ the mean TPOT the same file states (the analysis's
+    // `audit::from_samples`, by `tools::inferencex::RECIPROCALS`).
+    let point = common::summary_point(&source, ID, level, None, figures);
     Some((
         Run {
             label: label.into(),

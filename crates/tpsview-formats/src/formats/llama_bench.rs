@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::common::{self, at, num, read_values, records, summary_point};
 use crate::error::{Diagnostic, ParseError};
-use crate::model::{Metadata, Report, Run};
+use crate::model::{Metadata, Report, Run, SampleKind, Samples};
 
 /// llama.cpp `llama-bench -o json|jsonl`.
 pub const SPEC: FormatSpec = FormatSpec {
@@ -80,7 +80,8 @@ struct Test {
     kind: &'static str,
     figure: &'static str,
     rate: f64,
-    recomputed: Option<f64>,
+    /// `samples_ns`: each repetition's time, for the analysis to check the rate against.
+    samples: Option<Samples>,
     stddev: Option<f64>,
     /// Every setting the test states (its scalar keys less results and the model's name), as text.
     params: BTreeMap<String, String>,
@@ -200,9 +201,7 @@ fn parse_tests(
                 }
                 let mut p =
                     summary_point(&format!("{file}#{}", t.index + 1), ID, level, None, figures);
-                if let Some(r) = t.recomputed {
-                    p.reported.recomputed.insert(t.figure.to_owned(), r);
-                }
+                p.samples = t.samples;
                 points.push(p);
             }
             runs.push(Run {
@@ -249,15 +248,17 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
     };
     // The depth (tokens already in the context) is a swept parameter like the others: tests of one
     // kind at several depths are one run with depth on the x axis, not a run per depth.
-    let recomputed = at(r, "samples_ns").and_then(Value::as_array).and_then(|s| {
-        let rates: Vec<f64> = s
-            .iter()
-            .map(|x| common::num_of(Some(x)).or_nan())
-            .filter(|ns| *ns > 0.0)
-            .map(|ns| (np + ng) * 1e9 / ns)
-            .collect();
-        crate::stats::mean(&rates)
-    });
+    let samples = at(r, "samples_ns")
+        .and_then(Value::as_array)
+        .map(|s| Samples {
+            of: SampleKind::RepetitionNs,
+            values: s
+                .iter()
+                .map(|x| common::num_of(Some(x)).or_nan())
+                .filter(|ns| *ns > 0.0)
+                .collect(),
+            tokens: Some(np + ng),
+        });
     let mut params = BTreeMap::new();
     if let Some(o) = r.as_object() {
         for (k, v) in o {
@@ -280,7 +281,7 @@ fn read_test(file: &str, i: usize, r: &Value, diags: &mut Vec<Diagnostic>) -> Op
         kind,
         figure,
         rate,
-        recomputed,
+        samples,
         stddev: num(r, "stddev_ts"),
         params,
         meta: Metadata {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::common::{self, num, read_values, summary_point, Row, Rows};
 use crate::error::{Diagnostic, ParseError};
-use crate::model::{Metadata, Point, Report, Reported};
+use crate::model::{Metadata, Point, Report, Reported, SampleKind, Samples};
 /// Format id of `individual_responses` files.
 pub const RESPONSES_ID: &str = "llmperf-responses";
 
@@ -275,15 +275,16 @@ impl super::records::Sink for ResponsesSink {
             return Err(common::no_data(file, "no response records"));
         }
         let requests = rows.finish(file, "responses", &mut diags);
-        let mut reported = Reported {
+        let reported = Reported {
             tool: SUMMARY_ID.into(),
             ..Reported::default()
         };
-        if let Some(m) = crate::stats::mean(&itl) {
-            reported
-                .recomputed
-                .insert("results_inter_token_latency_s_mean".into(), m);
-        }
+        // Each response's ITL, for the analysis to check the summary's mean against.
+        let samples = (!itl.is_empty()).then_some(Samples {
+            of: SampleKind::ResponseItlS,
+            values: itl,
+            tokens: None,
+        });
         let point = Point {
             source_file: file.to_owned(),
             concurrency: None,
@@ -292,6 +293,7 @@ impl super::records::Sink for ResponsesSink {
             reported,
             sampled_from: None,
             server: None,
+            samples,
             ..Point::default()
         };
         Ok((

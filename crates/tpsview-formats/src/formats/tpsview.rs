@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Diagnostic, ParseError, ParseErrorKind};
 use crate::lenient::{Column, Num};
-use crate::model::{Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run, Telemetry};
+use crate::model::{
+    Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run, SampleKind, Samples,
+    Telemetry,
+};
 use crate::requests::{token_counts, validate_requests};
 use crate::server::{ServerMetric, ServerStats, WindowStat};
 
@@ -72,6 +75,17 @@ struct RawPoint {
     telemetry: Option<Telemetry>,
     #[serde(default)]
     epoch_window_s: Option<(f64, f64)>,
+    #[serde(default)]
+    samples: Option<RawSamples>,
+}
+
+/// A point's raw data that is not per request (`model::Samples`), as stored.
+#[derive(Deserialize)]
+struct RawSamples {
+    of: String,
+    values: Column,
+    #[serde(default)]
+    tokens: Option<Num>,
 }
 
 #[derive(Deserialize)]
@@ -220,6 +234,25 @@ fn into_point(
         &mut telemetry,
         &mut epoch_window_s,
     );
+    let samples = raw.samples.and_then(|s| {
+        let of = SampleKind::of_id(&s.of);
+        if of.is_none() {
+            diags.push(Diagnostic::warning(
+                file,
+                &format!("{path}.samples.of"),
+                None,
+                format!(
+                    "samples of an unknown kind {:?}: ignored",
+                    s.of.chars().take(40).collect::<String>()
+                ),
+            ));
+        }
+        Some(Samples {
+            of: of?,
+            values: s.values.values,
+            tokens: s.tokens.and_then(Num::value),
+        })
+    });
     if requests.is_none() && reported.figures.is_empty() {
         diags.push(Diagnostic::warning(
             file,
@@ -239,6 +272,7 @@ fn into_point(
         server_stats: (!server_stats.is_empty()).then(|| Box::new(server_stats)),
         telemetry,
         epoch_window_s,
+        samples,
     })
 }
 
@@ -472,6 +506,16 @@ struct WPoint<'a> {
     telemetry: Option<&'a Telemetry>,
     #[serde(skip_serializing_if = "Option::is_none")]
     epoch_window_s: Option<(f64, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    samples: Option<WSamples<'a>>,
+}
+
+#[derive(Serialize)]
+struct WSamples<'a> {
+    of: &'static str,
+    values: &'a [f64],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -561,6 +605,11 @@ fn write_point(p: &Point) -> WPoint<'_> {
         server_stats: p.server_stats.as_deref(),
         telemetry: p.telemetry.as_ref(),
         epoch_window_s: p.epoch_window_s,
+        samples: p.samples.as_ref().map(|s| WSamples {
+            of: s.of.id(),
+            values: &s.values,
+            tokens: s.tokens,
+        }),
     }
 }
 

@@ -7,11 +7,10 @@ use super::{Format, FormatSpec};
 pub use crate::tools::vllm_offline::{
     LATENCY_ID, LATENCY_VOCABULARY, THROUGHPUT_ID, THROUGHPUT_VOCABULARY,
 };
-use std::collections::BTreeMap;
 
 use super::common::{self, num, read_values, summary_point};
 use crate::error::{Diagnostic, ParseError};
-use crate::model::{Metadata, Report};
+use crate::model::{Metadata, Report, SampleKind, Samples};
 
 /// vLLM `bench latency --output-json`.
 pub const LATENCY_SPEC: FormatSpec = FormatSpec {
@@ -56,7 +55,7 @@ pub fn parse_latency(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
             continue;
         }
         figures.remove("std_latency");
-        let mut recomputed = BTreeMap::new();
+        let mut samples = None;
         match common::at(v, "latencies").and_then(|l| l.as_array()) {
             Some(list) => {
                 let mut lat: Vec<f64> = Vec::with_capacity(list.len());
@@ -71,16 +70,11 @@ pub fn parse_latency(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
                         )),
                     }
                 }
-                let d = crate::stats::Dist::of(&mut lat);
-                for (key, stat) in [
-                    ("avg_latency", d.mean),
-                    ("percentiles.50", d.p50),
-                    ("percentiles.99", d.p99),
-                ] {
-                    if let Some(s) = stat {
-                        recomputed.insert(key.to_owned(), s);
-                    }
-                }
+                samples = Some(Samples {
+                    of: SampleKind::IterationLatencyS,
+                    values: lat,
+                    tokens: None,
+                });
             }
             None => diags.push(Diagnostic::info(
                 file,
@@ -99,7 +93,7 @@ pub fn parse_latency(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic
             None,
             figures,
         );
-        p.reported.recomputed = recomputed;
+        p.samples = samples;
         points.push(p);
     }
     if points.is_empty() {

@@ -46,6 +46,10 @@ const NOTES: &[&str] = &[
     "spec_decoding names the speculative method (mtp, eagle…) or none; a speculative run's TPOT is per token while its chunks carry several",
 ];
 
+/// Figures that are 1 ÷ another of the same file's (each in InferenceX's units): interactivity
+/// is 1 ÷ the mean TPOT in seconds. The audit checks the one against the other.
+pub const RECIPROCALS: &[(&str, &str)] = &[("mean_intvty", "mean_tpot")];
+
 /// InferenceX's vocabulary.
 pub const VOCABULARY: Vocabulary = Vocabulary {
     tool: ID,

@@ -7,6 +7,10 @@ use crate::vocabulary::Metric;
 /// Format id; also the reported-tool id.
 pub const ID: &str = "llama-bench";
 
+/// The rate figures of a generation, a prompt-processing and a mixed test: the one a test
+/// reports is the mean of its per-repetition rates (`SampleKind::RepetitionNs`).
+pub const RATES: [&str; 3] = ["avg_ts", "prefill_avg_ts", "mixed_avg_ts"];
+
 const SAMPLES: &str = "avg_ts is the mean of per-repetition rates (n/t each), not n / avg_ns; a difference means the samples and the mean disagree";
 
 const FIGURES: &[Figure] = &[

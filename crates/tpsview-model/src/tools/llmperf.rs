@@ -23,6 +23,9 @@ macro_rules! q {
 /// Format id of summaries; also the reported-tool id.
 pub const SUMMARY_ID: &str = "llmperf";
 
+/// The mean of the responses' `inter_token_latency_s` (`SampleKind::ResponseItlS`).
+pub const ITL_MEAN: &str = "results_inter_token_latency_s_mean";
+
 const TOKENS: &str =
     "token counts: LLMPerf re-counts output with a Llama tokenizer for every model";
 const ITL_CAUSE: &str = "LLMPerf's ITL is Σ of all gaps including TTFT / number of SSE events (≈ E2E / N); a difference means the summary and its own per-request values disagree";

@@ -9,6 +9,10 @@ pub const LATENCY_ID: &str = "vllm-bench-latency";
 /// Format id of `bench throughput` files.
 pub const THROUGHPUT_ID: &str = "vllm-bench-throughput";
 
+/// The figures a level's per-iteration `latencies` make (`SampleKind::IterationLatencyS`):
+/// their mean, p50 and p99, in that order.
+pub const FROM_LATENCIES: [&str; 3] = ["avg_latency", "percentiles.50", "percentiles.99"];
+
 const BATCH: &str = "whole-batch latency: prefill of --batch-size prompts plus every decode step, not one request's; a discrepancy means the tool's mean or percentiles disagree with its own per-iteration latencies";
 
 const LATENCY_FIGURES: &[Figure] = &[

@@ -255,3 +255,65 @@ fn a_report_written_before_typed_facts_has_them_moved_out_of_the_figures() {
     // A key of that shape tpsview does not know is kept as the figure it was, silently.
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
 }
+
+#[test]
+fn raw_data_that_is_not_per_request_round_trips_as_samples_and_audits_alike() {
+    let dir = format!("{}/../../tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    for (name, path) in [
+        ("bench.json", "llama-bench/discrepant-and-broken.json"),
+        ("latency.json", "vllm-latency/latency.json"),
+        (
+            "x_individual_responses.json",
+            "llmperf/llama-3-8b_550_150_individual_responses.json",
+        ),
+    ] {
+        let src = parse_any(name, &std::fs::read(format!("{dir}/{path}")).unwrap()).unwrap();
+        let points: Vec<&Point> = src.report.runs.iter().flat_map(|r| &r.points).collect();
+        assert!(
+            points.iter().any(|p| p.samples.is_some()),
+            "{path}: the reader keeps its samples"
+        );
+        let text = write(&src.report);
+        assert!(text.contains("\"samples\":{\"of\":"), "{path}");
+        let back = parse_any("back.tpsview.json", text.as_bytes()).unwrap();
+        let again: Vec<&Point> = back.report.runs.iter().flat_map(|r| &r.points).collect();
+        assert_eq!(points.len(), again.len(), "{path}");
+        for (a, b) in points.iter().zip(&again) {
+            assert_eq!(a.samples, b.samples, "{path}");
+            assert_eq!(
+                crate::audit::from_samples(a),
+                crate::audit::from_samples(b),
+                "{path}"
+            );
+        }
+    }
+}
+
+#[test]
+fn samples_of_an_unknown_kind_are_left_out_with_a_warning_naming_the_field() {
+    let text = r#"{"format":"tpsview/1","runs":[{"label":"r","points":[{"concurrency":1,
+        "reported":{"tool":"llama-bench","figures":{"avg_ts":10}},
+        "samples":{"of":"<b>per_moon</b>","values":[1,2]}}]}]}"#;
+    let parsed = parse_any("odd.json", text.as_bytes()).unwrap();
+    assert_eq!(parsed.report.runs[0].points[0].samples, None);
+    let d = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.field == "runs[0].points[0].samples.of")
+        .expect("a warning names samples.of");
+    assert!(d.message.contains("unknown kind"), "{}", d.message);
+}
+
+#[test]
+fn a_report_written_before_samples_is_audited_against_the_figures_it_stored() {
+    // Reports of 2026-11 stored llama-bench's mean of per-repetition rates as `recomputed`.
+    let text = r#"{"format":"tpsview/1","runs":[{"label":"r","points":[{"concurrency":1,
+        "reported":{"tool":"llama-bench","figures":{"avg_ts":100},"recomputed":{"avg_ts":96}}}]}]}"#;
+    let parsed = parse_any("old.json", text.as_bytes()).unwrap();
+    let p = &parsed.report.runs[0].points[0];
+    assert_eq!(p.samples, None);
+    let (m, _) = compute_point(p, &MetricOptions::default());
+    let d = crate::audit::discrepancies(p, &m);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].tool_metric, d[0].recomputed), ("avg_ts", 96.0));
+}
