@@ -128,7 +128,7 @@ impl View {
 
     /// A view from JSON; unknown or broken input gives the default view.
     pub fn from_json(s: &str) -> View {
-        serde_json::from_str(s).unwrap_or_default()
+        serde_json::from_slice(s.as_bytes()).unwrap_or_default()
     }
 }
 

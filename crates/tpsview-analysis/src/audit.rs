@@ -6,8 +6,6 @@
 //! ([`crate::model::Reported::recomputed`]) are checked against that.
 
 use crate::metrics::{request_metrics, Basis, PointMetrics};
-use std::collections::BTreeMap;
-
 use crate::model::{Point, Requests, SampleKind};
 use crate::tools::reported_map;
 use crate::vocabulary::Metric;
@@ -87,12 +85,11 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
             continue;
         }
         let reported = raw * fig.scale;
-        let recomputed = match point
-            .reported
-            .recomputed
-            .get(fig.tool_key)
-            .or_else(|| made.get(fig.tool_key))
-        {
+        let recomputed = match point.reported.recomputed.get(fig.tool_key).or_else(|| {
+            made.iter()
+                .find(|(k, _)| *k == fig.tool_key)
+                .map(|(_, v)| v)
+        }) {
             Some(&r) => Some(r * fig.scale),
             None if m.basis != Basis::Recomputed => None,
             None if borrowed_from_tool(fig.canonical, fig.def) => None,
@@ -134,12 +131,12 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
 /// those that are 1 ÷ another of the tool's own figures (`tools::reciprocals`), by the tool's
 /// names and in its units: what the audit checks the tool's figures against where a point has no
 /// requests. Empty where the data makes none.
-pub fn from_samples(point: &Point) -> BTreeMap<&'static str, f64> {
-    let mut out = BTreeMap::new();
+pub fn from_samples(point: &Point) -> Vec<(&'static str, f64)> {
+    let mut out = Vec::new();
     let figures = &point.reported.figures;
     for &(figure, of) in crate::tools::reciprocals(&point.reported.tool) {
         if let Some(t) = figures.get(of).copied().filter(|t| *t > 0.0) {
-            out.insert(figure, 1.0 / t);
+            out.push((figure, 1.0 / t));
         }
     }
     let Some(s) = &point.samples else {
@@ -164,7 +161,7 @@ pub fn from_samples(point: &Point) -> BTreeMap<&'static str, f64> {
     };
     for (figure, value) in s.of.figures().iter().zip(made) {
         if let Some(v) = value {
-            out.insert(*figure, v);
+            out.push((*figure, v));
         }
     }
     out
@@ -287,10 +284,11 @@ mod tests {
             samples(SampleKind::IterationLatencyS, &[4.0, 1.0, 3.0, 2.0], None),
         );
         let made = from_samples(&p);
-        assert_eq!(made["avg_latency"], 2.5);
-        assert_eq!(made["percentiles.50"], 2.5);
-        assert!((made["percentiles.99"] - 3.97).abs() < 1e-12);
         assert_eq!(made.len(), 3);
+        assert_eq!(made[0], ("avg_latency", 2.5));
+        assert_eq!(made[1], ("percentiles.50", 2.5));
+        assert_eq!(made[2].0, "percentiles.99");
+        assert!((made[2].1 - 3.97).abs() < 1e-12);
         // llama-bench: 128 tokens in 1 s and in 2 s → rates 128 and 64 → 96, under the rate
         // figure the test reports (a prompt test's), no other.
         let p = point(
@@ -298,21 +296,23 @@ mod tests {
             &[("prefill_avg_ts", 100.0)],
             samples(SampleKind::RepetitionNs, &[1e9, 2e9], Some(128.0)),
         );
-        assert_eq!(from_samples(&p), BTreeMap::from([("prefill_avg_ts", 96.0)]));
+        assert_eq!(from_samples(&p), [("prefill_avg_ts", 96.0)]);
         // LLMPerf: the responses' ITL 10 ms and 30 ms → 20 ms.
         let p = point(
             "llmperf",
             &[],
             samples(SampleKind::ResponseItlS, &[0.01, 0.03], None),
         );
-        assert!((from_samples(&p)["results_inter_token_latency_s_mean"] - 0.02).abs() < 1e-15);
+        let made = from_samples(&p);
+        assert_eq!(made[0].0, "results_inter_token_latency_s_mean");
+        assert!((made[0].1 - 0.02).abs() < 1e-15);
         // InferenceX: interactivity is 1 ÷ its mean TPOT (s); none where the TPOT is not positive.
         let p = point(
             "inferencex",
             &[("mean_tpot", 0.02), ("mean_intvty", 49.0)],
             None,
         );
-        assert_eq!(from_samples(&p), BTreeMap::from([("mean_intvty", 50.0)]));
+        assert_eq!(from_samples(&p), [("mean_intvty", 50.0)]);
         let p = point("inferencex", &[("mean_tpot", 0.0)], None);
         assert!(from_samples(&p).is_empty());
         // No samples, no reciprocal: nothing made.

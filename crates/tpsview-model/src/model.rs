@@ -400,7 +400,7 @@ pub mod as_json {
         d: D,
     ) -> Result<T, D::Error> {
         let text = String::deserialize(d)?;
-        serde_json::from_str(&text).map_err(D::Error::custom)
+        serde_json::from_slice(text.as_bytes()).map_err(D::Error::custom)
     }
 }
 

@@ -277,7 +277,7 @@ fn build_export(
 fn inputs_model(inputs: &Value) -> Option<String> {
     let payload = at(inputs, "payload")?;
     match payload {
-        Value::String(s) => serde_json::from_str::<Value>(s)
+        Value::String(s) => serde_json::from_slice::<Value>(s.as_bytes())
             .ok()
             .and_then(|p| common::text(&p, "model")),
         other => common::text(other, "model"),
@@ -310,7 +310,7 @@ impl Output {
         // The usual chunk is read straight from its text; an unusual one through the tree.
         let (content, tokens) = match super::openai::read_content_and_usage(body) {
             Some(read) => read,
-            None => match serde_json::from_str::<Value>(body) {
+            None => match serde_json::from_slice::<Value>(body.as_bytes()) {
                 Ok(v) => {
                     let chunk = super::openai::read_chunk(&v);
                     (chunk.content, chunk.completion_tokens)

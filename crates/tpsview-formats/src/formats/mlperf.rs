@@ -168,7 +168,7 @@ pub fn parse_detail(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>
         let Some(json) = line.trim().strip_prefix(":::MLLOG") else {
             continue;
         };
-        let v: serde_json::Value = match serde_json::from_str(json.trim()) {
+        let v: serde_json::Value = match serde_json::from_slice(json.trim().as_bytes()) {
             Ok(v) => v,
             Err(e) => {
                 diags.push(Diagnostic::warning(

@@ -60,7 +60,7 @@ pub fn read_chunk(v: &Value) -> StreamChunk {
 /// repeated key, a list where an object belongs, text that is not JSON): [`read_chunk`] then reads
 /// it.
 pub fn read_content_and_usage(chunk: &str) -> Option<(bool, Option<f64>)> {
-    let fast::Obj(c) = serde_json::from_str::<fast::Obj<fast::Chunk>>(chunk).ok()?;
+    let fast::Obj(c) = serde_json::from_slice::<fast::Obj<fast::Chunk>>(chunk.as_bytes()).ok()?;
     let first = c.choices.and_then(|f| f.0);
     let (text, delta, message) = first.map_or((None, None, None), |fast::Obj(f)| {
         (f.text, f.delta, f.message)
@@ -309,7 +309,7 @@ mod tests {
         }
 
         fn tree(text: &str) -> Option<(bool, Option<f64>)> {
-            let v: Value = serde_json::from_str(text).ok()?;
+            let v: Value = serde_json::from_slice(text.as_bytes()).ok()?;
             let c = read_chunk(&v);
             Some((c.content, c.completion_tokens))
         }
