@@ -5,12 +5,15 @@
 //! dependency. The direction is Cargo's: the analysis crate does not depend on the readers.
 #![warn(missing_docs)]
 
+// What the callers (the CLI, the components, the app, the fuzz targets, the tests) name, and no
+// more: a module only the crates below use is theirs (`tpsview_analysis::audit`,
+// `tpsview_formats::lenient`, `tpsview_model::tools`).
 pub use tpsview_analysis::{
-    answer, audit, chart_spec, claim, compare, energy, health, learn, metrics, noise, probe,
-    roofline, server, simulate, slo, spec, viewer,
+    answer, chart_spec, claim, compare, energy, health, learn, metrics, noise, probe, roofline,
+    server, simulate, slo, spec, viewer,
 };
-pub use tpsview_formats::{formats, group, lenient, progress, redact, scan, synthetic, transfer};
-pub use tpsview_model::{bounds, error, model, par, requests, stats, text, tools, vocabulary};
+pub use tpsview_formats::{formats, group, progress, redact, scan, synthetic, transfer};
+pub use tpsview_model::{bounds, error, model, par, requests, stats, text, vocabulary};
 
 /// The `--json` contract ([`tpsview_analysis::summary`]), and [`summarize`](summary::summarize):
 /// parsed files grouped into runs, then summarised.
@@ -29,10 +32,9 @@ pub mod summary {
     }
 }
 
-pub use error::{Diagnostic, ParseError, ParseErrorKind};
-pub use formats::{detect, parse, parse_any, Format, Parsed};
-pub use metrics::{compute_point, MetricOptions, PointMetrics};
-pub use model::{Metadata, Point, Report, Requests, Run};
+pub use error::{Diagnostic, ParseError};
+pub use formats::{detect, parse_any, Format, Parsed};
+pub use metrics::MetricOptions;
 pub use summary::{summarize, Summary};
 
 /// What every fuzz target runs (fuzz/): parse `data` as `format` (for the formats read as they
@@ -51,7 +53,7 @@ pub fn fuzz_one(format: Format, data: &[u8]) {
             }
         }
         if let Some(streamed) = s.finish(&mut progress::Silent) {
-            let whole = parse(format, "fuzz.json", data);
+            let whole = formats::parse(format, "fuzz.json", data);
             assert_eq!(
                 format!("{streamed:?}"),
                 format!("{whole:?}"),
@@ -59,10 +61,10 @@ pub fn fuzz_one(format: Format, data: &[u8]) {
             );
         }
     }
-    if let Ok(parsed) = parse(format, "fuzz.json", data) {
+    if let Ok(parsed) = formats::parse(format, "fuzz.json", data) {
         let (report, _) = group::group(vec![parsed.clone()]);
         let written = formats::tpsview::write(&report);
-        let _ = parse(Format::Tpsview, "fuzz-roundtrip.json", written.as_bytes());
+        let _ = formats::parse(Format::Tpsview, "fuzz-roundtrip.json", written.as_bytes());
         let s = summarize(vec![parsed], &MetricOptions { steady_state: true });
         let _ = chart_spec::throughput(&s, &chart_spec::ChartOptions::default());
     }
