@@ -29,6 +29,9 @@ pub struct RequestMetrics {
     pub per_stream_rate: Option<f64>,
     /// output_tokens / e2e; `None` when e2e is not positive.
     pub user_rate: Option<f64>,
+    /// e2e / output_tokens (its inverse is the E2E-normalised interactivity); `None` when e2e is
+    /// not positive.
+    pub e2e_per_token: Option<f64>,
 }
 
 /// The figures of request `i`, or `None` when it failed or its data is unusable.
@@ -48,6 +51,7 @@ pub fn request_metrics(req: &Requests, i: usize) -> Option<RequestMetrics> {
         tpot,
         per_stream_rate: tpot.filter(|t| *t > 0.0).map(|t| 1.0 / t),
         user_rate: (e2e > 0.0).then(|| f64::from(n) / e2e),
+        e2e_per_token: (e2e > 0.0).then(|| e2e / f64::from(n)),
     })
 }
 
@@ -175,6 +179,10 @@ pub struct PointMetrics {
     pub steady_state: Option<SteadyState>,
     /// Requests left out of the averages.
     pub excluded: Vec<Excluded>,
+    /// The numbers of 2026: the first visible token, reasoning, tokens/s per user, the prefix
+    /// cache and sessions (`turns`), each where the requests carry it.
+    #[serde(flatten)]
+    pub turns: Turns,
 }
 
 impl PointMetrics {
@@ -202,6 +210,7 @@ impl PointMetrics {
             gap: None,
             steady_state: None,
             excluded: Vec::new(),
+            turns: Turns::default(),
         }
     }
 
@@ -489,6 +498,30 @@ fn recompute(
         ));
     }
 
+    // Per-second figures over a sample of the requests would be the sample's, not the level's.
+    let whole = point.sampled_from.is_none_or(|t| t <= n as u64);
+    m.turns = turns::turns(
+        req,
+        &usable,
+        m.duration_s.filter(|_| whole),
+        m.per_stream_tps,
+        &d.e2e_per_token,
+    );
+    if let (Some(r), Some(o)) = (m.turns.reasoning_tokens.filter(|r| *r > 0), m.output_tokens) {
+        let visible = m.turns.visible_system_tps.map_or(String::new(), |v| {
+            format!("; visible T/s {}", crate::text::thousands(v, 1))
+        });
+        diags.push(Diagnostic::info(
+            &point.source_file,
+            "reasoning_tokens",
+            format!(
+                "{r} of {o} output tokens ({:.0} %) are reasoning, never shown: output tokens and \
+                 system T/s count them{visible}",
+                100.0 * r as f64 / o.max(1) as f64
+            ),
+        ));
+    }
+
     m.gap = gap_analysis(&m, tokens, sum_e2e, sum_decode);
     if opts.steady_state {
         m.steady_state = steady_state(req, point.concurrency);
@@ -627,5 +660,7 @@ pub fn steady_state(req: &Requests, target: Option<f64>) -> Option<SteadyState> 
 }
 
 mod fold;
+pub mod turns;
 use fold::Series;
 pub use fold::{fold_gaps, fold_requests, request_dists, FOLD_GAPS_ABOVE};
+use turns::Turns;

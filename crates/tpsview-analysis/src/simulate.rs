@@ -147,6 +147,7 @@ pub fn simulate_point(engine: &EngineModel, load: &Workload) -> Requests {
         chunk_gaps: Some(ragged),
         outcome: vec![Outcome::Ok; total],
         dists: None,
+        facts: None,
     }
 }
 

@@ -146,11 +146,14 @@ fn summarize(args: &[&str]) -> Value {
 #[test]
 fn summarize_json_follows_its_schema() {
     let s = schema();
-    let cases: [&[&str]; 14] = [
+    let cases: [&[&str]; 16] = [
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",
             "--steady-state",
         ],
+        // Sessions, reasoning, the first visible token and the prefix cache (issue 43).
+        &["tests/fixtures/sessions/two-sessions.tpsview.json"],
+        &["tests/fixtures/sessions/profile_export.jsonl"],
         // Each level's intervals (a p99 over too few requests says why it has none).
         &[
             "public/samples/h100-llama70b-fp8.tpsview.json",

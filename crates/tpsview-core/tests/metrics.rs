@@ -31,6 +31,7 @@ fn requests(rows: &[(f64, f64, f64, u32)]) -> Requests {
         chunk_gaps: Some(gaps),
         outcome: vec![Outcome::Ok; rows.len()],
         dists: None,
+        facts: None,
     }
 }
 

@@ -150,7 +150,7 @@ pub struct Parsed {
     /// The data.
     pub report: Report,
     /// Recoverable problems, in file order.
-    #[serde(with = "crate::model::as_json")]
+    #[serde(with = "crate::error::as_tuples")]
     pub diagnostics: Vec<Diagnostic>,
     /// A run label the user chose: every run of the file takes it, and runs are then grouped by
     /// label alone (see the `group` module).

@@ -288,6 +288,38 @@ impl fmt::Display for Folded<'_> {
     }
 }
 
+/// `#[serde(with)]` helper: diagnostics as tuples (file, field, index, severity, message), for a
+/// format that cannot skip a field — postcard, between the loading worker and the page — where
+/// their JSON form skips an absent `index`. (They crossed as a JSON string until 2026-12-05: the
+/// page then linked serde_json's reading of them, 1.4 KB gzip more.)
+#[doc(hidden)]
+pub mod as_tuples {
+    use super::{Diagnostic, Severity};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    type Tuple = (String, String, Option<usize>, Severity, String);
+
+    pub fn serialize<S: Serializer>(d: &[Diagnostic], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            d.iter()
+                .map(|d| (&d.file, &d.field, d.index, d.severity, &d.message)),
+        )
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Diagnostic>, D::Error> {
+        let v = Vec::<Tuple>::deserialize(d)?;
+        Ok(v.into_iter()
+            .map(|(file, field, index, severity, message)| Diagnostic {
+                file,
+                field,
+                index,
+                severity,
+                message,
+            })
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,11 @@
 
 use std::collections::BTreeMap;
 
+pub mod facts;
 pub mod packed;
 mod run_name;
 mod samples;
+pub use facts::RequestFacts;
 pub use run_name::{Repeat, RepeatKey, RunName};
 pub use samples::{SampleKind, Samples};
 
@@ -323,6 +325,10 @@ pub struct Requests {
     /// [`crate::metrics::fold_requests`]); `None` until then, and for small points.
     #[serde(default)]
     pub dists: Option<Box<RequestDists>>,
+    /// What 2026's tools record of each request beyond its timings (its session and turn,
+    /// reasoning tokens, first visible token, cached prompt tokens), where the source has any.
+    #[serde(default)]
+    pub facts: Option<Box<RequestFacts>>,
 }
 
 /// The distributions of a point's per-request series over the requests its metrics average in
@@ -342,6 +348,9 @@ pub struct RequestDists {
     pub per_stream_rate: crate::stats::Dist,
     /// Output tokens / e2e.
     pub user_rate: crate::stats::Dist,
+    /// E2E / output tokens, s: seconds of whole request per token (its inverse is the
+    /// E2E-normalised interactivity; percentiles of it are the slow tail's).
+    pub e2e_per_token: crate::stats::Dist,
 }
 
 impl Requests {

@@ -8,6 +8,9 @@
 use crate::error::Diagnostic;
 use crate::model::{Outcome, Ragged, Requests};
 
+mod facts;
+pub use facts::{FactColumns, RowFacts};
+
 /// One request as an importer reads it. Times in seconds; `ttft_s` and `e2e_s` from the send.
 #[derive(Debug, Default)]
 pub struct Row {
@@ -27,6 +30,9 @@ pub struct Row {
     pub error: Option<String>,
     /// Unusable, for a reason the importer has already reported on this field.
     pub invalid: Option<&'static str>,
+    /// Its session, turn, reasoning tokens, first visible token and cached prompt tokens, where
+    /// the source records them (checked when built).
+    pub facts: RowFacts,
 }
 
 impl Row {
@@ -169,8 +175,13 @@ impl Rows {
             chunk_gaps,
             outcome,
             dists: None,
+            facts: None,
         };
         diags.extend(validate_requests(file, &mut req));
+        if self.rows.iter().any(|r| r.facts != RowFacts::default()) {
+            let facts: Vec<RowFacts> = self.rows.into_iter().map(|r| r.facts).collect();
+            req.facts = FactColumns::of_rows(&facts).check(file, prefix, &req, diags);
+        }
         req
     }
 }

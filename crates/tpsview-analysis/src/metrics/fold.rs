@@ -22,6 +22,7 @@ pub(super) struct Series {
     tpot: Vec<f64>,
     rate: Vec<f64>,
     user: Vec<f64>,
+    e2e_per_token: Vec<f64>,
 }
 
 impl Series {
@@ -32,6 +33,7 @@ impl Series {
             tpot: Vec::with_capacity(n),
             rate: Vec::with_capacity(n),
             user: Vec::new(),
+            e2e_per_token: Vec::new(),
         }
     }
 
@@ -41,6 +43,7 @@ impl Series {
         self.tpot.extend(r.tpot);
         self.rate.extend(r.per_stream_rate);
         self.user.extend(r.user_rate);
+        self.e2e_per_token.extend(r.e2e_per_token);
     }
 
     pub(super) fn dists(mut self) -> RequestDists {
@@ -50,6 +53,7 @@ impl Series {
             tpot: Dist::of(&mut self.tpot),
             per_stream_rate: Dist::of(&mut self.rate),
             user_rate: Dist::of(&mut self.user),
+            e2e_per_token: Dist::of(&mut self.e2e_per_token),
         }
     }
 }

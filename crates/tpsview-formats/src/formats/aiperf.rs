@@ -12,6 +12,7 @@ use super::common::{self, at, num, read_values, summary_point, Row, Rows};
 use super::genai_perf::summary_figures;
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Report};
+use crate::requests::RowFacts;
 
 /// Format id of `profile_export.jsonl`.
 pub const RECORDS_ID: &str = "aiperf-records";
@@ -88,6 +89,10 @@ struct RecordParts {
     input_tokens: Option<f64>,
     /// `inter_chunk_latency` in seconds (NaN for an entry that is not a number).
     gaps: Option<Vec<f64>>,
+    /// Its session (`x_correlation_id`, the instance of a conversation; else `session_num`,
+    /// else `conversation_id`, the dataset's template) and `turn_index`; `reasoning_token_count`;
+    /// `time_to_first_output_token` (the first content token) in seconds.
+    facts: RowFacts,
 }
 
 /// One profiling record as a row (its start time is set by the caller).
@@ -116,6 +121,7 @@ fn record_row(file: &str, i: usize, r: RecordParts, diags: &mut Vec<Diagnostic>)
         gaps_s: r.gaps,
         error: None,
         invalid: None,
+        facts: RowFacts::default(),
     }
 }
 
@@ -149,7 +155,7 @@ impl RecordsSink {
     }
 
     /// Record `i`, from its parts.
-    fn parts(&mut self, i: usize, r: RecordParts, diags: &mut Vec<Diagnostic>) {
+    fn parts(&mut self, i: usize, mut r: RecordParts, diags: &mut Vec<Diagnostic>) {
         // `map_records` reads a file with a broken line a second time, from record 0.
         if i == 0 {
             *self = RecordsSink::new(&self.file);
@@ -161,7 +167,9 @@ impl RecordsSink {
         if r.warmup {
             self.warmup += 1;
         } else {
-            let row = record_row(&self.file, i, r, diags);
+            let facts = std::mem::take(&mut r.facts);
+            let mut row = record_row(&self.file, i, r, diags);
+            row.facts = facts;
             self.usable_sent
                 .push(sent.filter(|_| row.error.is_none() && row.invalid.is_none()));
             self.rows.push(row);

@@ -383,6 +383,7 @@ fn export_row(
         gaps_s: Some(content.windows(2).map(|w| s(w[1] - w[0])).collect()),
         error: None,
         invalid: None,
+        facts: Default::default(),
     };
     (row, usage.is_some(), Some(sent))
 }

@@ -269,6 +269,7 @@ fn read_requests(
             gaps_s: None,
             error: None,
             invalid: None,
+            facts: Default::default(),
         });
     }
     for r in errored {

@@ -153,6 +153,7 @@ impl ResponsesSink {
                     gaps_s: None,
                     error: None,
                     invalid: None,
+                    facts: Default::default(),
                 });
                 self.itl.extend(itl);
             }

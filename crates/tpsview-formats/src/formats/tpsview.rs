@@ -13,7 +13,7 @@ use crate::model::{
     Metadata, Outcome, Point, Ragged, Report, Reported, Requests, Run, SampleKind, Samples,
     Telemetry,
 };
-use crate::requests::{token_counts, validate_requests};
+use crate::requests::{token_counts, validate_requests, FactColumns};
 use crate::server::{ServerMetric, ServerStats, WindowStat};
 
 pub use crate::tools::tpsview::{figure_groups, figures, ID};
@@ -104,6 +104,17 @@ struct RawRequests {
     /// In place of `chunk_gaps_s` for huge reports: the gaps' distribution, in seconds.
     #[serde(default)]
     itl_pooled_s: Option<crate::stats::Dist>,
+    // The facts of 2026's tools (`model::RequestFacts`), `null` where a request lacks one.
+    #[serde(default)]
+    session: Option<Vec<Option<String>>>,
+    #[serde(default)]
+    turn: Option<Column>,
+    #[serde(default)]
+    reasoning_tokens: Option<Column>,
+    #[serde(default)]
+    ttfvt_s: Option<Column>,
+    #[serde(default)]
+    cached_prompt_tokens: Option<Column>,
     #[serde(default)]
     errors: Vec<RawError>,
 }
@@ -452,12 +463,23 @@ fn into_requests(
         chunk_gaps,
         outcome,
         dists: None,
+        facts: None,
     };
     let mut found = validate_requests(file, &mut req);
     for d in &mut found {
         d.field = format!("{base}.{}", d.field);
     }
     diags.extend(found);
+    let facts = FactColumns {
+        session: raw.session,
+        turn: raw.turn.map(|c| c.values),
+        reasoning_tokens: raw.reasoning_tokens.map(|c| c.values),
+        ttfvt_s: raw.ttfvt_s.map(|c| c.values),
+        cached_prompt_tokens: raw.cached_prompt_tokens.map(|c| c.values),
+    };
+    if facts != FactColumns::default() {
+        req.facts = facts.check(file, &base, &req, diags);
+    }
     Ok(req)
 }
 
@@ -535,6 +557,16 @@ struct WRequests<'a> {
     itl_pooled_s: Option<crate::stats::Dist>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     errors: Vec<RawError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a [Option<Box<str>>]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn: Option<&'a [f64]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reasoning_tokens: Option<&'a [f64]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttfvt_s: Option<&'a [f64]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cached_prompt_tokens: Option<&'a [f64]>,
 }
 
 /// Writes a report as compact `tpsview/1` JSON. Invalid requests keep their data; only failures
@@ -592,6 +624,14 @@ fn write_point(p: &Point) -> WPoint<'_> {
                     _ => None,
                 })
                 .collect(),
+            session: r.facts.as_ref().and_then(|f| f.session.as_deref()),
+            turn: r.facts.as_ref().and_then(|f| f.turn.as_deref()),
+            reasoning_tokens: r.facts.as_ref().and_then(|f| f.reasoning_tokens.as_deref()),
+            ttfvt_s: r.facts.as_ref().and_then(|f| f.ttfvt_s.as_deref()),
+            cached_prompt_tokens: r
+                .facts
+                .as_ref()
+                .and_then(|f| f.cached_prompt_tokens.as_deref()),
         }),
         reported: (!p.reported.figures.is_empty() || !p.reported.recomputed.is_empty()).then(
             || RawReported {

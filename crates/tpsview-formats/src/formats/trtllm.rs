@@ -183,6 +183,7 @@ pub fn parse_requests(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnosti
             gaps_s: None,
             error: None,
             invalid: None,
+            facts: Default::default(),
         };
         (Some(s), row)
     })?;

@@ -626,6 +626,7 @@ fn build_requests(file: &str, raw: &mut RawVllm, diags: &mut Vec<Diagnostic>) ->
         chunk_gaps: raw.itls.take().map(|r| r.data),
         outcome,
         dists: None,
+        facts: None,
     };
     diags.extend(validate_requests(file, &mut req));
     Some(req)

@@ -11,6 +11,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Vis
 
 use super::{unit_scale, RecordParts};
 use crate::lenient::{each_key, FromMap, FromSeq, Leaf, ListOr, ObjectOr, Text};
+use crate::requests::RowFacts;
 
 pub(super) struct Record(pub RecordParts);
 
@@ -48,6 +49,17 @@ impl<'de> Deserialize<'de> for Record {
                     output_tokens: metrics.output.0.or(metrics.output_count.0),
                     input_tokens: metrics.input.0,
                     gaps: metrics.gaps.0,
+                    facts: RowFacts {
+                        session: meta
+                            .correlation
+                            .0
+                            .or(meta.session_num.0)
+                            .or(meta.conversation.0),
+                        turn: number(&meta.turn),
+                        reasoning_tokens: metrics.reasoning.0,
+                        ttfvt_s: metrics.ttfvt.0,
+                        cached_prompt_tokens: None,
+                    },
                 }))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Record, A::Error> {
@@ -129,23 +141,39 @@ impl<'de> Deserialize<'de> for Failure {
     }
 }
 
-/// `metadata`: the three keys the record's reading asks for.
+/// `metadata`: the keys the record's reading asks for.
 #[derive(Default)]
 struct Meta {
     sent: Leaf,
     cancelled: Leaf,
     phase: Text,
+    correlation: Text,
+    session_num: Text,
+    conversation: Text,
+    turn: Leaf,
 }
 
 impl<'de> FromMap<'de> for Meta {
     fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Meta, A::Error> {
         let mut m = Meta::default();
-        let keys = ["request_start_ns", "was_cancelled", "benchmark_phase"];
+        let keys = [
+            "request_start_ns",
+            "was_cancelled",
+            "benchmark_phase",
+            "x_correlation_id",
+            "session_num",
+            "conversation_id",
+            "turn_index",
+        ];
         each_key(&mut map, &keys, |key, map| {
             match key {
                 "request_start_ns" => m.sent = map.next_value()?,
                 "was_cancelled" => m.cancelled = map.next_value()?,
-                _ => m.phase = map.next_value()?,
+                "benchmark_phase" => m.phase = map.next_value()?,
+                "x_correlation_id" => m.correlation = map.next_value()?,
+                "session_num" => m.session_num = map.next_value()?,
+                "conversation_id" => m.conversation = map.next_value()?,
+                _ => m.turn = map.next_value()?,
             }
             Ok(())
         })?;
@@ -162,6 +190,8 @@ struct Metrics {
     output_count: ValueOf,
     input: ValueOf,
     gaps: Gaps,
+    reasoning: ValueOf,
+    ttfvt: Seconds,
 }
 
 impl<'de> FromMap<'de> for Metrics {
@@ -174,6 +204,8 @@ impl<'de> FromMap<'de> for Metrics {
             "output_token_count",
             "input_sequence_length",
             "inter_chunk_latency",
+            "reasoning_token_count",
+            "time_to_first_output_token",
         ];
         each_key(&mut map, &keys, |key, map| {
             match key {
@@ -182,7 +214,9 @@ impl<'de> FromMap<'de> for Metrics {
                 "output_sequence_length" => m.output = map.next_value::<ObjectOr<_>>()?.0,
                 "output_token_count" => m.output_count = map.next_value::<ObjectOr<_>>()?.0,
                 "input_sequence_length" => m.input = map.next_value::<ObjectOr<_>>()?.0,
-                _ => m.gaps = map.next_value::<ObjectOr<_>>()?.0,
+                "inter_chunk_latency" => m.gaps = map.next_value::<ObjectOr<_>>()?.0,
+                "reasoning_token_count" => m.reasoning = map.next_value::<ObjectOr<_>>()?.0,
+                _ => m.ttfvt = map.next_value()?,
             }
             Ok(())
         })?;

@@ -1,0 +1,191 @@
+//! The numbers of 2026 (docs/metrics.md, "Reasoning, tokens/s per user, prefix caches and
+//! sessions") on the two-sessions fixture, as tpsview/1 and as AIPerf records
+//! (`tests/fixtures/sessions/`), against the values its README works out by hand and its
+//! `expected.py` recounts — never against tpsview's own output.
+
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{json, Value};
+use tpsview_core::metrics::MetricOptions;
+
+fn fixture(name: &str) -> (String, Vec<u8>) {
+    let path = format!(
+        "{}/../../tests/fixtures/sessions/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    (name.to_owned(), std::fs::read(path).unwrap())
+}
+
+/// The one point of a file, summarised, as `--json` writes it.
+fn point_json(name: &str) -> Value {
+    let (file, bytes) = fixture(name);
+    let parsed = tpsview_core::parse_any(&file, &bytes).unwrap();
+    let s = tpsview_core::summarize(vec![parsed], &MetricOptions::default());
+    serde_json::to_value(&s.runs[0].points[0]).unwrap()
+}
+
+/// Every number of `want` is in `got` at the same path, within 1e-12 of itself.
+fn assert_close(got: &Value, want: &Value, path: &str) {
+    match (got, want) {
+        (_, Value::Object(w)) => {
+            for (k, v) in w {
+                let g = got
+                    .get(k)
+                    .unwrap_or_else(|| panic!("{path}.{k} missing in {got}"));
+                assert_close(g, v, &format!("{path}.{k}"));
+            }
+        }
+        (Value::Number(g), Value::Number(w)) => {
+            let (g, w) = (g.as_f64().unwrap(), w.as_f64().unwrap());
+            assert!(
+                (g - w).abs() <= 1e-12 * w.abs().max(1.0),
+                "{path}: {g} against {w}"
+            );
+        }
+        _ => assert_eq!(got, want, "{path}"),
+    }
+}
+
+/// The fixture's figures, worked out by hand in its README (and by its expected.py).
+fn by_hand() -> Value {
+    json!({
+        "duration_s": 10.3,
+        "output_tokens": 206,
+        "ttfvt_ms": {"mean": 950.0, "p50": 750.0, "p90": 1900.0, "p99": 2260.0},
+        "reasoning_tokens": 75,
+        "visible_system_tps": 131.0 / 10.3,
+        "interactivity": {
+            "e2e_normalized": {
+                // 1 / pN of E2E ÷ OSL (s per token): the slow tail.
+                "p50": 11.892265193370164,
+                "p90": 8.979591836734695,
+                "p99": 8.817635270541082
+            },
+            "aggregate": 206.0 / 14.05
+        },
+        "sessions": {
+            "count": 2,
+            "turns_mean": 3.0,
+            "per_s": 2.0 / 10.3,
+            "duration_s": {"mean": 8.15, "p50": 8.15, "p90": 9.87},
+            "ttft_first_turn_ms": {"mean": 550.0, "p50": 550.0, "p90": 590.0},
+            "ttft_later_turns_ms": {"mean": 237.5, "p50": 225.0, "p90": 285.0}
+        }
+    })
+}
+
+#[test]
+fn a_tpsview_report_with_sessions_gives_every_figure_worked_out_by_hand() {
+    let got = point_json("two-sessions.tpsview.json");
+    assert_close(&got, &by_hand(), "point");
+    // The prefix cache: 750 of 1,200 prompt tokens, token-weighted; per session 400/600, 350/600.
+    assert_close(
+        &got,
+        &json!({
+            "input_tokens": 1200,
+            "cached_prompt_tokens": 750,
+            "cache_hit_rate": 0.625,
+            "input_tps": {"computed": 450.0 / 10.3, "cached": 750.0 / 10.3},
+            "sessions": {"cache_hit_rate": {"mean": 0.625, "p50": 0.625, "p90": 0.6583333333333333}}
+        }),
+        "point",
+    );
+    // The slow tail is not the fast one: user_rate's p90 is the rate only 10 % beat.
+    let fast = got["user_rate"]["p90"].as_f64().unwrap();
+    let slow = got["interactivity"]["e2e_normalized"]["p90"]
+        .as_f64()
+        .unwrap();
+    assert!(fast > 14.0 && slow < 9.0, "fast {fast}, slow {slow}");
+    // One stream's decode rate beside them, the seed's per-stream T/s.
+    assert_eq!(
+        got["interactivity"]["per_stream_tps"],
+        got["per_stream_tps"]
+    );
+}
+
+#[test]
+fn aiperf_records_of_the_same_sessions_give_the_same_figures() {
+    // The records share one template `conversation_id`: their sessions are their
+    // `x_correlation_id`s. AIPerf's records carry no cached counts: no prefix-cache figures.
+    let got = point_json("profile_export.jsonl");
+    assert_close(&got, &by_hand(), "point");
+    for key in [
+        "input_tokens",
+        "cached_prompt_tokens",
+        "cache_hit_rate",
+        "input_tps",
+    ] {
+        assert!(got.get(key).is_none(), "{key}: {got}");
+    }
+    assert!(got["sessions"]["cache_hit_rate"]["mean"].is_null(), "{got}");
+}
+
+#[test]
+fn a_level_without_the_facts_has_none_of_their_figures_and_still_its_interactivity() {
+    let got = point_json("../vllm/detailed-small.json");
+    for key in [
+        "ttfvt_ms",
+        "reasoning_tokens",
+        "visible_system_tps",
+        "input_tokens",
+        "cache_hit_rate",
+        "sessions",
+    ] {
+        assert!(got.get(key).is_none(), "{key} without the data it needs");
+    }
+    assert!(got["interactivity"]["aggregate"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn the_reasoning_share_is_said() {
+    let (file, bytes) = fixture("two-sessions.tpsview.json");
+    let parsed = tpsview_core::parse_any(&file, &bytes).unwrap();
+    let s = tpsview_core::summarize(vec![parsed], &MetricOptions::default());
+    let note = s
+        .diagnostics
+        .iter()
+        .find(|d| d.field == "reasoning_tokens")
+        .expect("a note on reasoning");
+    // 75 of 206 output tokens.
+    assert!(
+        note.message.starts_with("75 of 206 output tokens (36 %)"),
+        "{}",
+        note.message
+    );
+}
+
+#[test]
+fn bad_facts_are_left_out_each_named_and_the_request_kept() {
+    let text = r#"{"format":"tpsview/1","runs":[{"label":"r","points":[{"concurrency":1,
+      "requests":{"start_s":[0,1],"ttft_s":[0.5,0.5],"e2e_s":[1,1],"input_tokens":[10,10],
+      "output_tokens":[5,5],"turn":[-1,1],"reasoning_tokens":[9,2],"ttfvt_s":[2.0,0.7],
+      "cached_prompt_tokens":[11,3],"session":["<b>x</b>",null]}}]}]}"#;
+    let parsed = tpsview_core::parse_any("bad.json", text.as_bytes()).unwrap();
+    let fields: Vec<&str> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| d.field.as_str())
+        .collect();
+    for f in [
+        "turn",
+        "reasoning_tokens",
+        "ttfvt_s",
+        "cached_prompt_tokens",
+    ] {
+        assert!(
+            fields.contains(&format!("runs[0].points[0].requests.{f}").as_str()),
+            "{f}: {fields:?}"
+        );
+    }
+    let req = parsed.report.runs[0].points[0].requests.as_ref().unwrap();
+    assert!(req.is_ok(0) && req.is_ok(1), "the requests stay");
+    let f = req.facts.as_deref().unwrap();
+    use tpsview_core::model::facts::entry;
+    let both = |c: &Option<Vec<f64>>| [entry(c, 0), entry(c, 1)];
+    assert_eq!(both(&f.turn), [None, Some(1.0)]);
+    assert_eq!(both(&f.reasoning_tokens), [None, Some(2.0)]);
+    assert_eq!(both(&f.ttfvt_s), [None, Some(0.7)]);
+    assert_eq!(both(&f.cached_prompt_tokens), [None, Some(3.0)]);
+    // Kept as text: never markup.
+    assert_eq!(f.session.as_ref().unwrap()[0].as_deref(), Some("<b>x</b>"));
+}
