@@ -92,6 +92,13 @@ pub fn render(summary: &Summary) -> String {
                     s.describe(p.metrics.tpot_ms.mean, p.metrics.itl_ms.mean)
                 );
             }
+            for line in turns_lines(&p.metrics) {
+                let level = p
+                    .metrics
+                    .concurrency
+                    .map_or_else(|| p.source_file.clone(), |c| c.to_string());
+                let _ = writeln!(out, "  at {level}: {line}");
+            }
             for d in &p.discrepancies {
                 let _ = writeln!(
                     out,
@@ -107,6 +114,58 @@ pub fn render(summary: &Summary) -> String {
             }
         }
         out.push('\n');
+    }
+    out
+}
+
+/// A level's numbers of 2026, a line each where present (docs/metrics.md): tokens/s per user
+/// three ways, the first visible token and the reasoning share, the prefix cache, the sessions.
+fn turns_lines(m: &tpsview_core::metrics::PointMetrics) -> Vec<String> {
+    let t = &m.turns;
+    let mut out = Vec::new();
+    if let Some(i) = &t.interactivity {
+        let e = &i.e2e_normalized;
+        out.push(format!(
+            "tok/s per user: per-stream {}, whole-request p50 {} and p90 {} (slow tail), aggregate {}",
+            num(i.per_stream_tps, 1).trim(),
+            num(e.p50, 1).trim(),
+            num(e.p90, 1).trim(),
+            num(i.aggregate, 1).trim()
+        ));
+    }
+    if let Some(d) = &t.ttfvt_ms {
+        out.push(format!(
+            "first visible token {} ms (p90 {}), first token {} ms",
+            num(d.mean, 1).trim(),
+            num(d.p90, 1).trim(),
+            num(m.ttft_ms.mean, 1).trim()
+        ));
+    }
+    if let (Some(r), Some(o)) = (t.reasoning_tokens, m.output_tokens) {
+        out.push(format!(
+            "{r} of {o} output tokens reasoning ({:.0} %); visible {} T/s of {} T/s",
+            100.0 * r as f64 / o.max(1) as f64,
+            num(t.visible_system_tps, 1).trim(),
+            num(m.system_tps, 1).trim()
+        ));
+    }
+    if let (Some(c), Some(p)) = (t.cached_prompt_tokens, t.input_tokens) {
+        let tps = t.input_tps.unwrap_or_default();
+        out.push(format!(
+            "prefix cache {c} of {p} prompt tokens ({} %): prompt T/s computed {}, cached {}",
+            num(t.cache_hit_rate.map(|h| h * 100.0), 1).trim(),
+            num(tps.computed, 1).trim(),
+            num(tps.cached, 1).trim()
+        ));
+    }
+    if let Some(s) = &t.sessions {
+        out.push(format!(
+            "{} sessions of {:.1} turns: TTFT first turns {} ms, later turns {} ms",
+            s.count,
+            s.turns_mean,
+            num(s.ttft_first_turn_ms.mean, 1).trim(),
+            num(s.ttft_later_turns_ms.mean, 1).trim()
+        ));
     }
     out
 }

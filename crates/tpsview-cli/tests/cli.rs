@@ -2381,3 +2381,32 @@ fn summarize_intervals_are_the_99_percent_bootstrap_of_each_levels_requests() {
     assert!(checked >= 9, "{checked}");
     assert_eq!(out["runs"][0]["points"][0]["intervals"]["confidence"], 0.99);
 }
+
+/// The table gives a level's numbers of 2026 where present, each as worked out by hand in
+/// tests/fixtures/sessions/README.md.
+#[test]
+fn the_table_shows_reasoning_the_prefix_cache_sessions_and_tokens_per_user() {
+    let f = root().join("tests/fixtures/sessions/two-sessions.tpsview.json");
+    let out = tpsview(&["summarize", f.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        // 1 / p90(E2E ÷ OSL) = 8.98; Σ OSL ÷ Σ E2E = 206 / 14.05 = 14.66.
+        "at 2: tok/s per user: per-stream 13.3, whole-request p50 11.9 and p90 9.0 (slow tail), aggregate 14.7",
+        "at 2: first visible token 950.0 ms (p90 1900.0), first token 341.7 ms",
+        // 131 visible tokens over 10.3 s.
+        "at 2: 75 of 206 output tokens reasoning (36 %); visible 12.7 T/s of 20.0 T/s",
+        "at 2: prefix cache 750 of 1200 prompt tokens (62.5 %): prompt T/s computed 43.7, cached 72.8",
+        "at 2: 2 sessions of 3.0 turns: TTFT first turns 550.0 ms, later turns 237.5 ms",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
+    // A level without the facts gets only its tokens per user.
+    let f = root().join("tests/fixtures/vllm/detailed-small.json");
+    let out = tpsview(&["summarize", f.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("tok/s per user: per-stream"), "{text}");
+    assert!(
+        !text.contains("sessions of") && !text.contains("prefix cache"),
+        "{text}"
+    );
+}
