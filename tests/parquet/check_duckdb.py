@@ -8,7 +8,10 @@ per-request data (and the built-in samples), read with DuckDB, must give back wh
   its mean TTFT and its median E2E (quantile_cont: the numpy-linear percentile tpsview uses), and
   its completed and failed counts;
 - points.parquet: each column equal to the summary's figure (null where the summary has null),
-  the SLO and cost columns included.
+  the SLO and cost columns included, and those of issue 43 (tokens/s per user, the first visible
+  token, reasoning, the prefix cache, sessions);
+- from the request rows' facts (the sessions fixture): each level's cache hit rate (Σ cached / Σ
+  prompt tokens), its reasoning tokens and its session count, recomputed in SQL.
 
 Usage: check_duckdb.py TPSVIEW_BINARY (run by scripts/parquet-duckdb.sh in a venv with duckdb).
 """
@@ -36,6 +39,7 @@ FILES = [
     "tests/fixtures/guidellm/benchmarks-v0.2.json",
     "tests/fixtures/guidellm/benchmarks-v0.5-warmup.json",
     "tests/fixtures/guidellm/bad-requests.json",
+    "tests/fixtures/sessions/two-sessions.tpsview.json",
 ]
 OPTS = ["--slo", "ttft_ms=250,tpot_ms=35", "--gpu-hour-usd", "2.5", "--gpus", "8"]
 
@@ -89,6 +93,19 @@ with tempfile.TemporaryDirectory() as out:
             close(row["slo_attainment" if key == "attainment" else key], slo.get(key), f"{where}: {key}")
         assert row["slo_met"] == slo.get("met"), where
         close(row["usd_per_million_output_tokens"], p.get("usd_per_million_output_tokens"), f"{where}: cost")
+        i = p.get("interactivity") or {"e2e_normalized": {}}
+        for q in ("p50", "p90", "p99"):
+            close(row[f"interactivity_e2e_{q}"], i["e2e_normalized"].get(q), f"{where}: interactivity {q}")
+        close(row["interactivity_aggregate"], i.get("aggregate"), f"{where}: interactivity aggregate")
+        ttfvt = p.get("ttfvt_ms") or {}
+        for stat in ("mean", "p50", "p90", "p99"):
+            close(row[f"ttfvt_{stat}_ms"], ttfvt.get(stat), f"{where}: ttfvt {stat}")
+        for key in ("reasoning_tokens", "visible_system_tps", "input_tokens", "cached_prompt_tokens",
+                    "cache_hit_rate"):
+            close(row[key], p.get(key), f"{where}: {key}")
+        s_ = p.get("sessions") or {}
+        close(row["sessions"], s_.get("count"), f"{where}: sessions")
+        close(row["ttft_first_turn_mean_ms"], (s_.get("ttft_first_turn_ms") or {}).get("mean"), where)
         got = recomputed.get((row["run_id"], li))
         if got is None or p["duration_as_reported"] or p["basis"] != "recomputed":
             continue
@@ -101,6 +118,16 @@ with tempfile.TemporaryDirectory() as out:
         assert (ok, failed) == (p["requests_ok"], p["requests_failed"]), where
         checked += 1
     assert checked >= 15, checked
+    facts = duckdb.sql(f"""
+        SELECT run_id, level, sum(cached_prompt_tokens) / sum(input_tokens), sum(reasoning_tokens),
+               count(DISTINCT session)
+        FROM '{out}/requests.parquet'
+        WHERE ok AND cached_prompt_tokens IS NOT NULL GROUP BY run_id, level""").fetchall()
+    assert len(facts) == 1, facts
+    (run_id, li, hit, reasoning, sessions), = facts
+    row = next(r for r in rows if r["run_id"] == run_id and r["level"] == li)
+    close(hit, row["cache_hit_rate"], "cache hit rate from the request rows")
+    assert (reasoning, sessions) == (row["reasoning_tokens"], row["sessions"]), (reasoning, sessions)
     n = duckdb.sql(f"SELECT count(*) FROM '{out}/requests.parquet'").fetchall()[0][0]
     print(f"ok: {len(rows)} levels in points.parquet equal summarize --json; {checked} levels' system T/s, "
           f"mean TTFT, median E2E and counts recomputed by DuckDB from {n} request rows")

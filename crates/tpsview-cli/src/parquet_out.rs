@@ -16,7 +16,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 
-use tpsview_core::model::{Outcome, Report};
+use tpsview_core::model::{Outcome, Report, RequestFacts};
 use tpsview_core::stats::Dist;
 use tpsview_core::summary::Summary;
 
@@ -247,6 +247,20 @@ pub fn write(
         .runs
         .iter()
         .any(|r| r.points.iter().any(|p| p.server.is_some()));
+    // The numbers of 2026 get their columns when any level has any of them; the requests' facts
+    // when any level's requests carry them.
+    let turns = summary.runs.iter().flat_map(|r| &r.points).any(|p| {
+        let t = &p.metrics.turns;
+        t.ttfvt_ms.is_some()
+            || t.reasoning_tokens.is_some()
+            || t.input_tokens.is_some()
+            || t.sessions.is_some()
+    });
+    let facts = report
+        .runs
+        .iter()
+        .flat_map(|r| &r.points)
+        .any(|p| p.requests.as_ref().is_some_and(|q| q.facts.is_some()));
     // The request table's columns, declared first so that a report without per-request data
     // still gets the whole schema (and no row).
     let text = || Values::Text(Vec::new());
@@ -272,6 +286,13 @@ pub fn write(
         ("start_s", true, f64s),
     ] {
         requests.column(name, nullable, empty);
+    }
+    if facts {
+        requests.column("session", true, text);
+        for name in ["turn", "reasoning_tokens", "cached_prompt_tokens"] {
+            requests.column(name, true, i64s);
+        }
+        requests.column("ttfvt_s", true, f64s);
     }
     for (run, rs) in report.runs.iter().zip(&summary.runs) {
         anyhow::ensure!(run.points.len() == rs.points.len(), "a run's levels differ");
@@ -319,6 +340,45 @@ pub fn write(
                 ["e2e_mean_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms"],
                 &m.e2e_ms,
             );
+            let i = m.turns.interactivity.unwrap_or_default();
+            points.f64("interactivity_e2e_p50", i.e2e_normalized.p50);
+            points.f64("interactivity_e2e_p90", i.e2e_normalized.p90);
+            points.f64("interactivity_e2e_p99", i.e2e_normalized.p99);
+            points.f64("interactivity_aggregate", i.aggregate);
+            if turns {
+                let t = &m.turns;
+                dist(
+                    &mut points,
+                    [
+                        "ttfvt_mean_ms",
+                        "ttfvt_p50_ms",
+                        "ttfvt_p90_ms",
+                        "ttfvt_p99_ms",
+                    ],
+                    &t.ttfvt_ms.unwrap_or_default(),
+                );
+                points.i64(
+                    "reasoning_tokens",
+                    true,
+                    t.reasoning_tokens.map(|v| v as i64),
+                );
+                points.f64("visible_system_tps", t.visible_system_tps);
+                points.i64("input_tokens", true, t.input_tokens.map(|v| v as i64));
+                let cached = t.cached_prompt_tokens.map(|v| v as i64);
+                points.i64("cached_prompt_tokens", true, cached);
+                points.f64("cache_hit_rate", t.cache_hit_rate);
+                let tps = t.input_tps.unwrap_or_default();
+                points.f64("input_tps_computed", tps.computed);
+                points.f64("input_tps_cached", tps.cached);
+                let s = t.sessions.as_deref();
+                points.i64("sessions", true, s.map(|s| s.count as i64));
+                points.f64("session_turns_mean", s.map(|s| s.turns_mean));
+                points.f64("session_duration_mean_s", s.and_then(|s| s.duration_s.mean));
+                let first = s.and_then(|s| s.ttft_first_turn_ms.mean);
+                points.f64("ttft_first_turn_mean_ms", first);
+                let later = s.and_then(|s| s.ttft_later_turns_ms.mean);
+                points.f64("ttft_later_turns_mean_ms", later);
+            }
             points.i64("discrepancies", false, Some(ps.discrepancies.len() as i64));
             if slo {
                 let s = ps.slo.as_ref();
@@ -400,6 +460,20 @@ pub fn write(
                     (ok && n >= 2).then(|| (e2e - ttft) / f64::from(n - 1)),
                 );
                 requests.f64("start_s", req.start_s.as_ref().map(|v| v[i]));
+                if facts {
+                    use tpsview_core::model::facts::entry;
+                    let f = req.facts.as_deref();
+                    let session = f.and_then(|f| f.session.as_ref()?[i].as_deref());
+                    requests.text("session", true, session);
+                    let n =
+                        |c: fn(&RequestFacts) -> &Option<Vec<f64>>| f.and_then(|f| entry(c(f), i));
+                    requests.i64("turn", true, n(|f| &f.turn).map(|v| v as i64));
+                    let r = n(|f| &f.reasoning_tokens).map(|v| v as i64);
+                    requests.i64("reasoning_tokens", true, r);
+                    let c = n(|f| &f.cached_prompt_tokens).map(|v| v as i64);
+                    requests.i64("cached_prompt_tokens", true, c);
+                    requests.f64("ttfvt_s", n(|f| &f.ttfvt_s));
+                }
             }
         }
     }
