@@ -526,6 +526,78 @@ def llama_table(path, name):
 
 # --- dispatch ---------------------------------------------------------------------------------
 
+# --- AIPerf profile_export.jsonl (per-request records) ----------------------------------------
+
+def pct(xs, p):
+    """numpy's linear percentile (within the 0.5 % the comparison allows, the plain formula)."""
+    xs = sorted(xs)
+    h = (len(xs) - 1) * p / 100
+    lo = int(h)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (h - lo)
+
+
+def aiperf_records(path, name):
+    """AIPerf's records (any version: before 0.1 a record's send time is `timestamp_ns`, its phase
+    `credit_phase`, its TTFT `ttft`): warm-up left out; an `error` or a cancellation is a failed
+    request; the others with a TTFT, a latency and output count. Times in ms unless a unit says."""
+    scale = {"ns": 1e-9, "us": 1e-6, "s": 1.0, "sec": 1.0}
+
+    def sec(m, *keys):
+        for k in keys:
+            v = m.get(k)
+            if isinstance(v, dict) and finite(num(v.get("value"))):
+                return num(v["value"]) * scale.get(v.get("unit"), 1e-3)
+        return None
+
+    def value(m, *keys):
+        for k in keys:
+            v = m.get(k)
+            if isinstance(v, dict) and finite(num(v.get("value"))):
+                return num(v["value"])
+        return None
+
+    ok, failed, sends = [], 0, []
+    for line in open(path, encoding="utf-8"):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        meta, m = r.get("metadata") or {}, r.get("metrics") or {}
+        if (meta.get("benchmark_phase") or meta.get("credit_phase")) == "warmup":
+            continue
+        sent = meta.get("request_start_ns", meta.get("timestamp_ns"))
+        if r.get("error") is not None or meta.get("was_cancelled"):
+            failed += 1
+            sends.append(sent)
+            continue
+        ttft, e2e = sec(m, "time_to_first_token", "ttft"), sec(m, "request_latency")
+        osl = value(m, "output_sequence_length", "output_token_count")
+        if ttft is None or e2e is None or not osl:
+            continue
+        sends.append(sent)
+        ok.append((sent * 1e-9, ttft, e2e, osl, value(m, "reasoning_token_count")))
+    figs = {"requests_ok": len(ok), "requests_failed": failed}
+    if not ok:
+        return [{"source": name, "figures": figs}]
+    t0 = min(sends) * 1e-9
+    duration = max(s + e for s, _, e, _, _ in ok) - t0
+    out = sum(r[3] for r in ok)
+    figs.update({
+        "output_tokens": out,
+        "ttft_ms.mean": mean(r[1] for r in ok) * 1000,
+        "e2e_ms.mean": mean(r[2] for r in ok) * 1000,
+        "system_tps": out / duration,
+        # Tokens per second per user over the whole request, its p90 on the slow tail.
+        "interactivity.e2e_normalized.p90": 1 / pct([r[2] / r[3] for r in ok], 90),
+        "interactivity.aggregate": out / sum(r[2] for r in ok),
+    })
+    if all(r[4] is not None for r in ok):
+        reasoning = sum(r[4] for r in ok)
+        figs["reasoning_tokens"] = reasoning
+        figs["visible_system_tps"] = (out - reasoning) / duration
+    return [{"source": name, "figures": figs}]
+
+
 def kind(path):
     """Which tool wrote a file, from what the file itself holds."""
     base = os.path.basename(path)
@@ -555,6 +627,8 @@ def kind(path):
     o = objs[0][0] if isinstance(objs[0], list) and objs[0] else objs[0]
     if not isinstance(o, dict):
         return "unknown"
+    if "metadata" in o and "metrics" in o:
+        return "aiperf-records"
     if "experiments" in o:
         return "genai-export"
     if "aiperf_version" in o or "schema_version" in o:
@@ -635,6 +709,7 @@ def file_points(f, folder_files, folder=None):
         "one-batch": lambda: one_batch(path, name),
         "llama-bench": lambda: llama_bench(path, name),
         "aiperf": lambda: summary_json(path, name, True),
+        "aiperf-records": lambda: aiperf_records(path, name),
         "genai": lambda: summary_json(path, name, False),
         "genai-export": lambda: genai_export(path, name),
         "guidellm": lambda: guidellm(path, name),

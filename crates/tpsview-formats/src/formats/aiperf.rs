@@ -20,7 +20,11 @@ pub const RECORDS_ID: &str = "aiperf-records";
 /// AIPerf `profile_export.jsonl` (per-request records).
 pub const RECORDS_SPEC: FormatSpec = FormatSpec {
     format: Format::AiperfRecords,
-    detect: |has, _| has("\"request_start_ns\"") && has("\"metrics\""),
+    // Before AIPerf 0.1 a record's send time was `timestamp_ns` and its phase `credit_phase`.
+    detect: |has, _| {
+        has("\"metrics\"")
+            && (has("\"request_start_ns\"") || has("\"timestamp_ns\"") && has("\"credit_phase\""))
+    },
     keys: &[
         "request_start_ns",
         "metrics",

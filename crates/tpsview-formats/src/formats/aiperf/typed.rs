@@ -42,9 +42,11 @@ impl<'de> Deserialize<'de> for Record {
                 Ok(Record(RecordParts {
                     error: error.0,
                     cancelled: meta.cancelled.as_bool() == Some(true),
-                    sent: meta.sent.as_i64(),
-                    warmup: meta.phase.0.as_deref() == Some("warmup"),
-                    ttft: metrics.ttft.0,
+                    // Before AIPerf 0.1: `timestamp_ns`, `credit_phase`, `ttft` (the newer keys
+                    // win where a record has both).
+                    sent: meta.sent.as_i64().or(meta.sent_old.as_i64()),
+                    warmup: meta.phase.0.or(meta.phase_old.0).as_deref() == Some("warmup"),
+                    ttft: metrics.ttft.0.or(metrics.ttft_old.0),
                     e2e: metrics.e2e.0,
                     output_tokens: metrics.output.0.or(metrics.output_count.0),
                     input_tokens: metrics.input.0,
@@ -145,8 +147,10 @@ impl<'de> Deserialize<'de> for Failure {
 #[derive(Default)]
 struct Meta {
     sent: Leaf,
+    sent_old: Leaf,
     cancelled: Leaf,
     phase: Text,
+    phase_old: Text,
     correlation: Text,
     session_num: Text,
     conversation: Text,
@@ -164,6 +168,8 @@ impl<'de> FromMap<'de> for Meta {
             "session_num",
             "conversation_id",
             "turn_index",
+            "timestamp_ns",
+            "credit_phase",
         ];
         each_key(&mut map, &keys, |key, map| {
             match key {
@@ -173,7 +179,9 @@ impl<'de> FromMap<'de> for Meta {
                 "x_correlation_id" => m.correlation = map.next_value()?,
                 "session_num" => m.session_num = map.next_value()?,
                 "conversation_id" => m.conversation = map.next_value()?,
-                _ => m.turn = map.next_value()?,
+                "turn_index" => m.turn = map.next_value()?,
+                "timestamp_ns" => m.sent_old = map.next_value()?,
+                _ => m.phase_old = map.next_value()?,
             }
             Ok(())
         })?;
@@ -185,6 +193,7 @@ impl<'de> FromMap<'de> for Meta {
 #[derive(Default)]
 struct Metrics {
     ttft: Seconds,
+    ttft_old: Seconds,
     e2e: Seconds,
     output: ValueOf,
     output_count: ValueOf,
@@ -206,6 +215,7 @@ impl<'de> FromMap<'de> for Metrics {
             "inter_chunk_latency",
             "reasoning_token_count",
             "time_to_first_output_token",
+            "ttft",
         ];
         each_key(&mut map, &keys, |key, map| {
             match key {
@@ -216,7 +226,8 @@ impl<'de> FromMap<'de> for Metrics {
                 "input_sequence_length" => m.input = map.next_value::<ObjectOr<_>>()?.0,
                 "inter_chunk_latency" => m.gaps = map.next_value::<ObjectOr<_>>()?.0,
                 "reasoning_token_count" => m.reasoning = map.next_value::<ObjectOr<_>>()?.0,
-                _ => m.ttfvt = map.next_value()?,
+                "time_to_first_output_token" => m.ttfvt = map.next_value()?,
+                _ => m.ttft_old = map.next_value()?,
             }
             Ok(())
         })?;
