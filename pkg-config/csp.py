@@ -4,7 +4,9 @@ Content-Security-Policy, so the page runs with no inline script at all; and give
 worker's files (which Trunk does not hash) names with their content's hash, so that a browser never
 pairs a cached worker module with a newer page: `loader-worker-<h>.js` imports
 `tpsview-worker-<h>.js`, and the page finds it and `tpsview-worker-<h>_bg.wasm` (which the page
-compiles once and hands to each worker) in `<meta name="tpsview-worker">`.
+compiles once and hands to each worker) in `<meta name="tpsview-worker">`; the teaching screens'
+module likewise: `teach-boot-<h>.js` imports `tpsview-teach-<h>.js`, named in
+`<meta name="tpsview-teach">`, which the page loads the first time one of those screens opens.
 
 Reads and rewrites $TRUNK_STAGING_DIR/index.html. The policy: scripts and styles only from the
 page's own origin ('wasm-unsafe-eval' is what lets WebAssembly compile); network reads
@@ -42,24 +44,28 @@ def main() -> int:
         f.write(body)
     html = html.replace(match.group(0), f'<script type="module" src="./{name}"></script>')
     meta = f'<meta http-equiv="Content-Security-Policy" content="{POLICY}" />'
-    worker = hash_worker(staging)
-    if worker is None:
+    worker = hash_module(staging, "loader-worker", "tpsview-worker")
+    teach = hash_module(staging, "teach-boot", "tpsview-teach")
+    if worker is None or teach is None:
         return 1
     wasm = worker.replace("loader-worker-", "tpsview-worker-").replace(".js", "_bg.wasm")
     meta += f'\n    <meta name="tpsview-worker" content="./{worker}" data-wasm="./{wasm}" />'
+    teach_wasm = teach.replace("teach-boot-", "tpsview-teach-").replace(".js", "_bg.wasm")
+    meta += f'\n    <meta name="tpsview-teach" content="./{teach}" data-wasm="./{teach_wasm}" />'
     html = html.replace("<head>", "<head>\n    " + meta, 1)
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
     return 0
 
 
-def hash_worker(staging: str):
-    """Renames the worker's three files after one hash of their contents; returns the boot's name."""
-    names = ["loader-worker.js", "tpsview-worker.js", "tpsview-worker_bg.wasm"]
+def hash_module(staging: str, boot_stem: str, module: str):
+    """Renames a module's three files (its boot script, wasm-bindgen's glue, the wasm: the loading
+    worker's, the teaching screens') after one hash of their contents; returns the boot's name."""
+    names = [f"{boot_stem}.js", f"{module}.js", f"{module}_bg.wasm"]
     paths = [os.path.join(staging, n) for n in names]
     missing = [n for n, p in zip(names, paths) if not os.path.exists(p)]
     if missing:
-        print(f"csp.py: the loading worker's files are missing: {', '.join(missing)}", file=sys.stderr)
+        print(f"csp.py: the files of {module} are missing: {', '.join(missing)}", file=sys.stderr)
         return None
     digest = hashlib.sha256()
     for p in paths:
@@ -69,21 +75,21 @@ def hash_worker(staging: str):
     for n in names[1:]:
         stem, ext = n.split(".", 1)
         if stem.endswith("_bg"):
-            new = f"tpsview-worker-{h}_bg.{ext}"
+            new = f"{module}-{h}_bg.{ext}"
         else:
             new = f"{stem}-{h}.{ext}"
         if n.endswith(".js"):
             if f"./{n}" not in boot:
-                print(f"csp.py: loader-worker.js does not name ./{n}", file=sys.stderr)
+                print(f"csp.py: {boot_stem}.js does not name ./{n}", file=sys.stderr)
                 return None
             boot = boot.replace(f"./{n}", f"./{new}")
         os.rename(os.path.join(staging, n), os.path.join(staging, new))
-    glue_path = os.path.join(staging, f"tpsview-worker-{h}.js")
+    glue_path = os.path.join(staging, f"{module}-{h}.js")
     glue = open(glue_path, encoding="utf-8").read()
     # The glue's own default path to its wasm, should it ever be used.
-    glue = glue.replace("'tpsview-worker_bg.wasm'", f"'tpsview-worker-{h}_bg.wasm'")
+    glue = glue.replace(f"'{module}_bg.wasm'", f"'{module}-{h}_bg.wasm'")
     open(glue_path, "w", encoding="utf-8").write(glue)
-    boot_name = f"loader-worker-{h}.js"
+    boot_name = f"{boot_stem}-{h}.js"
     open(os.path.join(staging, boot_name), "w", encoding="utf-8").write(boot)
     os.remove(paths[0])
     return boot_name

@@ -8,7 +8,9 @@
 #                    without them (tests/e2e/first-view.test.mjs holds the wasm back and sees it);
 #   the page   — the interactive app (tpsview-web*, Trunk's init script);
 #   the worker — the loading worker's own module with the importers (tpsview-worker-*,
-#                loader-worker-*.js), fetched only when the user opens a file.
+#                loader-worker-*.js), fetched only when the user opens a file;
+#   the teaching module — the walkthrough, the decode model, the claim reader and the glossary
+#                (tpsview-teach-*, teach-boot-*.js), fetched the first time one of them opens.
 # The page is held to two numbers in pkg-config/:
 #   size-budget.txt  — the goal (issue 17: 250 KB gzip); printed, not enforced yet;
 #   size-ceiling.txt — a ratchet: the page may not grow past it. Above it this script fails
@@ -48,16 +50,18 @@ if [ "$first_gz" -gt "$first_budget" ]; then
   echo "error: the first view is over its budget (pkg-config/first-view-budget.txt)" >&2
   exit 1
 fi
-page_raw=0; page_gz=0; worker_raw=0; worker_gz=0
+page_raw=0; page_gz=0; worker_raw=0; worker_gz=0; teach_raw=0; teach_gz=0
 for f in dist/*.wasm dist/*.js; do
   r=$(stat -c %s "$f"); g=$(gzip -9c "$f" | wc -c)
   case "$(basename "$f")" in
     tpsview-worker*|loader-worker*) part=worker; worker_raw=$((worker_raw + r)); worker_gz=$((worker_gz + g)) ;;
+    tpsview-teach*|teach-boot*) part=teach; teach_raw=$((teach_raw + r)); teach_gz=$((teach_gz + g)) ;;
     *) part=page; page_raw=$((page_raw + r)); page_gz=$((page_gz + g)) ;;
   esac
   printf '%-6s %-42s %9d bytes raw %9d gzip\n' "$part" "$(basename "$f")" "$r" "$g"
 done
 printf 'worker module (on the first file opened): %d bytes raw, %d gzip\n' "$worker_raw" "$worker_gz"
+printf 'teaching module (on the first walkthrough, decode model, claim or glossary opened): %d bytes raw, %d gzip\n' "$teach_raw" "$teach_gz"
 printf 'page (the interactive app): %d bytes raw, %d gzip (goal %d gzip: %s; ceiling %d gzip: %s)\n' \
   "$page_raw" "$page_gz" \
   "$budget" "$([ "$page_gz" -le "$budget" ] && echo within || echo "over by $((page_gz - budget))")" \

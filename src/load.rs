@@ -326,5 +326,7 @@ pub async fn fetch(url: &str, is_sample: bool) -> LoadedFile {
     }
 }
 
+// A path of its own: the teaching module's binary includes this file too (src/bin/).
 #[cfg(test)]
+#[path = "load/tests.rs"]
 mod tests;

@@ -1,13 +1,9 @@
-//! Routed screens, one per hash route (see `route.rs`).
+//! Routed screens, one per hash route (see `route.rs`): the viewer here; the teaching screens
+//! (`learn_page`, `model_page`, `glossary_page`) are the teaching module's (`src/teach.rs`), which
+//! the page loads on first use.
 
 mod capacity;
-mod glossary_page;
-mod learn_page;
-mod model_page;
 mod trend;
 mod viewer_page;
 
-pub use glossary_page::GlossaryPage;
-pub use learn_page::LearnPage;
-pub use model_page::{ClaimPage, ModelPage};
 pub use viewer_page::ViewerPage;

@@ -10,13 +10,14 @@ use crate::header::{self, Controls, HeaderState, ACCEPT};
 use crate::load;
 use crate::load::LoadedFile;
 use crate::loader;
-use crate::pages::{ClaimPage, GlossaryPage, LearnPage, ModelPage, ViewerPage};
+use crate::pages::ViewerPage;
 use crate::route::{current_hash, Route};
 use crate::state::provide_state;
 
 mod first;
 mod keeping;
 mod loads;
+mod teach;
 
 /// The whole app.
 #[component]
@@ -27,6 +28,8 @@ pub fn AppShell() -> impl IntoView {
         set_hash.set(current_hash())
     });
     let route = Memo::new(move |_| Route::parse(&hash.get()));
+    // The teaching screens pick their own route (learn's steps among them): one mount point.
+    let teaching = Memo::new(move |_| route.get() != Route::Viewer);
     let statuses = Signal::derive(move || {
         analysis
             .summary
@@ -166,12 +169,10 @@ pub fn AppShell() -> impl IntoView {
                 }),
                 Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label)),
             )}
-            {move || match route.get() {
-                Route::Viewer => view! { <ViewerPage/> }.into_any(),
-                Route::Learn(step) => view! { <LearnPage step=step/> }.into_any(),
-                Route::Model => view! { <ModelPage/> }.into_any(),
-                Route::Claim => view! { <ClaimPage/> }.into_any(),
-                Route::Glossary => view! { <GlossaryPage/> }.into_any(),
+            {move || if teaching.get() {
+                teach::mount_point(analysis, view).into_any()
+            } else {
+                view! { <ViewerPage/> }.into_any()
             }}
             <footer class="viewer-page-footer">
                 "Definitions (docs/metrics.md): TTFT = first token − send; TPOT = (E2E − TTFT) / (tokens − 1); ITL = gaps between streamed chunks; "

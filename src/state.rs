@@ -220,5 +220,7 @@ pub fn use_analysis() -> Analysis {
     expect_context::<Analysis>()
 }
 
+// A path of its own: the teaching module's binary includes this file too (src/bin/).
 #[cfg(test)]
+#[path = "state/tests.rs"]
 mod tests;

@@ -175,6 +175,14 @@ test('the embedded viewer starts from the file with no network: the same figures
   await settled(page);
   assert.equal(await page.locator('[data-testid=load-error]').count(), 0);
   assert.equal((await tableRows(page)).length, rows.length + 1);
+  // The teaching screens are a module of their own, loaded on first use: inside the report too,
+  // from the file, on the report's runs.
+  await page.evaluate(() => { location.hash = '#learn/1'; });
+  await page.waitForFunction(() => document.getElementById('teach')?.dataset.ready === 'true' && document.querySelector('[data-testid=learn-step]'));
+  const options = await page.locator('[data-testid=learn-run] option').allTextContents();
+  for (const run of s.runs) assert.ok(options.includes(run.label), `the walkthrough offers ${run.label}: ${options}`);
+  assert.equal(options.length, s.runs.length + 1, 'and the file opened in it');
+  assert.ok(await page.locator('#teach-wait').isHidden());
   assert.deepEqual(tried, [], 'nothing was fetched');
   assert.deepEqual(errors, []);
   await page.close();

@@ -167,5 +167,17 @@ test('the page requests nothing but its own files, and the worker module only fo
   assert.deepEqual([...paths].filter((p) => !allowed.has(p)), []);
   assert.ok(paths.has('/tpsview-web-HASH_bg.wasm') && paths.has('/samples/h100-llama70b-fp8.tpsview.json'));
   assert.ok(paths.has('/tpsview-worker-HASH_bg.wasm'), 'the file was read by the worker module, named by its hash');
+  // The teaching screens' module is fetched only when one of them opens, and then by its hashes.
+  assert.deepEqual(log.requests.filter((u) => /teach/.test(u)), []);
+  await page.click('a[href="#glossary"]');
+  await page.waitForFunction(() => document.getElementById('teach')?.dataset.ready === 'true' && document.querySelector('.glossary-page'));
+  const teach = log.requests.filter((u) => /teach/.test(u)).map((u) => new URL(u).pathname.replace(/-[0-9a-f]{16}(?=[._])/, '-HASH'));
+  assert.deepEqual(teach.sort(), ['/teach-boot-HASH.js', '/tpsview-teach-HASH.js', '/tpsview-teach-HASH_bg.wasm']);
+  // Back to the viewer and to another teaching screen: the module is not fetched again.
+  await page.evaluate(() => { location.hash = '#viewer'; });
+  await page.locator('main[data-testid=viewer]').waitFor();
+  await page.evaluate(() => { location.hash = '#claim'; });
+  await page.waitForFunction(() => document.getElementById('teach')?.dataset.ready === 'true' && document.querySelector('.claim-page'));
+  assert.equal(log.requests.filter((u) => /teach/.test(u)).length, 3);
   await page.close();
 });

@@ -26,11 +26,13 @@ pub fn app_dir(given: Option<&Path>) -> PathBuf {
 }
 
 /// The parts, by the id of the element that holds each.
-const PARTS: [&str; 4] = [
+const PARTS: [&str; 6] = [
     "tpsview-app-page-js",
     "tpsview-app-page-wasm",
     "tpsview-app-worker-js",
     "tpsview-app-worker-wasm",
+    "tpsview-app-teach-js",
+    "tpsview-app-teach-wasm",
 ];
 
 /// A build of the viewer, ready to embed.
@@ -123,12 +125,31 @@ impl App {
             "{classic}\n{}",
             loader.replace(&import, &format!("const init = {init};"))
         );
+        // The teaching screens' module (its glue as it is: the start module imports it from a
+        // blob: URL and hands it its wasm).
+        let teach = named("teaching module", "<meta name=\"tpsview-teach\"", "/>")?;
+        let teach_boot = between(&teach, "content=\"./", "\"")
+            .ok_or_else(|| anyhow!("{}: the teaching meta has no content", index_path.display()))?
+            .to_owned();
+        let teach_wasm = between(&teach, "data-wasm=\"./", "\"")
+            .ok_or_else(|| {
+                anyhow!(
+                    "{}: the teaching meta has no data-wasm",
+                    index_path.display()
+                )
+            })?
+            .to_owned();
+        let teach_js = between(&String::from_utf8(read(&teach_boot)?)?, "from './", "'")
+            .ok_or_else(|| anyhow!("{teach_boot} imports no module"))?
+            .to_owned();
         let mut parts = Vec::new();
         for bytes in [
             read(&page_js)?,
             read(&page_wasm)?,
             worker.into_bytes(),
             read(&worker_wasm)?,
+            read(&teach_js)?,
+            read(&teach_wasm)?,
         ] {
             let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
             gz.write_all(&bytes)?;
@@ -187,7 +208,8 @@ impl App {
 }
 
 /// The start module: each part decompressed into a blob: URL, the worker's named in `<meta
-/// name="tpsview-worker">` (where the app looks for it), then
+/// name="tpsview-worker">` and the teaching module's boot (made here: it imports the glue's blob:
+/// URL and starts it on the wasm's) in `<meta name="tpsview-teach">` (where the app looks), then
 /// the page's module imported and started with its wasm. If any step fails (a browser without
 /// `DecompressionStream`), the static report stays as it is.
 const START: &str = r#"
@@ -199,13 +221,16 @@ const part = async (id) => {
 };
 const url = (bytes, type) => URL.createObjectURL(new Blob([bytes], { type }));
 const js = 'text/javascript';
-const [pageJs, pageWasm, worker, workerWasm] = await Promise.all(ids.map(part));
+const [pageJs, pageWasm, worker, workerWasm, teachJs, teachWasm] = await Promise.all(ids.map(part));
 const meta = document.createElement('meta');
 meta.name = 'tpsview-worker';
 meta.content = url(worker, js);
 meta.dataset.classic = '';
 meta.dataset.wasm = url(workerWasm, 'application/wasm');
-document.head.append(meta);
+const teach = document.createElement('meta');
+teach.name = 'tpsview-teach';
+teach.content = url(`import init from '${url(teachJs, js)}';\ninit({ module_or_path: '${url(teachWasm, 'application/wasm')}' });\n`, js);
+document.head.append(meta, teach);
 const app = await import(url(pageJs, js));
 await app.default({ module_or_path: pageWasm });
 "#;

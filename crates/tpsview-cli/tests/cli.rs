@@ -1919,9 +1919,13 @@ fn fake_build(dir: &std::path::Path) -> Vec<(&'static str, Vec<u8>)> {
         ("loader-worker-fedcba9876543210.js", b"import init from './tpsview-worker-fedcba9876543210.js';\nself.onmessage = async (e) => { await init({ module_or_path: e.data.module }); };\n".to_vec()),
         ("tpsview-worker-fedcba9876543210.js", b"function __wbg_init(m) { return new URL('x', import.meta.url); }\nfunction initSync() {}\n\nexport { initSync, __wbg_init as default };\n".to_vec()),
         ("tpsview-worker-fedcba9876543210_bg.wasm", vec![7u8; 3000]),
+        ("teach-boot-aaaabbbbccccdddd.js", b"import init from './tpsview-teach-aaaabbbbccccdddd.js';\ninit();\n".to_vec()),
+        ("tpsview-teach-aaaabbbbccccdddd.js", b"function __wbg_init(m) {}\nexport { __wbg_init as default };\n".to_vec()),
+        ("tpsview-teach-aaaabbbbccccdddd_bg.wasm", vec![9u8; 2000]),
     ];
     let index = "<!DOCTYPE html><html><head>\
         <meta name=\"tpsview-worker\" content=\"./loader-worker-fedcba9876543210.js\" data-wasm=\"./tpsview-worker-fedcba9876543210_bg.wasm\" />\
+        <meta name=\"tpsview-teach\" content=\"./teach-boot-aaaabbbbccccdddd.js\" data-wasm=\"./tpsview-teach-aaaabbbbccccdddd_bg.wasm\" />\
         <script src=\"./boot-0123456789abcdef.js\" integrity=\"sha384-x\"></script>\
         <script type=\"module\" src=\"./init-0000000000000000.js\"></script>\
         <link rel=\"modulepreload\" href=\"./tpsview-web-0123456789abcdef.js\" crossorigin=\"anonymous\">\
@@ -1990,6 +1994,9 @@ fn report_embeds_the_viewer_its_parts_and_scripts_as_the_build_wrote_them() {
     assert_eq!(part("tpsview-app-page-js"), files[1].1);
     assert_eq!(part("tpsview-app-page-wasm"), files[2].1);
     assert_eq!(part("tpsview-app-worker-wasm"), files[5].1);
+    // The teaching module's glue and wasm as the build wrote them (the start module makes their boot).
+    assert_eq!(part("tpsview-app-teach-js"), files[7].1);
+    assert_eq!(part("tpsview-app-teach-wasm"), files[8].1);
     let worker = String::from_utf8(part("tpsview-app-worker-js")).expect("utf-8");
     assert!(worker.contains("function __wbg_init(m) { return new URL('x', self.location.href); }"));
     assert!(
