@@ -49,6 +49,9 @@ pub struct View {
     /// The interactivity chart's y axis in USD per million output tokens.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cost_axis: bool,
+    /// The interactivity chart's x axis in tokens/s per user (E2E-normalized, p90).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub per_user: bool,
 }
 
 impl View {
@@ -65,6 +68,7 @@ impl View {
             gpu_counts: self.gpu_counts.clone(),
             slo: self.slo().and_then(Result::ok),
             cost_axis: self.cost_axis && self.price().is_some(),
+            per_user_x: self.per_user,
         }
     }
 
@@ -92,6 +96,7 @@ impl View {
         self.per_gpu = o.per_gpu;
         self.gpu_counts.clone_from(&o.gpu_counts);
         self.cost_axis = o.cost_axis;
+        self.per_user = o.per_user_x;
     }
 
     /// Hides a shown run, shows a hidden one.

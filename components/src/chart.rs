@@ -288,9 +288,9 @@ pub fn Chart(
             <div class="chart-frame">
                 <canvas node_ref=canvas class=move || format!("chart-canvas chart-canvas-{}", id())
                     data-testid=move || format!("chart-{}", id())
-                    // What the canvas shows that tests and tools can read: the y axes, the shaded
+                    // What the canvas shows that tests and tools can read: the x axis, the y axes, the shaded
                     // window's caption, the marks.
-                    data-y=move || spec.with(data_y) data-shade=move || spec.with(data_shade)
+                    data-x=move || spec.with(|s| s.x.label.clone()) data-y=move || spec.with(data_y) data-shade=move || spec.with(data_shade)
                     data-marks=move || spec.with(data_marks) data-bands=move || spec.with(data_bands)
                     tabindex="0" role="img" aria-label=label
                     on:mousemove=on_move on:mouseleave=move |_| { mouse_in.set_value(false); set_hover.set(None) } on:keydown=on_key></canvas>

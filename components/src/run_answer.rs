@@ -111,12 +111,44 @@ pub fn RunAnswer(
     files.dedup();
     put("files", Some(files.join(", ")));
 
+    // A reasoning model's user waits for the first visible token: the cards lead with it, at the
+    // peak, with the share of output that was reasoning.
+    let visible = answers.peak_system.and_then(|p| {
+        let ttfvt = p.ttfvt_mean_ms?;
+        let share = p.reasoning_share.map_or_else(String::new, |r| {
+            format!(
+                " · {} % of output tokens were reasoning{}",
+                fmt_num(Some(r * 100.0), 0),
+                p.visible_system_tps.map_or_else(String::new, |v| format!(
+                    ": {} of {} T/s visible",
+                    tps(v),
+                    p.system_tps.map_or_else(|| "–".into(), tps)
+                ))
+            )
+        });
+        let sub = format!(
+            "mean at {}, the peak · the first token at {} ms{share}",
+            level(&p, run.axis.as_deref()),
+            fmt_num(p.ttft_mean_ms, 0)
+        );
+        Some((
+            fmt_value(Some(ttfvt)),
+            fmt_num(Some(ttfvt), 0),
+            sub,
+            fmt_value(p.reasoning_share),
+        ))
+    });
     let peak = answers.peak_system.map(|p| {
+        let first = if p.ttfvt_mean_ms.is_some() {
+            "first visible token"
+        } else {
+            "TTFT"
+        };
         let mut sub = format!(
-            "at {} · {} T/s per user · TTFT {} ms there",
+            "at {} · {} T/s per user · {first} {} ms there",
             level(&p, run.axis.as_deref()),
             p.per_stream_tps.map_or_else(|| "–".into(), tps),
-            fmt_num(p.ttft_mean_ms, 0)
+            fmt_num(p.ttfvt_mean_ms.or(p.ttft_mean_ms), 0)
         );
         // The batch the server measured there (its own metrics), where the level has them.
         if let Some(r) = p.ran {
@@ -264,6 +296,13 @@ pub fn RunAnswer(
                 </details>
             </header>
             <div class="answer-cards">
+                {visible.map(|(value, shown, sub, share)| view! {
+                    <div class="kpi" data-testid="kpi-first-visible" data-value=value data-reasoning-share=share>
+                        <div class="kpi-label">"First visible token"{help("Send → the first token the user can read (content, not reasoning): what a user of a reasoning model waits for. The first token may come much earlier, as reasoning the user never sees; reasoning tokens count in output length and output T/s alike (docs/metrics.md).".to_owned())}</div>
+                        <p class="kpi-value">{shown}<span class="kpi-unit">" ms"</span></p>
+                        <p class="kpi-sub">{sub}</p>
+                    </div>
+                })}
                 {tps_card("kpi-peak-system", "Peak system T/s",
                     "The highest system T/s of any level: all output tokens of all streams per second of wall-clock time, over the whole level. Shown with one user's decode speed (per-stream T/s) and the mean time to first token at that level, and, where the server's own metrics were read, the batch it ran there (its mean number of running requests) against the concurrency asked.",
                     peak, "no level has a system T/s", peak_ran)}

@@ -175,12 +175,20 @@ pub fn ViewerPage() -> impl IntoView {
             )}
             {chart_section("h-latency", "Latency: TPOT and TTFT", None,
                 &[("tpot", "TPOT"), ("ttft", "TTFT"), ("itl", "ITL (not plotted: chunk gaps)")],
-                latency, "TPOT and TTFT against concurrency, mean with p50 to p99 band", on_error)}
+                latency, "TPOT and TTFT against concurrency, mean with p50 to p99 band", None, on_error)}
             {chart_section("h-interactivity", "Throughput against interactivity",
                 Some("Each point is one concurrency level: moving right serves each user faster, moving up serves more tokens in all. The dashed line joins the levels no other level beats on both."),
                 &[("per-stream", "per-stream T/s"), ("system", "system T/s")],
-                interactivity, "system tokens per second against per-stream tokens per second", on_error)}
-            {timeline_section(report, on_error)}
+                interactivity, "system tokens per second against per-stream tokens per second, or tokens per second per user",
+                Some(view! {
+                    <label class="chart-axis-choice">
+                        <input type="checkbox" data-testid="per-user-x" prop:checked=move || view.0.with(|v| v.per_user)
+                            on:change=move |ev| { let on = event_target_checked(&ev); view.0.update(|v| v.per_user = on); }/>
+                        " x: tokens/s per user at p90 (output tokens ÷ the whole request's time, the rate 90 % of requests reach: the agentic benchmarks' axis)"
+                    </label>
+                }.into_any()),
+                on_error)}
+            {timeline_section(report, summary, on_error)}
             {compare_section(summary, run_ids, comparison, baseline_index, verdicts, diff_shown, on_error)}
             {super::trend::trend_section(report, summary, options, defs_shown, on_error)}
             {share_section(report, summary, on_error)}

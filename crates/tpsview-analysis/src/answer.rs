@@ -161,6 +161,12 @@ pub struct AtLevel {
     pub system_tps: Option<f64>,
     /// Mean TTFT at that level, ms.
     pub ttft_mean_ms: Option<f64>,
+    /// Mean time to the first visible token at that level, ms, where its requests say it.
+    pub ttfvt_mean_ms: Option<f64>,
+    /// The share of its output tokens that were reasoning, where its requests count them.
+    pub reasoning_share: Option<f64>,
+    /// Its visible (non-reasoning) output tokens per second, where every request counts them.
+    pub visible_system_tps: Option<f64>,
     /// The batch the server ran there, where the level carries its metrics.
     pub ran: Option<crate::server::Ran>,
 }
@@ -308,6 +314,14 @@ fn at(k: usize, p: &PointSummary, value: f64) -> AtLevel {
         per_stream_tps: p.metrics.per_stream_tps,
         system_tps: p.metrics.system_tps,
         ttft_mean_ms: p.metrics.ttft_ms.mean,
+        ttfvt_mean_ms: p.metrics.turns.ttfvt_ms.and_then(|d| d.mean),
+        reasoning_share: p
+            .metrics
+            .turns
+            .reasoning_tokens
+            .zip(p.metrics.output_tokens.filter(|o| *o > 0))
+            .map(|(r, o)| r as f64 / o as f64),
+        visible_system_tps: p.metrics.turns.visible_system_tps,
         ran: p
             .server
             .as_ref()

@@ -107,8 +107,11 @@ pub struct Panel {
 /// One request of the timeline: its row and its spans, in seconds since the first send.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bar {
-    /// Row (requests in send order).
+    /// Row (requests in send order; in the sessions timeline, the session's lane, counted over
+    /// every session of the level).
     pub row: usize,
+    /// The request's turn in its session (the sessions timeline only).
+    pub turn: Option<u32>,
     /// Index of the request in its point.
     pub request: usize,
     /// Send time.
@@ -183,6 +186,9 @@ pub struct ChartOptions {
     /// The interactivity chart's y axis in USD per million output tokens (levels carry a cost
     /// once a GPU-hour price is given) instead of system T/s.
     pub cost_axis: bool,
+    /// The interactivity chart's x axis in tokens/s per user, E2E-normalized, at p90 on the slow
+    /// tail (the agentic frontier's axis) instead of per-stream T/s.
+    pub per_user_x: bool,
 }
 
 impl ChartOptions {
@@ -398,5 +404,8 @@ pub use interactivity::{interactivity, pareto_frontier};
 pub use latency::latency;
 pub use roofline::{efficiency, roofline, Efficiency};
 pub use throughput::{throughput, RAN};
-pub use timeline::{timeline, SERVER_KV, SERVER_RUNNING, SERVER_WAITING};
+pub use timeline::{
+    sessions_timeline, timeline, SessionsPage, SERVER_KV, SERVER_RUNNING, SERVER_WAITING,
+    SESSIONS_PER_PAGE,
+};
 pub use trend::trend;

@@ -189,3 +189,132 @@ fn bad_facts_are_left_out_each_named_and_the_request_kept() {
     // Kept as text: never markup.
     assert_eq!(f.session.as_ref().unwrap()[0].as_deref(), Some("<b>x</b>"));
 }
+
+/// The sessions view: a lane per session in order of its first send, each turn on its lane with
+/// the README's send, TTFT and E2E; the hover names session and turn; pages of fifty.
+#[test]
+fn the_sessions_timeline_puts_each_turn_on_its_sessions_lane() {
+    use tpsview_core::chart_spec::{sessions_timeline, SESSIONS_PER_PAGE};
+    let (file, bytes) = fixture("two-sessions.tpsview.json");
+    let parsed = tpsview_core::parse_any(&file, &bytes).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    let page = sessions_timeline(point, 0).unwrap();
+    assert_eq!((page.total, page.first, page.shown), (2, 0, 2));
+    // (lane, turn, send, TTFT, E2E) from the README's table: a first sent (0.0), then b (0.2).
+    let mut want = vec![
+        (0, 0, 0.0, 0.5, 2.5),
+        (1, 0, 0.2, 0.6, 2.6),
+        (0, 1, 3.0, 0.2, 2.2),
+        (1, 1, 3.1, 0.25, 1.25),
+        (1, 2, 5.0, 0.2, 1.2),
+        (0, 2, 6.0, 0.3, 4.3),
+    ];
+    let mut got: Vec<_> = page
+        .spec
+        .bars
+        .iter()
+        .map(|b| {
+            (
+                b.row,
+                b.turn.unwrap(),
+                b.start,
+                b.first_token - b.start,
+                b.end - b.start,
+            )
+        })
+        .collect();
+    let key = |v: &(usize, u32, f64, f64, f64)| (v.0, v.1);
+    want.sort_by_key(key);
+    got.sort_by_key(key);
+    assert_eq!(got.len(), 6);
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!((g.0, g.1), (w.0, w.1));
+        for (a, b) in [(g.2, w.2), (g.3, w.3), (g.4, w.4)] {
+            assert!((a - b).abs() < 1e-9, "{g:?} against {w:?}");
+        }
+    }
+    // Hovering lane b at 5.5 s finds its third turn, not its first.
+    let hover = page.spec.hover(5.5, Some(1.5), 0).unwrap();
+    assert!(
+        hover.title.starts_with("session 2, turn 2"),
+        "{}",
+        hover.title
+    );
+    // 120 sessions of two turns: pages of fifty, the last of twenty; past it, the last; each
+    // page's lanes are its own sessions, on the whole level's clock.
+    let n = 240;
+    let doc = json!({"format": "tpsview/1", "runs": [{"label": "many", "points": [{"concurrency": 8, "requests": {
+        "start_s": (0..n).map(|i| i as f64).collect::<Vec<_>>(),
+        "ttft_s": vec![0.1; n], "e2e_s": vec![1.0; n], "output_tokens": vec![10; n],
+        "session": (0..n).map(|i| format!("s{:03}", i % 120)).collect::<Vec<_>>(),
+        "turn": (0..n).map(|i| i / 120).collect::<Vec<_>>(),
+    }}]}]});
+    let parsed = tpsview_core::parse_any("many.tpsview.json", doc.to_string().as_bytes()).unwrap();
+    let point = &parsed.report.runs[0].points[0];
+    let shown: Vec<_> = [0, 1, 2, 9]
+        .iter()
+        .map(|&p| {
+            let page = sessions_timeline(point, p).unwrap();
+            (page.total, page.first, page.shown, page.spec.bars.len())
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            (120, 0, 50, 100),
+            (120, 50, 50, 100),
+            (120, 100, 20, 40),
+            (120, 100, 20, 40)
+        ]
+    );
+    assert_eq!(SESSIONS_PER_PAGE, 50);
+    let last = sessions_timeline(point, 2).unwrap();
+    // Session s100 (lane 100) was sent at 100 s and again at 220 s; the axis spans all 240 s.
+    let lane: Vec<f64> = last
+        .spec
+        .bars
+        .iter()
+        .filter(|b| b.row == 100)
+        .map(|b| b.start)
+        .collect();
+    assert_eq!(lane, vec![100.0, 220.0]);
+    assert!(last.spec.x.range.1 >= 240.0);
+    // Without sessions, no sessions view.
+    let (file, bytes) = ("plain.tpsview.json", br#"{"format":"tpsview/1","runs":[{"label":"x","points":[{"concurrency":1,"requests":{"start_s":[0],"ttft_s":[0.1],"e2e_s":[1],"output_tokens":[5]}}]}]}"#);
+    let parsed = tpsview_core::parse_any(file, bytes).unwrap();
+    assert!(sessions_timeline(&parsed.report.runs[0].points[0], 0).is_none());
+}
+
+/// The interactivity chart on the agentic axis: x is the level's tokens/s per user at p90 on the
+/// slow tail (the README: 1 / 0.1113636… = 8.98), y its system T/s (206 tokens ÷ 10.3 s); the
+/// per-stream axis is unchanged (1 / mean TPOT).
+#[test]
+fn the_interactivity_chart_reads_tokens_per_user_at_p90_when_asked() {
+    use tpsview_core::chart_spec::{interactivity, ChartOptions};
+    let (file, bytes) = fixture("two-sessions.tpsview.json");
+    let parsed = tpsview_core::parse_any(&file, &bytes).unwrap();
+    let s = tpsview_core::summarize(vec![parsed], &MetricOptions::default());
+    let per_user = interactivity(
+        &s,
+        &ChartOptions {
+            per_user_x: true,
+            ..ChartOptions::default()
+        },
+    );
+    let (x, y) = per_user.panels[0].series[0].points[0];
+    assert!((x - 1.0 / 0.111_363_636_363_636_36).abs() < 1e-9, "{x}");
+    assert!((y - 206.0 / 10.3).abs() < 1e-9, "{y}");
+    assert!(per_user.x.label.starts_with("tokens/s per user, p90"));
+    // Per-stream: TPOT of each request (E2E − TTFT) ÷ (OSL − 1), mean, inverted.
+    let tpot = [
+        (2.5 - 0.5) / 40.0,
+        (2.6 - 0.6) / 40.0,
+        (2.2 - 0.2) / 20.0,
+        (1.25 - 0.25) / 10.0,
+        (1.2 - 0.2) / 10.0,
+        (4.3 - 0.3) / 80.0,
+    ];
+    let want = 6.0 / tpot.iter().sum::<f64>();
+    let (x, _) = interactivity(&s, &ChartOptions::default()).panels[0].series[0].points[0];
+    assert!((x - want).abs() < 1e-9, "{x} against {want}");
+}

@@ -31,7 +31,10 @@ pub fn timeline_spans(
     x_range: (f64, f64),
 ) -> Vec<Span> {
     let ok = bars.iter().filter(|b| !b.failed);
-    if bars.len() <= pixel_rows.max(1) {
+    // Rows, not bars: a session's lane holds all its turns.
+    let rows = bars.iter().map(|b| b.row).max().unwrap_or(0) + 1
+        - bars.iter().map(|b| b.row).min().unwrap_or(0);
+    if bars.len() <= pixel_rows.max(1) || rows <= pixel_rows.max(1) {
         return ok
             .flat_map(|b| {
                 let (r0, r1) = (b.row as f64, b.row as f64 + 1.0);

@@ -224,6 +224,7 @@ fn a_timeline_with_more_requests_than_pixel_rows_draws_few_rectangles_covering_t
             let s = (i / 10) as f64 * 1.1;
             Bar {
                 row: i,
+                turn: None,
                 request: i,
                 start: s,
                 first_token: s + 0.1,

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use tpsview_components::{Chart, DiffTable, ToolDefinitions};
+use tpsview_components::{Chart, DiffTable, SessionsTable, ToolDefinitions};
 use tpsview_core::chart_spec::{self, ChartSpec};
 use tpsview_core::compare::{self, Comparison};
 use tpsview_core::noise;
@@ -26,6 +26,7 @@ pub(super) fn chart_section(
     terms: &'static [(&'static str, &'static str)],
     spec: Signal<ChartSpec>,
     label: &'static str,
+    controls: Option<AnyView>,
     on_error: Callback<String>,
 ) -> impl IntoView {
     view! {
@@ -33,6 +34,7 @@ pub(super) fn chart_section(
             <h2 id=heading>{title}</h2>
             {note.map(|n| view! { <p class="viewer-page-note">{n}</p> })}
             {tpsview_components::terms(terms)}
+            {controls}
             <div class="chart-slot">
                 <Chart spec=spec label=label on_error=on_error/>
                 {empty_note(spec)}
@@ -44,25 +46,49 @@ pub(super) fn chart_section(
 
 /// The request timeline of one level (the picked one, else the busiest), its spec built in a task
 /// of its own after the report changes: with thousands of requests it is the page's biggest job.
-pub(super) fn timeline_section(report: Memo<Grouped>, on_error: Callback<String>) -> impl IntoView {
+/// A level whose requests belong to sessions is shown a lane per session (its turns in time),
+/// fifty sessions a page, with its sessions' figures; the user can ask for requests instead.
+pub(super) fn timeline_section(
+    report: Memo<Grouped>,
+    summary: Memo<Summary>,
+    on_error: Callback<String>,
+) -> impl IntoView {
     let (picked, set_picked) = signal(None::<(usize, usize)>);
     let levels = Memo::new(move |_| report.with(|g| viewer::timeline_levels(&g.report)));
     let at = Memo::new(move |_| levels.with(|l| viewer::timeline_at(l, picked.get())));
     let timeline = RwSignal::new(None::<ChartSpec>);
+    // The sessions shown: (total, first, shown), when the level has sessions and lanes are asked.
+    let lanes = RwSignal::new(None::<(usize, usize, usize)>);
+    let (by_session, set_by_session) = signal(true);
+    let (page, set_page) = signal(0usize);
     let builds = tpsview_components::Latest::new();
     Effect::new(move |_| {
         let at = at.get();
+        let (by_session, page) = (by_session.get(), page.get());
         report.track();
         builds.run_later(move || {
-            let spec = at.and_then(|(ri, pi)| {
+            let built = at.and_then(|(ri, pi)| {
                 report
                     .try_with_untracked(|g| {
-                        chart_spec::timeline(g.report.runs.get(ri)?.points.get(pi)?)
+                        let point = g.report.runs.get(ri)?.points.get(pi)?;
+                        match chart_spec::sessions_timeline(point, page).filter(|_| by_session) {
+                            Some(p) => Some((p.spec, Some((p.total, p.first, p.shown)))),
+                            None => Some((chart_spec::timeline(point)?, None)),
+                        }
                     })
                     .flatten()
             });
-            timeline.try_set(spec);
+            lanes.try_set(built.as_ref().and_then(|b| b.1));
+            timeline.try_set(built.map(|b| b.0));
         });
+    });
+    // The level's figures of 2026, where it has sessions (the switch shows whether it has).
+    let turns = Memo::new(move |_| {
+        let (ri, pi) = at.get()?;
+        summary.with(|s| {
+            let t = &s.runs.get(ri)?.points.get(pi)?.metrics.turns;
+            t.sessions.is_some().then(|| t.clone())
+        })
     });
     view! {
         <section aria-labelledby="h-timeline">
@@ -74,6 +100,7 @@ pub(super) fn timeline_section(report: Memo<Grouped>, on_error: Callback<String>
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         let parsed = v.split_once(':').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+                        set_page.set(0);
                         set_picked.set(parsed);
                     }>
                     {move || levels.get().into_iter().map(|l| {
@@ -87,9 +114,30 @@ pub(super) fn timeline_section(report: Memo<Grouped>, on_error: Callback<String>
             {move || levels.with(|l| report.with(|g| viewer::timeline_missing(l, &g.report))).map(|words| view! {
                 <p class="viewer-page-note" data-testid="timeline-missing">{words}</p>
             })}
+            {move || turns.get().map(|t| view! {
+                <label class="timeline-lanes">
+                    <input type="checkbox" data-testid="timeline-by-session" prop:checked=move || by_session.get()
+                        on:change=move |ev| { set_page.set(0); set_by_session.set(event_target_checked(&ev)); }/>
+                    " One lane per session (its turns in time)"
+                </label>
+                {move || lanes.get().map(|(total, first, shown)| view! {
+                    <p class="timeline-pager" data-testid="sessions-pager" data-total=total data-first=first data-shown=shown>
+                        {format!("Sessions {}–{} of {total}, in order of their first request", first + 1, first + shown)}
+                        {(total > chart_spec::SESSIONS_PER_PAGE).then(|| view! {
+                            {format!(" (paged, {} at a time) ", chart_spec::SESSIONS_PER_PAGE)}
+                            <button type="button" class="button-secondary" data-testid="sessions-prev" disabled=(first == 0)
+                                on:click=move |_| set_page.update(|p| *p = p.saturating_sub(1))>"‹ Earlier"</button>
+                            " "
+                            <button type="button" class="button-secondary" data-testid="sessions-next" disabled=(first + shown >= total)
+                                on:click=move |_| set_page.update(|p| *p += 1)>"Later ›"</button>
+                        })}
+                    </p>
+                })}
+                <SessionsTable turns=t/>
+            })}
             {move || match (at.get(), timeline.get()) {
                 (Some(_), Some(spec)) => view! {
-                    <Chart spec=Signal::stored(spec) label="each request's wait and prefill, then decode, in send order" on_error=on_error/>
+                    <Chart spec=Signal::stored(spec) label="each request's wait and prefill, then decode, in send order, or each session's turns on its lane" on_error=on_error/>
                 }.into_any(),
                 // Being built (see `timeline` above).
                 (Some(_), None) => ().into_any(),

@@ -29,7 +29,11 @@ impl ChartSpec {
         // The requests' panel; the server's panels under it are hovered as lines.
         if self.id == ChartKind::Timeline && panel == 0 {
             let row = y?.floor() as usize;
-            let bar = self.bars.iter().position(|b| b.row == row)?;
+            // A session's lane holds its turns: the one under the pointer, else the nearest.
+            let gap = |b: &Bar| (b.start - x).max(x - b.end).max(0.0);
+            let bar = (0..self.bars.len())
+                .filter(|&k| self.bars[k].row == row)
+                .min_by(|&a, &b| gap(&self.bars[a]).total_cmp(&gap(&self.bars[b])))?;
             let b = &self.bars[bar];
             let rows = if b.failed {
                 vec![HoverRow {
@@ -68,7 +72,10 @@ impl ChartSpec {
             };
             return Some(Hover {
                 x: b.start,
-                title: format!("request {} (row {})", b.request, b.row),
+                title: match b.turn {
+                    Some(t) => format!("session {}, turn {t} (request {})", b.row + 1, b.request),
+                    None => format!("request {} (row {})", b.request, b.row),
+                },
                 rows,
                 at: vec![HoverAt::Bar(bar)],
             });

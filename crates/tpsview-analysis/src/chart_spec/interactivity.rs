@@ -1,5 +1,6 @@
-//! Throughput against interactivity: system T/s against per-stream T/s, one point per level, and
-//! the Pareto frontier.
+//! Throughput against interactivity: system T/s against per-stream T/s — or against tokens/s per
+//! user, E2E-normalized, at p90 on the slow tail (the agentic frontier) — one point per level,
+//! and the Pareto frontier.
 
 use super::*;
 
@@ -41,6 +42,14 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
             p.metrics.system_tps
         }
     };
+    // Per user: output tokens ÷ the whole request's time, the rate 90 % of requests reach.
+    let x = |p: &PointSummary| {
+        if opts.per_user_x {
+            p.metrics.turns.interactivity?.e2e_normalized.p90
+        } else {
+            p.metrics.per_stream_tps
+        }
+    };
     let mut series: Vec<Series> = summary
         .runs
         .iter()
@@ -54,7 +63,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
                         .metrics
                         .concurrency
                         .map_or_else(String::new, |c| format!("{c}"));
-                    Some((p.metrics.per_stream_tps?, y(p)?, label))
+                    Some((x(p)?, y(p)?, label))
                 })
                 .collect();
             Series {
@@ -99,9 +108,11 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
     let marks = capacity_marks(&series, summary);
     let xs = all.iter().map(|p| p.0);
     let x_range = range_of(xs, Scale::Linear, true);
+    // The TPOT target bounds per-stream T/s, not a whole request's rate.
     let shade = opts
         .slo
         .as_ref()
+        .filter(|_| !opts.per_user_x)
         .and_then(crate::slo::Slo::tightest_tpot_ms)
         .map(|t| {
             let from = 1000.0 / t;
@@ -111,21 +122,33 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
                 format!("per-stream ≥ {from:.0} T/s (1000 / the {t} ms TPOT target)"),
             )
         });
-    let (title, unit) = if cost {
-        (
+    let (title, unit) = match (cost, opts.per_user_x) {
+        (true, false) => (
             "USD per million output tokens against per-stream T/s (labels: concurrency; lower is cheaper)",
             "USD per million output tokens",
-        )
-    } else {
-        (
+        ),
+        (true, true) => (
+            "USD per million output tokens against tokens/s per user at p90 (labels: concurrency; lower is cheaper)",
+            "USD per million output tokens",
+        ),
+        (false, false) => (
             "system T/s against per-stream T/s (labels: concurrency)",
             "system tokens/s",
-        )
+        ),
+        (false, true) => (
+            "system T/s against tokens/s per user at p90, E2E-normalized (labels: concurrency)",
+            "system tokens/s",
+        ),
+    };
+    let x_label = if opts.per_user_x {
+        "tokens/s per user, p90: output tokens ÷ the whole request's time (TTFT included), the rate 90 % of requests reach"
+    } else {
+        "per-stream T/s (interactivity: how fast one user sees tokens)"
     };
     ChartSpec {
         id: ChartKind::Interactivity,
         x: Axis {
-            label: "per-stream T/s (interactivity: how fast one user sees tokens)".into(),
+            label: x_label.into(),
             scale: Scale::Linear,
             range: x_range,
         },

@@ -27,6 +27,7 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
             match request_metrics(req, i) {
                 Some(r) => Bar {
                     row,
+                    turn: None,
                     request: i,
                     start: s,
                     first_token: s + r.ttft,
@@ -35,6 +36,7 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
                 },
                 None => Bar {
                     row,
+                    turn: None,
                     request: i,
                     start: s,
                     first_token: s,
@@ -88,6 +90,115 @@ pub fn timeline(point: &Point) -> Option<ChartSpec> {
         bars,
         shade,
         marks: Vec::new(),
+    })
+}
+
+/// Sessions a page of the sessions timeline shows.
+pub const SESSIONS_PER_PAGE: usize = 50;
+
+/// One page of a level's sessions on the timeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionsPage {
+    /// The chart: a lane per session, its turns in time.
+    pub spec: ChartSpec,
+    /// How many sessions the level has.
+    pub total: usize,
+    /// The first session shown (0-based, sessions in order of their first send).
+    pub first: usize,
+    /// How many are shown.
+    pub shown: usize,
+}
+
+/// The sessions of one point, a lane each in order of their first send, every turn on its
+/// session's lane (waiting + prefill, then decode), on the same clock as [`timeline`]: the
+/// `page`-th [`SESSIONS_PER_PAGE`] of them (past the last page, the last). `None` when the
+/// requests carry no send times or no sessions.
+pub fn sessions_timeline(point: &Point, page: usize) -> Option<SessionsPage> {
+    let req = point.requests.as_ref()?;
+    let start = req.start_s.as_ref()?;
+    let f = req.facts.as_deref()?;
+    let ids = f.session.as_ref()?;
+    let origin = start
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    if !origin.is_finite() {
+        return None;
+    }
+    // Requests by session, then sessions by their first send.
+    let mut of: Vec<(&str, usize)> = (0..req.len())
+        .filter(|&i| start[i].is_finite())
+        .filter_map(|i| Some((ids.get(i)?.as_deref()?, i)))
+        .collect();
+    if of.is_empty() {
+        return None;
+    }
+    of.sort_unstable_by(|a, b| a.0.cmp(b.0).then(start[a.1].total_cmp(&start[b.1])));
+    let mut sessions: Vec<&[(&str, usize)]> = of.chunk_by(|a, b| a.0 == b.0).collect();
+    sessions.sort_by(|a, b| start[a[0].1].total_cmp(&start[b[0].1]));
+    let total = sessions.len();
+    let pages = total.div_ceil(SESSIONS_PER_PAGE);
+    let first = page.min(pages - 1) * SESSIONS_PER_PAGE;
+    let shown = (total - first).min(SESSIONS_PER_PAGE);
+    let turn = |i: usize| crate::model::facts::entry(&f.turn, i).map(|t| t as u32);
+    let mut bars = Vec::new();
+    for (k, s) in sessions[first..first + shown].iter().enumerate() {
+        for &(_, i) in s.iter() {
+            let t = start[i] - origin;
+            let (first_token, end, failed) = match request_metrics(req, i) {
+                Some(r) => (t + r.ttft, t + r.e2e, false),
+                None => (t, t, true),
+            };
+            bars.push(Bar {
+                row: first + k,
+                turn: turn(i),
+                request: i,
+                start: t,
+                first_token,
+                end,
+                failed,
+            });
+        }
+    }
+    // The whole level's time, whichever page: pages compare on one axis.
+    let end = (0..req.len())
+        .filter(|&i| start[i].is_finite())
+        .filter_map(|i| Some(start[i] - origin + request_metrics(req, i)?.e2e))
+        .fold(0.0f64, f64::max);
+    let x_end = if end > 0.0 { end * 1.02 } else { 1.0 };
+    let spec = ChartSpec {
+        id: ChartKind::Timeline,
+        x: Axis {
+            label: "seconds since the first request was sent".into(),
+            scale: Scale::Linear,
+            range: (0.0, x_end),
+        },
+        panels: vec![Panel {
+            title: format!(
+                "sessions {}–{} of {total} at concurrency {}, one lane each: every turn's waiting + prefill (TTFT), then decode",
+                first + 1,
+                first + shown,
+                point
+                    .concurrency
+                    .map_or_else(|| "?".to_owned(), |c| format!("{c}"))
+            ),
+            y: Axis {
+                label: "session (in order of its first request)".into(),
+                scale: Scale::Linear,
+                range: (first as f64, (first + shown) as f64),
+            },
+            series: Vec::new(),
+        }],
+        bars,
+        shade: None,
+        marks: Vec::new(),
+    };
+    Some(SessionsPage {
+        spec,
+        total,
+        first,
+        shown,
     })
 }
 
