@@ -2,7 +2,7 @@
 //! with the arithmetic.
 
 use leptos::prelude::*;
-use tpsview_core::claim::{read_claim, Verdict};
+use tpsview_core::claim::{per_user_words, read_claim, Verdict};
 use tpsview_core::roofline::{gpus_together, DecodeInputs, GPUS, MODELS, PRECISIONS};
 
 /// The claim reader.
@@ -13,6 +13,8 @@ pub fn ClaimReader() -> impl IntoView {
     let count = RwSignal::new(1.0);
     let model = RwSignal::new(1usize);
     let precision = RwSignal::new(1usize);
+    // "114 tok/s/user at p90": a claim per user is read against one stream's bound.
+    let per_user = RwSignal::new(false);
     let reading = Memo::new(move |_| {
         let (g, m, (_, b)) = (
             &GPUS[gpu.get()],
@@ -41,6 +43,12 @@ pub fn ClaimReader() -> impl IntoView {
                     <input type="number" min="0" step="any" data-testid="claim-value" prop:value=move || claim.get().to_string()
                         on:input=move |ev| claim.set(event_target_value(&ev).parse().unwrap_or(f64::NAN))/>
                 </label>
+                <label>"it claims "
+                    <select data-testid="claim-kind" on:change=move |ev| per_user.set(event_target_value(&ev) == "user")>
+                        <option value="tps">"tokens/s"</option>
+                        <option value="user">"tokens/s per user (a p90, E2E-normalized)"</option>
+                    </select>
+                </label>
                 <label>"model "
                     <select data-testid="claim-model" on:change=pick(model)>
                         {MODELS.iter().enumerate().map(|(i, m)| view! { <option value=i.to_string() selected=i == 1>{m.name}</option> }).collect_view()}
@@ -64,12 +72,14 @@ pub fn ClaimReader() -> impl IntoView {
             {move || match reading.get() {
                 None => view! { <p class="claim-reader-verdict" data-testid="claim-verdict" data-verdict="">"Enter a positive number."</p> }.into_any(),
                 Some(r) => {
-                    let kind = match r.verdict {
-                        Verdict::PerStream => "per_stream",
-                        Verdict::System => "system",
-                        Verdict::Impossible => "impossible",
+                    let kind = match (per_user.get(), r.verdict) {
+                        (true, Verdict::PerStream) => "per_user",
+                        (true, _) => "not_per_user",
+                        (false, Verdict::PerStream) => "per_stream",
+                        (false, Verdict::System) => "system",
+                        (false, Verdict::Impossible) => "impossible",
                     };
-                    let text = r.words(claim.get());
+                    let text = if per_user.get() { per_user_words(claim.get(), &r) } else { r.words(claim.get()) };
                     view! {
                         <p class="claim-reader-verdict" data-testid="claim-verdict" data-verdict=kind>{text}</p>
                         <ol class="claim-reader-steps">{r.steps.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ol>

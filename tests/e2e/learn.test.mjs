@@ -155,6 +155,17 @@ test('the claim reader classifies a table of claims', async () => {
   await page.fill('[data-testid=claim-value]', '50');
   await page.waitForFunction(() => document.querySelector('[data-testid=claim-verdict]').dataset.verdict === 'per_stream');
   assert.match(await page.textContent('[data-testid=claim-verdict]'), /5 % above the ideal single-stream bound of 47\.5 T\/s — close enough, because the bound is ideal/);
+  // "114 tok/s/user at p90" on a 70B FP8 H100: 114 ÷ (3.35 TB/s ÷ 70.6 GB) = 2.4 × what one stream
+  // can decode, so not one user's rate there; on an 8B BF16 H200 (4.8 TB/s ÷ 16.06 GB = 298.9) it can be.
+  await page.fill('[data-testid=claim-value]', '114');
+  await page.selectOption('[data-testid=claim-kind]', 'user');
+  await page.waitForFunction(() => document.querySelector('[data-testid=claim-verdict]').dataset.verdict === 'not_per_user');
+  assert.match(await page.textContent('[data-testid=claim-verdict]'), /^Not one user's rate on this hardware: 2\.4 × .*fast-tail p90.*Ask which p90 it is/);
+  await page.selectOption('[data-testid=claim-model]', { label: 'Llama 3.1 8B' });
+  await page.selectOption('[data-testid=claim-precision]', { label: 'BF16' });
+  await page.selectOption('[data-testid=claim-gpu]', { label: 'H200' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=claim-verdict]').dataset.verdict === 'per_user');
+  assert.match(await page.textContent('[data-testid=claim-verdict]'), /^Can be tokens\/s per user: .*slow tail/);
   await page.screenshot({ path: path.join(shots, 'claim.png') });
   await page.close();
 });

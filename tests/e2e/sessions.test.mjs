@@ -119,7 +119,7 @@ test('past fifty sessions the lanes are paged, fifty at a time, on a phone and d
   await page.close();
 });
 
-test('the interactivity chart takes tokens/s per user at p90 as its x axis, and the link keeps it', async () => {
+test('the interactivity chart takes tokens/s per user at p90 as its x axis', async () => {
   const { page, log } = await opened();
   const canvas = page.locator('[data-testid=chart-interactivity]');
   assert.match(await canvas.getAttribute('data-x'), /^per-stream T\/s/);

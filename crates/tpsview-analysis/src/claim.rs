@@ -103,5 +103,32 @@ impl Reading {
     }
 }
 
+/// A claim of tokens/s *per user* ("114 tok/s/user at p90", the agentic benchmarks' axis) in
+/// words: what it can mean against the single-stream bound of `r`, and which tail its p90 is on
+/// (docs/metrics.md: output tokens ÷ the whole request's time, the slow tail the rate 90 % of
+/// requests reach; p90 of OSL ÷ E2E taken as it is is the fast tail, the fastest 10 %).
+pub fn per_user_words(claim_tps: f64, r: &Reading) -> String {
+    let b = r.single_stream_bound;
+    let tail = "Ask which p90 it is: on the slow tail (p90 of E2E ÷ output tokens, inverted) 90 % \
+                of users get at least this; p90 of output tokens ÷ E2E taken as it is describes the \
+                fastest 10 % instead, and reads higher.";
+    if claim_tps > b * SLACK {
+        format!(
+            "Not one user's rate on this hardware: {:.1} × the ideal single-stream bound of \
+             {b:.1} T/s, and a whole request's rate (its wait for the first token included) is \
+             below its decode rate, which is below that bound. Likely a fast-tail p90, \
+             speculative decoding, more GPUs, or a smaller model or precision than stated. {tail}",
+            claim_tps / b
+        )
+    } else {
+        format!(
+            "Can be tokens/s per user: {:.0} % of the ideal single-stream bound of {b:.1} T/s. \
+             Per user, output tokens ÷ the whole request's time: it counts the wait for the first \
+             token, so each user's decode rate (per-stream T/s, 1 / TPOT) is higher still. {tail}",
+            claim_tps / b * 100.0
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -51,3 +51,21 @@ fn nonsense_input_gives_no_reading() {
     assert!(read_claim(f64::NAN, &setup(0, 70.6e9, 1.0, true, 1.0)).is_none());
     assert!(read_claim(5.0, &setup(0, 0.0, 1.0, true, 1.0)).is_none());
 }
+
+#[test]
+fn a_per_user_claim_is_read_against_one_streams_bound_and_names_its_tail() {
+    // 70.6B FP8 on an H100 (3.35 TB/s): bound 3.35e12 / 70.6e9 = 47.45 T/s.
+    let d = setup(0, 70.6e9, 1.0, true, 1.0);
+    let r = read_claim(30.0, &d).unwrap();
+    let w = per_user_words(30.0, &r);
+    assert!(w.starts_with("Can be tokens/s per user: 63 % of"), "{w}");
+    assert!(w.contains("slow tail") && w.contains("fastest 10 %"), "{w}");
+    // "114 tok/s/user" for that model and GPU: 2.4 × what one stream can decode.
+    let r = read_claim(114.0, &d).unwrap();
+    let w = per_user_words(114.0, &r);
+    assert!(
+        w.starts_with("Not one user's rate on this hardware: 2.4 ×"),
+        "{w}"
+    );
+    assert!(w.contains("fast-tail p90"), "{w}");
+}
