@@ -3,20 +3,23 @@
 
 use super::*;
 
+/// The earliest finite send time: the timelines' zero.
+fn first_send(start: &[f64]) -> Option<f64> {
+    let origin = start
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    origin.is_finite().then_some(origin)
+}
+
 /// The per-request timeline of one point: each request's wait + prefill (TTFT) and decode spans
 /// against time since the first send, requests in send order, the steady window shaded. `None`
 /// when the point has no send times.
 pub fn timeline(point: &Point) -> Option<ChartSpec> {
     let req = point.requests.as_ref()?;
     let start = req.start_s.as_ref()?;
-    let origin = start
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite())
-        .fold(f64::INFINITY, f64::min);
-    if !origin.is_finite() {
-        return None;
-    }
+    let origin = first_send(start)?;
     let mut order: Vec<usize> = (0..req.len()).filter(|&i| start[i].is_finite()).collect();
     order.sort_unstable_by(|&a, &b| start[a].total_cmp(&start[b]).then(a.cmp(&b)));
     let bars: Vec<Bar> = order
@@ -118,14 +121,7 @@ pub fn sessions_timeline(point: &Point, page: usize) -> Option<SessionsPage> {
     let start = req.start_s.as_ref()?;
     let f = req.facts.as_deref()?;
     let ids = f.session.as_ref()?;
-    let origin = start
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite())
-        .fold(f64::INFINITY, f64::min);
-    if !origin.is_finite() {
-        return None;
-    }
+    let origin = first_send(start)?;
     // Requests by session, then sessions by their first send.
     let mut of: Vec<(&str, usize)> = (0..req.len())
         .filter(|&i| start[i].is_finite())
