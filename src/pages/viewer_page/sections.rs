@@ -120,18 +120,21 @@ pub(super) fn timeline_section(
                         on:change=move |ev| { set_page.set(0); set_by_session.set(event_target_checked(&ev)); }/>
                     " One lane per session (its turns in time)"
                 </label>
-                {move || lanes.get().map(|(total, first, shown)| view! {
+                {move || lanes.get().map(|(total, first, shown)| {
+                    let (at_first, at_last) = (first == 0, first + shown >= total);
+                    view! {
                     <p class="timeline-pager" data-testid="sessions-pager" data-total=total data-first=first data-shown=shown>
                         {format!("Sessions {}–{} of {total}, in order of their first request", first + 1, first + shown)}
                         {(total > chart_spec::SESSIONS_PER_PAGE).then(|| view! {
                             {format!(" (paged, {} at a time) ", chart_spec::SESSIONS_PER_PAGE)}
-                            <button type="button" class="button-secondary" data-testid="sessions-prev" disabled=(first == 0)
+                            <button type="button" class="button-secondary" data-testid="sessions-prev" disabled=at_first
                                 on:click=move |_| set_page.update(|p| *p = p.saturating_sub(1))>"‹ Earlier"</button>
                             " "
-                            <button type="button" class="button-secondary" data-testid="sessions-next" disabled=(first + shown >= total)
+                            <button type="button" class="button-secondary" data-testid="sessions-next" disabled=at_last
                                 on:click=move |_| set_page.update(|p| *p += 1)>"Later ›"</button>
                         })}
                     </p>
+                    }
                 })}
                 <SessionsTable turns=t/>
             })}
