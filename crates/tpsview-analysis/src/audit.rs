@@ -170,6 +170,26 @@ pub fn from_samples(point: &Point) -> Vec<(&'static str, f64)> {
 /// A figure recomputed under a tool's own definition from a point's raw data, in tpsview's unit
 /// (ms for times, tokens/s or requests/s for rates); `None` when the data does not allow it.
 pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64> {
+    if let ToolDef::E2eNormalized(p) | ToolDef::UserRatePercentile(p) = def {
+        let mut v: Vec<f64> = (0..req.len())
+            .filter_map(|i| {
+                let r = request_metrics(req, i)?;
+                let n = f64::from(req.output_tokens[i]);
+                let prompt = req.input_tokens.as_ref().is_none_or(|c| c[i] > 0);
+                (r.e2e > 0.0 && n > 0.0 && r.ttft > 0.0 && prompt).then_some((r.e2e, n))
+            })
+            .map(|(e2e, n)| match def {
+                ToolDef::E2eNormalized(_) => e2e / n,
+                _ => n / e2e,
+            })
+            .collect();
+        v.sort_unstable_by(f64::total_cmp);
+        let at = crate::stats::percentile_sorted(&v, f64::from(p))?;
+        return match def {
+            ToolDef::E2eNormalized(_) => (at > 0.0).then(|| 1.0 / at),
+            _ => Some(at),
+        };
+    }
     if let ToolDef::NearestIndex(series, p) = def {
         let mut v = crate::metrics::per_request(req, series);
         if v.is_empty() {
@@ -226,6 +246,8 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
             ToolDef::PrefillRate
             | ToolDef::MixedRate
             | ToolDef::NearestIndex(..)
+            | ToolDef::E2eNormalized(_)
+            | ToolDef::UserRatePercentile(_)
             | ToolDef::FirstVisibleToken => return None,
             ToolDef::E2ePerChunk => {
                 let chunks = req.chunk_gaps.as_ref()?.row_len(i) + 1;
@@ -246,6 +268,8 @@ pub fn tool_value(def: ToolDef, req: &Requests, m: &PointMetrics) -> Option<f64>
         ToolDef::PrefillRate
         | ToolDef::MixedRate
         | ToolDef::NearestIndex(..)
+        | ToolDef::E2eNormalized(_)
+        | ToolDef::UserRatePercentile(_)
         | ToolDef::FirstVisibleToken => None,
     }
 }

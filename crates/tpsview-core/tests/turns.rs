@@ -318,3 +318,88 @@ fn the_interactivity_chart_reads_tokens_per_user_at_p90_when_asked() {
     let (x, _) = interactivity(&s, &ChartOptions::default()).panels[0].series[0].points[0];
     assert!((x - want).abs() < 1e-9, "{x} against {want}");
 }
+
+/// AIPerf's tokens/s per user (PR #1270's `e2e_normalized_interactivity_p90`/`_p75` scalars and
+/// `e2e_output_token_throughput`'s statistics) audited on the fixture's records. No public summary
+/// carries the keys yet: this one is written as AIPerf's `MetricResult` JSON writes a metric
+/// (`{unit, avg, p50, …}`), its values worked by hand from the README's table:
+/// E2E ÷ OSL sorted 0.053086, 0.060976, 0.063415, 0.104762, 0.109091, 0.113636 →
+/// p90 = 0.109091 + 0.5 × 0.004545 = 0.111364 → 8.9796; p75 = 0.104762 + 0.75 × 0.004329 =
+/// 0.108009 → 9.2585. OSL ÷ E2E sorted 8.8, 9.1667, 9.5455, 15.769, 16.4, 18.837 → mean 13.086,
+/// p50 12.657, p90 = 16.4 + 0.5 × 2.437 = 17.619 (the fast tail).
+#[test]
+fn aiperf_tokens_per_user_are_audited_and_a_fast_tail_p90_is_named() {
+    let ratios = [
+        2.5 / 41.0,
+        2.6 / 41.0,
+        2.2 / 21.0,
+        1.25 / 11.0,
+        1.2 / 11.0,
+        4.3 / 81.0,
+    ];
+    let mut sorted = ratios;
+    sorted.sort_by(f64::total_cmp);
+    let p90 = 1.0 / (sorted[4] + 0.5 * (sorted[5] - sorted[4]));
+    let p75 = 1.0 / (sorted[3] + 0.75 * (sorted[4] - sorted[3]));
+    assert!((p90 - 8.9796).abs() < 1e-3 && (p75 - 9.2585).abs() < 1e-3);
+    let mut rates: Vec<f64> = ratios.iter().map(|r| 1.0 / r).collect();
+    rates.sort_by(f64::total_cmp);
+    let mean = rates.iter().sum::<f64>() / 6.0;
+    let p50 = (rates[2] + rates[3]) / 2.0;
+    let fast90 = rates[4] + 0.5 * (rates[5] - rates[4]);
+    assert!((fast90 - 17.619).abs() < 1e-3);
+    let summary = |p90_written: f64| {
+        json!({
+            "e2e_normalized_interactivity_p90": {"unit": "tokens/sec/user", "avg": p90_written},
+            "e2e_normalized_interactivity_p75": {"unit": "tokens/sec/user", "avg": p75},
+            "e2e_output_token_throughput": {"unit": "tokens/sec/user", "avg": mean, "p50": p50, "p90": fast90},
+            // What every AIPerf summary has (and its detection looks for), from the same table:
+            // TTFT mean (500 + 600 + 200 + 250 + 200 + 300) / 6 ms.
+            "time_to_first_token": {"unit": "ms", "avg": 2050.0 / 6.0},
+            "aiperf_version": "0.7.0",
+            "input_config": {"loadgen": {"concurrency": 2}},
+        })
+        .to_string()
+    };
+    let run = |p90_written: f64| {
+        let (file, records) = fixture("profile_export.jsonl");
+        let r = tpsview_core::parse_any(&file, &records).unwrap();
+        let s = tpsview_core::parse_any(
+            "profile_export_aiperf.json",
+            summary(p90_written).as_bytes(),
+        )
+        .unwrap();
+        let out = tpsview_core::summarize(vec![r, s], &MetricOptions::default());
+        serde_json::to_value(&out.runs[0].points[0]).unwrap()
+    };
+    // Written right: each figure checked, none differs.
+    let ok = run(p90);
+    let checked: Vec<&str> = ok["audited"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    for key in [
+        "e2e_normalized_interactivity_p90.avg",
+        "e2e_normalized_interactivity_p75.avg",
+        "e2e_output_token_throughput.avg",
+        "e2e_output_token_throughput.p50",
+        "e2e_output_token_throughput.p90",
+    ] {
+        assert!(
+            checked.contains(&key),
+            "{key} checked: {checked:?} in {}",
+            ok["audited"]
+        );
+    }
+    assert_eq!(
+        ok["discrepancies"].as_array().map_or(0, Vec::len),
+        0,
+        "{}",
+        ok["discrepancies"]
+    );
+    // A script that took p90 of OSL ÷ E2E and called it tokens/s per user at p90: flagged.
+    let fast = run(fast90);
+    let d = fast["discrepancies"].as_array().unwrap();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["tool_metric"], "e2e_normalized_interactivity_p90.avg");
+}

@@ -63,6 +63,59 @@ const FIGURES: &[Figure] = &[
     ),
 ];
 
+/// AIPerf ≥ 2026-08 (ai-dynamo/aiperf PR #1270, `aiperf/metrics/types/
+/// e2e_normalized_interactivity_metric.py`): named scalars `{unit: tokens/sec/user, avg}`, each
+/// 1 / pN(request_latency_s / OSL) over profiling records with latency, OSL, TTFT and ISL > 0;
+/// and `e2e_output_token_throughput`, each request's OSL / latency with its statistics, whose p90
+/// is the fast tail.
+const PER_USER: &[Figure] = &[
+    Figure::tool(
+        "e2e_normalized_interactivity_p90.avg",
+        Metric::PerStreamTps,
+        1.0,
+        SLOW_TAIL,
+        ToolDef::E2eNormalized(90),
+    ),
+    Figure::tool(
+        "e2e_normalized_interactivity_p75.avg",
+        Metric::PerStreamTps,
+        1.0,
+        SLOW_TAIL,
+        ToolDef::E2eNormalized(75),
+    ),
+    Figure::tool(
+        "e2e_output_token_throughput.avg",
+        Metric::PerStreamTps,
+        1.0,
+        SLOW_TAIL,
+        ToolDef::UserRateMean,
+    ),
+    Figure::tool(
+        "e2e_output_token_throughput.p50",
+        Metric::PerStreamTps,
+        1.0,
+        FAST_TAIL,
+        ToolDef::UserRatePercentile(50),
+    ),
+    Figure::tool(
+        "e2e_output_token_throughput.p90",
+        Metric::PerStreamTps,
+        1.0,
+        FAST_TAIL,
+        ToolDef::UserRatePercentile(90),
+    ),
+    Figure::tool(
+        "e2e_output_token_throughput.p99",
+        Metric::PerStreamTps,
+        1.0,
+        FAST_TAIL,
+        ToolDef::UserRatePercentile(99),
+    ),
+];
+
+const SLOW_TAIL: &str = "tokens/s per user: OSL ÷ the whole request's latency (first-token wait included), not the decode rate; AIPerf filters requests with a zero TTFT or ISL";
+const FAST_TAIL: &str = "the fast tail: e2e_output_token_throughput's pN is the pN of OSL ÷ latency, the rate only the fastest requests reach — tokens/s per user on the slow tail is 1 / pN(latency ÷ OSL) (e2e_normalized_interactivity_pN)";
+
 const VISIBLE: &str = "reasoning tokens: a reasoning model's first token (TTFT) is a reasoning token; time_to_first_output_token waits for the first visible one";
 
 const NOTES: &[&str] = &[
@@ -70,6 +123,7 @@ const NOTES: &[&str] = &[
     "time_to_first_token is the first token of any kind; time_to_first_output_token the first visible (content) token: a reasoning model gives both, and its output token throughput counts reasoning tokens",
     "OSL = output + reasoning tokens, counted by the client's tokenizer (--tokenizer; the model name by default), which may not be the model's",
     "output_token_throughput_per_user = mean over requests of 1 / ITL, not tpsview's 1 / mean TPOT",
+    "e2e_normalized_interactivity_p90 / _p75 = 1 / p90 (p75) of request latency ÷ OSL: tokens/s per user on the slow tail (tpsview's interactivity.e2e_normalized); e2e_output_token_throughput's percentiles are of OSL ÷ latency, so its p90 is the fast tail",
     "benchmark_duration = last response of a successful request − first request start; request_throughput counts successful requests",
     "inter_chunk_latency lists each request's chunk gaps (ms): tpsview's ITL pools them",
     "warm-up records (benchmark_phase = warmup) are left out",
@@ -80,7 +134,7 @@ const NOTES: &[&str] = &[
 pub const VOCABULARY: Vocabulary = Vocabulary {
     tool: SUMMARY_ID,
     name: "AIPerf",
-    groups: &[FIGURES, &TTFT, &ITL, &E2E],
+    groups: &[FIGURES, PER_USER, &TTFT, &ITL, &E2E],
     notes: NOTES,
 };
 

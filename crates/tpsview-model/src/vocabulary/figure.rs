@@ -62,6 +62,15 @@ pub enum ToolDef {
     /// Time to the first *visible* (content) token, ms: a reasoning model streams reasoning
     /// tokens first, which the first-token time counts and this one does not.
     FirstVisibleToken,
+    /// Tokens/s per user at the p-th percentile on the slow tail (AIPerf's
+    /// `e2e_normalized_interactivity_pN`, InferenceX's `e2e_norm_intvty`): 1 / pN(E2E / N) over
+    /// the requests whose E2E, N, TTFT and prompt tokens (where known) are all positive,
+    /// numpy-linear — the rate N % of requests reach.
+    E2eNormalized(u8),
+    /// The p-th percentile (numpy-linear) of each request's N / E2E (AIPerf's
+    /// `e2e_output_token_throughput`): above p50 the *fast* tail, the rate only the fastest
+    /// (100 − p) % of requests reach.
+    UserRatePercentile(u8),
 }
 
 /// A per-request series, for [`ToolDef::NearestIndex`].
@@ -99,6 +108,12 @@ impl ToolDef {
             }
             ToolDef::FirstVisibleToken => {
                 "time to the first visible (content) token: a reasoning model's first token is a reasoning token, which TTFT counts"
+            }
+            ToolDef::E2eNormalized(_) => {
+                "tokens/s per user on the slow tail: 1 / pN(E2E / N) (the rate N % of requests reach; first-token wait included)"
+            }
+            ToolDef::UserRatePercentile(_) => {
+                "pN of each request's N / E2E: above p50 the fast tail (the rate only the fastest requests reach), not the slow-tail tokens/s per user"
             }
         }
     }
