@@ -10,6 +10,8 @@
 # running and some waiting, and the server's generation T/s within 5 % of the client's system T/s.
 # Then noise (issue 32): the same server benchmarked twice with --repeat 5 is within noise, and
 # the server restarted with 1 slot is a regression at concurrency 4 (about 100 s more).
+# Then sessions (issue 43): 8 × 4 turns on a 192-word shared prefix, the client's cached prompt
+# tokens against the server's own counters, later turns' TTFT below first turns' (about 65 s more).
 #   scripts/engine-e2e.sh [TPSVIEW_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,4 +98,57 @@ sys_same = of(same, "4 slots again", 4.0, "system_tps")[0]["change"]
 sys_slow = of(slower, "1 slot", 4.0, "system_tps")[0]["change"]
 fmt = lambda c: f"{c['change_pct']:+.1f} % ({c['low_pct']:+.1f} … {c['high_pct']:+.1f})"
 print(f"engine e2e: system T/s at 4 over 5 repeats each: same server {fmt(sys_same)} within noise; one slot {fmt(sys_slow)} regression")
+PY
+
+# Issue 43 on the real engine: sessions and its prefix cache. 8 sessions × 4 turns, 4 in flight on
+# 4 slots, each turn the conversation so far after a 192-word system prefix every session shares;
+# each slot holds 3,072 tokens so that a whole session fits (the random model's tokenizer spends
+# several tokens per word). No warm-up, so that the server's counters over the run are the run's:
+# llama.cpp counts cached prompt tokens in `llamacpp:prompt_tokens_cached_total` and computed ones
+# in `llamacpp:prompt_tokens_total`, and says each request's cached part in
+# `usage.prompt_tokens_details.cached_tokens` — the client's sum must be the first counter's
+# change, its prompt tokens less cached the second's; and later turns, their history cached,
+# reach their first token sooner than first turns (61 s on 2026-12-05: 49,128 of 62,000 prompt
+# tokens cached, TTFT 7.0 s first turns, 2.3 s later).
+kill "$server" 2>/dev/null || true
+wait "$server" 2>/dev/null || true
+engine_start 4 3072
+scrape() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "http://127.0.0.1:$port/metrics"; }
+scrape >"$work/sessions-before.prom"
+timeout 300 "$bin" bench --url "http://127.0.0.1:$port" --model tiny-random-llama --concurrency 4 \
+  --sessions 8 --turns 4 --shared-prefix-tokens 192 --warmup 0 --max-tokens 16 --prompt-tokens 16 \
+  --ignore-eos --timeout 120 -o "$work/sessions.json" >"$work/sessions.out" 2>"$work/sessions.err"
+scrape >"$work/sessions-after.prom"
+"$bin" validate "$work/sessions.json"
+"$bin" summarize --json "$work/sessions.json" >"$work/sessions-summary.json"
+python3 - "$work/sessions.json" "$work/sessions-summary.json" "$work/sessions-before.prom" "$work/sessions-after.prom" <<'PY'
+import json, sys
+report, summary = (json.load(open(p)) for p in sys.argv[1:3])
+def counter(path, name):
+    for line in open(path):
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise SystemExit(f"{path}: no {name}")
+delta = {n: counter(sys.argv[4], n) - counter(sys.argv[3], n)
+         for n in ("llamacpp:prompt_tokens_cached_total", "llamacpp:prompt_tokens_total")}
+req = report["runs"][0]["points"][0]["requests"]
+assert not req.get("errors"), req.get("errors")
+assert len(req["session"]) == 32 and len(set(req["session"])) == 8, req["session"]
+assert sorted(req["turn"]) == sorted([0, 1, 2, 3] * 8), req["turn"]
+cached, prompt = sum(req["cached_prompt_tokens"]), sum(req["input_tokens"])
+assert cached == delta["llamacpp:prompt_tokens_cached_total"], (cached, delta)
+assert prompt - cached == delta["llamacpp:prompt_tokens_total"], (prompt, cached, delta)
+first = [t for t, k in zip(req["ttft_s"], req["turn"]) if k == 0]
+later = [t for t, k in zip(req["ttft_s"], req["turn"]) if k > 0]
+mean = lambda v: sum(v) / len(v)
+assert mean(later) < mean(first), (mean(first), mean(later))
+# The summary's figures are the same requests' (computed here from the report's own columns).
+p = summary["runs"][0]["points"][0]
+s = p["sessions"]
+assert s["count"] == 8 and s["turns_mean"] == 4, s
+assert abs(p["cache_hit_rate"] - cached / prompt) < 1e-12, (p["cache_hit_rate"], cached / prompt)
+assert abs(s["ttft_first_turn_ms"]["mean"] - mean(first) * 1e3) < 1e-6 * mean(first) * 1e3, s
+print(f"engine e2e: sessions 8 × 4: {cached:.0f} of {prompt:.0f} prompt tokens cached (the server's counters: "
+      f"+{delta['llamacpp:prompt_tokens_cached_total']:.0f} cached, +{delta['llamacpp:prompt_tokens_total']:.0f} computed); "
+      f"TTFT first turns {mean(first) * 1e3:.0f} ms, later {mean(later) * 1e3:.0f} ms")
 PY

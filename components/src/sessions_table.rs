@@ -22,9 +22,9 @@ pub fn SessionsTable(
         view! {
             <tr>
                 <th scope="row">{label}</th>
-                <td>{cell(d.mean)}</td>
-                <td>{cell(d.p50)}</td>
-                <td>{cell(d.p90)}</td>
+                <td data-label="mean">{cell(d.mean)}</td>
+                <td data-label="p50">{cell(d.p50)}</td>
+                <td data-label="p90">{cell(d.p90)}</td>
             </tr>
         }
     };

@@ -17,6 +17,7 @@ use tpsview_core::requests::{Row, Rows};
 
 pub mod cli;
 pub mod metrics;
+pub mod sessions;
 pub mod sse;
 pub mod stub;
 
@@ -58,12 +59,20 @@ pub struct Config {
     pub seed: u64,
     /// Ask the server to ignore end-of-sequence (vLLM, SGLang, llama.cpp accept `ignore_eos`).
     pub ignore_eos: bool,
+    /// Multi-turn sessions instead of independent requests (`--sessions`).
+    pub sessions: Option<sessions::Plan>,
 }
 
 impl Config {
     pub fn base(&self) -> String {
         let u = self.url.trim_end_matches('/');
         u.strip_suffix("/v1").unwrap_or(u).to_owned()
+    }
+
+    /// Recorded requests per level: every turn of every session, or `requests_per_level`.
+    pub fn recorded_per_level(&self) -> usize {
+        self.sessions
+            .map_or(self.requests_per_level, |p| p.count * p.turns as usize)
     }
 
     fn endpoint_url(&self) -> String {
@@ -121,6 +130,16 @@ pub struct Record {
     pub client_ns: u64,
     /// Events read (content or not).
     pub events: u64,
+    /// Arrival of the first chunk with visible text (not reasoning), since the send.
+    pub first_visible: Option<Duration>,
+    /// Whether reasoning text arrived before any visible text.
+    pub reasoned: bool,
+    /// The visible text of the answer (kept for a session's next turn).
+    pub text: String,
+    /// Prompt tokens the server took from its prefix cache, when it says.
+    pub cached_tokens: Option<u32>,
+    /// The session and turn of a request sent by `--sessions`.
+    pub session: Option<(usize, u32)>,
 }
 
 /// Sends one streaming request and reads it to the end, the timeout, or an error.
@@ -177,6 +196,8 @@ pub async fn one_request(
                 }
                 Chunk::Data {
                     content,
+                    visible,
+                    cached_tokens,
                     completion_tokens,
                     prompt_tokens,
                     finish_reason,
@@ -187,7 +208,15 @@ pub async fn one_request(
                     }
                     if content {
                         rec.chunks.push(at - t0);
+                        match visible {
+                            Some(text) => {
+                                rec.first_visible.get_or_insert(at - t0);
+                                rec.text.push_str(&text);
+                            }
+                            None => rec.reasoned |= rec.first_visible.is_none(),
+                        }
                     }
+                    rec.cached_tokens = cached_tokens.or(rec.cached_tokens);
                     rec.completion_tokens = completion_tokens.or(rec.completion_tokens);
                     rec.prompt_tokens = prompt_tokens.or(rec.prompt_tokens);
                     if finish_reason.is_some() {
@@ -302,6 +331,35 @@ pub async fn run_level(
         }
     };
     let stopped = || stop.load(Ordering::Relaxed);
+    if let Some(plan) = cfg.sessions {
+        // `level` sessions in flight: each worker takes the next session and runs its turns.
+        let out = &out;
+        let worker = || async {
+            loop {
+                let s = next.fetch_add(1, Ordering::Relaxed);
+                if stopped() || s >= plan.count {
+                    break;
+                }
+                let one = sessions::run_session(client, cfg, &plan, s, run_start, |r| {
+                    progress.done.fetch_add(1, Ordering::Relaxed);
+                    progress
+                        .chunks
+                        .fetch_add(r.chunks.len() as u64, Ordering::Relaxed);
+                    if let Ok(mut o) = out.lock() {
+                        o.push(r);
+                    }
+                });
+                tokio::select! {
+                    _ = one => {}
+                    _ = wait_for(stop) => break,
+                }
+            }
+        };
+        futures_util::future::join_all((0..clients).map(|_| worker())).await;
+        let mut v = std::mem::take(&mut *out.lock().unwrap_or_else(|e| e.into_inner()));
+        v.sort_by_key(|r| r.start);
+        return v;
+    }
     match cfg.rate {
         None => {
             let worker = || async {
@@ -375,6 +433,18 @@ pub fn to_requests(
     for r in records {
         let start_s = Some(r.start.as_secs_f64());
         let input_tokens = r.prompt_tokens.map(f64::from);
+        // Its session and turn (`--sessions`), the cached prompt tokens the server said, and,
+        // where reasoning text came first, the first visible token apart from the first token.
+        let facts = tpsview_core::requests::RowFacts {
+            session: r.session.map(|(s, _)| format!("session-{s}")),
+            turn: r.session.map(|(_, t)| f64::from(t)),
+            cached_prompt_tokens: r.cached_tokens.map(f64::from),
+            ttfvt_s: r
+                .first_visible
+                .filter(|_| r.reasoned)
+                .map(|d| d.as_secs_f64()),
+            reasoning_tokens: None,
+        };
         rows.push(match (&r.error, r.chunks.first(), r.chunks.last()) {
             (None, Some(first), Some(last)) => {
                 let output_tokens = r.completion_tokens.unwrap_or_else(|| {
@@ -393,12 +463,14 @@ pub fn to_requests(
                             .map(|w| (w[1] - w[0]).as_secs_f64())
                             .collect(),
                     ),
+                    facts,
                     ..Row::default()
                 }
             }
             (err, ..) => Row {
                 start_s,
                 input_tokens,
+                facts,
                 ..Row::failed(err.as_deref().unwrap_or("no content").to_owned())
             },
         });

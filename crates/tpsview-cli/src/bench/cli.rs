@@ -46,6 +46,19 @@ pub struct Args {
     /// Send `ignore_eos: true` so every request runs to max_tokens (vLLM, SGLang, llama.cpp).
     #[arg(long)]
     pub ignore_eos: bool,
+    /// Multi-turn sessions per level instead of independent requests: `--concurrency C` keeps C
+    /// sessions in flight; each turn sends the conversation so far (a shared system prefix, the
+    /// earlier turns and their answers) plus a new user message of --prompt-tokens words. Each
+    /// level records sessions × turns requests (--requests-per-level is not used).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub sessions: Option<u32>,
+    /// Turns per session (with --sessions).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "sessions")]
+    pub turns: u32,
+    /// Words of the system prefix every session shares (with --sessions), so that a server's
+    /// prefix cache can serve it.
+    #[arg(long, default_value_t = 0, requires = "sessions")]
+    pub shared_prefix_tokens: u32,
     /// Run label (default: the model name and the server's engine).
     #[arg(long)]
     pub label: Option<String>,
@@ -107,7 +120,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         warmup: args.warmup,
         seed: args.seed,
         ignore_eos: args.ignore_eos,
+        sessions: args.sessions.map(|n| super::sessions::Plan {
+            count: n as usize,
+            turns: args.turns,
+            shared_prefix_tokens: args.shared_prefix_tokens,
+        }),
     };
+    anyhow::ensure!(
+        cfg.sessions.is_none() || args.rate.is_none(),
+        "--sessions runs closed-loop sessions: it takes no --rate"
+    );
     anyhow::ensure!(
         !cfg.levels.is_empty() && cfg.levels.iter().all(|l| *l > 0),
         "--concurrency needs positive levels"
@@ -172,7 +194,7 @@ async fn run_bench(
             if interrupt.stop.load(Ordering::Relaxed) {
                 break;
             }
-            let bar = bars.add(indicatif::ProgressBar::new(cfg.requests_per_level as u64));
+            let bar = bars.add(indicatif::ProgressBar::new(cfg.recorded_per_level() as u64));
             bar.set_style(style.clone());
             bar.set_prefix(if repeats > 1 {
                 format!("{repeat}/{repeats} concurrency {level}")

@@ -13,6 +13,10 @@ pub enum Chunk {
     Data {
         /// Non-empty `choices[0].text` or `choices[0].delta.content` (or reasoning content).
         content: bool,
+        /// The visible text of it (not reasoning), when any.
+        visible: Option<String>,
+        /// Prompt tokens the server took from its prefix cache, when it says.
+        cached_tokens: Option<u32>,
         /// `usage.completion_tokens`, when present.
         completion_tokens: Option<u32>,
         /// `usage.prompt_tokens`, when present.
@@ -46,6 +50,8 @@ pub fn classify(data: &str) -> Chunk {
     let c = tpsview_core::formats::openai::read_chunk(&v);
     Chunk::Data {
         content: c.content,
+        visible: c.visible,
+        cached_tokens: count(c.cached_tokens),
         completion_tokens: count(c.completion_tokens),
         prompt_tokens: count(c.prompt_tokens),
         finish_reason: c.finish_reason,

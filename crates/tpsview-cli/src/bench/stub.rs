@@ -2,7 +2,13 @@
 //! overhead: `tpsview stub-server` (hidden). It streams `max_tokens` one-token chunks at a fixed
 //! interval, usage in a final chunk, then `[DONE]`. A request whose `model` is `fault:<kind>`
 //! gets that fault: `http500`, `malformed`, `cut` (closes mid-stream), `hang` (never answers),
-//! `split` (every event written in two pieces), `nousage`, `error` (streams an error object).
+//! `split` (every event written in two pieces), `nousage`, `error` (streams an error object),
+//! `reasoning` (its first half of chunks are `reasoning_content`, then content).
+//!
+//! A prefix cache of words (for `bench --sessions` tests): a request's prompt (its messages'
+//! contents, or its prompt, split on whitespace) counts one token per word, and the longest
+//! prefix it shares with any earlier prompt is reported cached
+//! (`usage.prompt_tokens_details.cached_tokens`, and `timings.cache_n` as llama.cpp sends it).
 //!
 //! It also serves its own metrics under llama.cpp's names (`bench --server-metrics` tests):
 //! `GET /metrics` — requests streaming now (`llamacpp:requests_processing`), chunks sent
@@ -22,14 +28,51 @@ pub async fn serve(port: u16, interval: Duration) -> std::io::Result<()> {
     let listener = TcpListener::bind(("127.0.0.1", port)).await?;
     println!("listening on http://{}", listener.local_addr()?);
     let counts = Arc::new(Counts::default());
+    let seen: Seen = Arc::new(std::sync::Mutex::new(Vec::new()));
     loop {
         let (sock, _) = listener.accept().await?;
         let _ = sock.set_nodelay(true);
         let counts = counts.clone();
+        let seen = seen.clone();
         tokio::spawn(async move {
-            let _ = handle(sock, interval, &counts).await;
+            let _ = handle(sock, interval, &counts, &seen).await;
         });
     }
+}
+
+/// Every prompt seen, as words (the stub's prefix cache), the most recent 4,096.
+type Seen = Arc<std::sync::Mutex<Vec<Vec<String>>>>;
+
+/// A request's prompt as words: its messages' contents in order, or its prompt.
+fn prompt_words(req: &serde_json::Value) -> Vec<String> {
+    let text = match req["messages"].as_array() {
+        Some(m) => m
+            .iter()
+            .filter_map(|m| m["content"].as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => req["prompt"].as_str().unwrap_or("").to_owned(),
+    };
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+/// The prompt's words and how many of them the cache holds (the longest prefix shared with an
+/// earlier prompt); remembers the prompt.
+fn cache(seen: &Seen, words: Vec<String>) -> (usize, usize) {
+    let Ok(mut seen) = seen.lock() else {
+        return (words.len(), 0);
+    };
+    let hit = seen
+        .iter()
+        .map(|p| p.iter().zip(&words).take_while(|(a, b)| a == b).count())
+        .max()
+        .unwrap_or(0);
+    let n = words.len();
+    if seen.len() >= 4096 {
+        seen.remove(0);
+    }
+    seen.push(words);
+    (n, hit)
 }
 
 /// What the stub's `/metrics` reports.
@@ -130,7 +173,12 @@ async fn read_request(sock: &mut TcpStream) -> std::io::Result<(String, String)>
     Ok((line, body))
 }
 
-async fn handle(mut sock: TcpStream, interval: Duration, counts: &Counts) -> std::io::Result<()> {
+async fn handle(
+    mut sock: TcpStream,
+    interval: Duration,
+    counts: &Counts,
+    seen: &Seen,
+) -> std::io::Result<()> {
     let (line, body) = read_request(&mut sock).await?;
     if let Some(path) = line
         .strip_prefix("GET ")
@@ -152,6 +200,7 @@ async fn handle(mut sock: TcpStream, interval: Duration, counts: &Counts) -> std
     let n = req["max_tokens"].as_u64().unwrap_or(16).min(100_000);
     let chat = line.contains("/chat/");
     let fault = model.strip_prefix("fault:").unwrap_or("");
+    let (prompt_n, cached_n) = cache(seen, prompt_words(&req));
     match fault {
         "http500" => {
             let msg = r#"{"error":{"message":"the stub was asked to fail"}}"#;
@@ -175,9 +224,14 @@ async fn handle(mut sock: TcpStream, interval: Duration, counts: &Counts) -> std
     .await?;
     let chunk = |k: u64, finish: bool| {
         let finish = if finish { r#""stop""# } else { "null" };
+        let field = if fault == "reasoning" && k < n / 2 {
+            "reasoning_content"
+        } else {
+            "content"
+        };
         if chat {
             format!(
-                r#"{{"id":"x","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":"t{k} "}},"finish_reason":{finish}}}]}}"#
+                r#"{{"id":"x","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"{field}":"t{k} "}},"finish_reason":{finish}}}]}}"#
             )
         } else {
             format!(
@@ -218,9 +272,9 @@ async fn handle(mut sock: TcpStream, interval: Duration, counts: &Counts) -> std
     }
     if fault != "nousage" {
         let usage = format!(
-            "data: {{\"id\":\"x\",\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{n},\"total_tokens\":{}}}}}\n\n",
-            8,
-            n + 8
+            "data: {{\"id\":\"x\",\"choices\":[],\"usage\":{{\"prompt_tokens\":{prompt_n},\"completion_tokens\":{n},\"total_tokens\":{},\"prompt_tokens_details\":{{\"cached_tokens\":{cached_n}}}}},\"timings\":{{\"cache_n\":{cached_n},\"prompt_n\":{}}}}}\n\n",
+            prompt_n as u64 + n,
+            prompt_n - cached_n
         );
         sock.write_all(usage.as_bytes()).await?;
     }

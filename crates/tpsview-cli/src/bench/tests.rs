@@ -24,6 +24,8 @@ fn classify_reads_content_usage_finish_done_and_garbage() {
         c,
         Chunk::Data {
             content: false,
+            visible: None,
+            cached_tokens: None,
             completion_tokens: Some(64),
             prompt_tokens: Some(7),
             finish_reason: None,
@@ -108,6 +110,7 @@ fn cfg(url: &str, model: &str) -> Config {
         warmup: Some(1),
         seed: 1,
         ignore_eos: false,
+        sessions: None,
     }
 }
 

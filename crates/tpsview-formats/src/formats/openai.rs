@@ -20,11 +20,25 @@ pub const CONTENT_PATHS: [&str; 6] = [
     "text_output",
 ];
 
+/// Where a chunk holds *visible* output text: [`CONTENT_PATHS`] without the reasoning deltas.
+pub const VISIBLE_PATHS: [&str; 4] = [
+    "choices.0.text",
+    "choices.0.delta.content",
+    "choices.0.message.content",
+    "text_output",
+];
+
 /// One chunk, read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StreamChunk {
     /// Output text (or reasoning text) arrived in it.
     pub content: bool,
+    /// The visible (non-reasoning) text that arrived in it, when any: a reasoning model streams
+    /// `reasoning_content` first, which the user never reads.
+    pub visible: Option<String>,
+    /// `usage.prompt_tokens_details.cached_tokens` (the OpenAI schema; vLLM, llama.cpp), else
+    /// llama.cpp's `timings.cache_n`: prompt tokens served from the prefix cache.
+    pub cached_tokens: Option<f64>,
     /// `usage.completion_tokens`, when present (a number, or a number as tools write it in a string).
     pub completion_tokens: Option<f64>,
     /// `usage.prompt_tokens`, when present.
@@ -39,6 +53,9 @@ pub struct StreamChunk {
 pub fn read_chunk(v: &Value) -> StreamChunk {
     StreamChunk {
         content: first_text(v, &CONTENT_PATHS).is_some(),
+        visible: first_text(v, &VISIBLE_PATHS),
+        cached_tokens: num(v, "usage.prompt_tokens_details.cached_tokens")
+            .or_else(|| num(v, "timings.cache_n")),
         completion_tokens: num(v, "usage.completion_tokens"),
         prompt_tokens: num(v, "usage.prompt_tokens"),
         finish_reason: at(v, "choices.0.finish_reason")
