@@ -109,7 +109,8 @@ PY
 # `usage.prompt_tokens_details.cached_tokens` — the client's sum must be the first counter's
 # change, its prompt tokens less cached the second's; and later turns, their history cached,
 # reach their first token sooner than first turns (61 s on 2026-12-05: 49,128 of 62,000 prompt
-# tokens cached, TTFT 7.0 s first turns, 2.3 s later).
+# tokens cached, TTFT 7.0 s first turns, 2.3 s later). The server's hit rate from its counters,
+# polled through the level, is the summary's `server.prefix_cache_hit_rate`: the client's exactly.
 kill "$server" 2>/dev/null || true
 wait "$server" 2>/dev/null || true
 engine_start 4 3072
@@ -117,7 +118,7 @@ scrape() { python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(
 scrape >"$work/sessions-before.prom"
 timeout 300 "$bin" bench --url "http://127.0.0.1:$port" --model tiny-random-llama --concurrency 4 \
   --sessions 8 --turns 4 --shared-prefix-tokens 192 --warmup 0 --max-tokens 16 --prompt-tokens 16 \
-  --ignore-eos --timeout 120 -o "$work/sessions.json" >"$work/sessions.out" 2>"$work/sessions.err"
+  --ignore-eos --timeout 120 --server-metrics -o "$work/sessions.json" >"$work/sessions.out" 2>"$work/sessions.err"
 scrape >"$work/sessions-after.prom"
 "$bin" validate "$work/sessions.json"
 "$bin" summarize --json "$work/sessions.json" >"$work/sessions-summary.json"
@@ -148,7 +149,12 @@ s = p["sessions"]
 assert s["count"] == 8 and s["turns_mean"] == 4, s
 assert abs(p["cache_hit_rate"] - cached / prompt) < 1e-12, (p["cache_hit_rate"], cached / prompt)
 assert abs(s["ttft_first_turn_ms"]["mean"] - mean(first) * 1e3) < 1e-6 * mean(first) * 1e3, s
+# The server's own hit rate from the counters polled through the level (--server-metrics): the
+# same tokens, so the same rate, and no audit note.
+srv = p["server"]
+assert abs(srv["prefix_cache_hit_rate"] - cached / prompt) < 1e-9, (srv.get("prefix_cache_hit_rate"), cached / prompt)
+assert "cache_audit" not in srv, srv["cache_audit"]
 print(f"engine e2e: sessions 8 × 4: {cached:.0f} of {prompt:.0f} prompt tokens cached (the server's counters: "
       f"+{delta['llamacpp:prompt_tokens_cached_total']:.0f} cached, +{delta['llamacpp:prompt_tokens_total']:.0f} computed); "
-      f"TTFT first turns {mean(first) * 1e3:.0f} ms, later {mean(later) * 1e3:.0f} ms")
+      f"TTFT first turns {mean(first) * 1e3:.0f} ms, later {mean(later) * 1e3:.0f} ms; the server's hit rate {srv['prefix_cache_hit_rate']:.4f} = the client's")
 PY

@@ -175,6 +175,59 @@ pub struct ServerSummary {
     pub audit: Option<String>,
     /// Why a figure is undefined, by its key.
     pub undefined: Undefined,
+    /// The server's prefix-cache hit rate over the window, token-weighted: Δ cached ÷ Δ queried
+    /// prompt tokens (vLLM's hits and queries; llama.cpp's cached ÷ (cached + computed)), where
+    /// its counters say; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix_cache_hit_rate: Option<f64>,
+    /// The client's hit rate over the same requests (Σ cached ÷ Σ prompt tokens), for the audit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_cache_hit_rate: Option<f64>,
+    /// What a difference of the two over [`CACHE_AUDIT_TOLERANCE`] may mean.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_audit: Option<String>,
+}
+
+/// How far (as a fraction, 0.02 = 2 points) the server's prefix-cache hit rate may sit from the
+/// client's before the difference is named.
+pub const CACHE_AUDIT_TOLERANCE: f64 = 0.02;
+
+/// The server's prefix-cache hit rate over `window` from its counters, audited against the
+/// client's (`client`: Σ cached ÷ Σ prompt tokens of the level's requests), set on `out`. Where
+/// the server reports no cached-token counter, nothing is set.
+pub fn prefix_cache(
+    out: &mut ServerSummary,
+    s: &ServerSeries,
+    window: (f64, f64),
+    client: Option<f64>,
+) {
+    let Ok((cached, _)) = rise(s, ServerMetric::CachedPromptTokens, window) else {
+        return;
+    };
+    // vLLM counts the tokens it looked up; llama.cpp only those it computed besides the cached.
+    let queried = match rise(s, ServerMetric::PrefixCacheQueries, window) {
+        Ok((q, _)) => Some(q),
+        Err(_) => rise(s, ServerMetric::PromptTokens, window)
+            .ok()
+            .map(|(computed, _)| computed + cached),
+    };
+    let Some(rate) = queried.filter(|q| *q > 0.0).map(|q| cached / q) else {
+        return;
+    };
+    out.prefix_cache_hit_rate = Some(rate);
+    out.client_cache_hit_rate = client;
+    out.cache_audit = client
+        .filter(|c| (rate - c).abs() > CACHE_AUDIT_TOLERANCE)
+        .map(|c| {
+            format!(
+                "the server's counters give a prefix-cache hit rate of {:.1} %, this client's requests {:.1} %: \
+                 other clients, warm-up requests or a server that caches across requests this client \
+                 did not count (its counters cover everything it served in the window), or responses \
+                 that did not report their cached tokens",
+                rate * 100.0,
+                c * 100.0
+            )
+        });
 }
 
 /// Why a server figure is undefined (`summarize --json`: an object with a key per undefined
@@ -334,6 +387,9 @@ fn audited(
         difference_pct: checked.as_ref().map(|c| c.0),
         audit: checked.and_then(|c| c.1),
         undefined,
+        prefix_cache_hit_rate: None,
+        client_cache_hit_rate: None,
+        cache_audit: None,
     }
 }
 

@@ -322,7 +322,7 @@ pub fn summarize_report(
                         usd_per_million_output_tokens: None,
                         intervals: None,
                         repeats: None,
-                        server: server_summary(p, &run.meta.labels, m.system_tps),
+                        server: server_summary(p, &run.meta.labels, &m),
                         energy: crate::energy::of(
                             &p.reported.tool,
                             p.telemetry.as_ref(),
@@ -348,8 +348,9 @@ pub fn summarize_report(
 fn server_summary(
     p: &crate::model::Point,
     labels: &std::collections::BTreeMap<String, String>,
-    client_system_tps: Option<f64>,
+    m: &crate::metrics::PointMetrics,
 ) -> Option<crate::server::ServerSummary> {
+    let client_system_tps = m.system_tps;
     let Some(s) = p.server.as_ref() else {
         // A tool's statistics over its own window (AIPerf's server_metrics_export.json / .csv).
         return crate::server::from_stats(
@@ -367,7 +368,9 @@ fn server_summary(
         .as_ref()
         .and_then(crate::metrics::window)
         .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-    Some(crate::server::summary(s, window, client_system_tps))
+    let mut out = crate::server::summary(s, window, client_system_tps);
+    crate::server::prefix_cache(&mut out, s, window, m.turns.cache_hit_rate);
+    Some(out)
 }
 
 /// Evaluates every level of every run of `report` (summarised in `runs`, in the same order)

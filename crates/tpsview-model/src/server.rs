@@ -26,11 +26,18 @@ pub enum ServerMetric {
     DecodeCalls,
     /// The engine's own generation throughput, tokens/s (gauge; SGLang's).
     GenThroughput,
+    /// Prompt tokens served from the prefix cache since the server started (counter; vLLM's
+    /// `prefix_cache_hits_total`, llama.cpp's `prompt_tokens_cached_total`).
+    CachedPromptTokens,
+    /// Prompt tokens looked up in the prefix cache since the server started (counter; vLLM's
+    /// `prefix_cache_queries_total`). llama.cpp has none: its `prompt_tokens_total` counts only
+    /// the tokens it computed, so its queries are those plus the cached ones.
+    PrefixCacheQueries,
 }
 
 impl ServerMetric {
     /// Every metric, in a fixed order.
-    pub const ALL: [ServerMetric; 7] = [
+    pub const ALL: [ServerMetric; 9] = [
         ServerMetric::Running,
         ServerMetric::Waiting,
         ServerMetric::KvUsage,
@@ -38,6 +45,8 @@ impl ServerMetric {
         ServerMetric::PromptTokens,
         ServerMetric::DecodeCalls,
         ServerMetric::GenThroughput,
+        ServerMetric::CachedPromptTokens,
+        ServerMetric::PrefixCacheQueries,
     ];
 
     /// The key it is stored under (tpsview/1) and printed as.
@@ -50,6 +59,8 @@ impl ServerMetric {
             ServerMetric::PromptTokens => "prompt_tokens_total",
             ServerMetric::DecodeCalls => "decode_calls_total",
             ServerMetric::GenThroughput => "engine_generation_tps",
+            ServerMetric::CachedPromptTokens => "prompt_tokens_cached_total",
+            ServerMetric::PrefixCacheQueries => "prefix_cache_queries_total",
         }
     }
 
@@ -62,7 +73,11 @@ impl ServerMetric {
     pub fn is_counter(self) -> bool {
         matches!(
             self,
-            ServerMetric::GenerationTokens | ServerMetric::PromptTokens | ServerMetric::DecodeCalls
+            ServerMetric::GenerationTokens
+                | ServerMetric::PromptTokens
+                | ServerMetric::DecodeCalls
+                | ServerMetric::CachedPromptTokens
+                | ServerMetric::PrefixCacheQueries
         )
     }
 }
@@ -79,6 +94,14 @@ pub const ENGINE_NAMES: &[(&str, ServerMetric)] = &[
         ServerMetric::GenerationTokens,
     ),
     ("vllm:prompt_tokens_total", ServerMetric::PromptTokens),
+    (
+        "vllm:prefix_cache_hits_total",
+        ServerMetric::CachedPromptTokens,
+    ),
+    (
+        "vllm:prefix_cache_queries_total",
+        ServerMetric::PrefixCacheQueries,
+    ),
     ("sglang:num_running_reqs", ServerMetric::Running),
     ("sglang:num_queue_reqs", ServerMetric::Waiting),
     ("sglang:token_usage", ServerMetric::KvUsage),
@@ -97,6 +120,10 @@ pub const ENGINE_NAMES: &[(&str, ServerMetric)] = &[
     ),
     ("llamacpp:prompt_tokens_total", ServerMetric::PromptTokens),
     ("llamacpp:n_decode_total", ServerMetric::DecodeCalls),
+    (
+        "llamacpp:prompt_tokens_cached_total",
+        ServerMetric::CachedPromptTokens,
+    ),
     ("tgi_batch_current_size", ServerMetric::Running),
     ("tgi_queue_size", ServerMetric::Waiting),
 ];
@@ -221,6 +248,12 @@ pub struct PerMetric<T> {
     /// [`ServerMetric::GenThroughput`].
     #[serde(default)]
     pub engine_generation_tps: Option<T>,
+    /// [`ServerMetric::CachedPromptTokens`].
+    #[serde(default)]
+    pub prompt_tokens_cached_total: Option<T>,
+    /// [`ServerMetric::PrefixCacheQueries`].
+    #[serde(default)]
+    pub prefix_cache_queries_total: Option<T>,
 }
 
 impl<T> PerMetric<T> {
@@ -244,6 +277,8 @@ impl<T> PerMetric<T> {
             ServerMetric::PromptTokens => &self.prompt_tokens_total,
             ServerMetric::DecodeCalls => &self.decode_calls_total,
             ServerMetric::GenThroughput => &self.engine_generation_tps,
+            ServerMetric::CachedPromptTokens => &self.prompt_tokens_cached_total,
+            ServerMetric::PrefixCacheQueries => &self.prefix_cache_queries_total,
         }
     }
 
@@ -257,6 +292,8 @@ impl<T> PerMetric<T> {
             ServerMetric::PromptTokens => &mut self.prompt_tokens_total,
             ServerMetric::DecodeCalls => &mut self.decode_calls_total,
             ServerMetric::GenThroughput => &mut self.engine_generation_tps,
+            ServerMetric::CachedPromptTokens => &mut self.prompt_tokens_cached_total,
+            ServerMetric::PrefixCacheQueries => &mut self.prefix_cache_queries_total,
         }
     }
 
@@ -278,6 +315,8 @@ impl<T> FromIterator<(ServerMetric, T)> for PerMetric<T> {
             prompt_tokens_total: None,
             decode_calls_total: None,
             engine_generation_tps: None,
+            prompt_tokens_cached_total: None,
+            prefix_cache_queries_total: None,
         };
         for (m, value) in iter {
             *v.slot_mut(m) = Some(value);

@@ -191,3 +191,48 @@ fn the_batch_ran_is_said_against_the_concurrency_asked() {
     none.running = None;
     assert_eq!(Ran::of(Some(8.0), &none), None);
 }
+
+/// The prefix cache from the server's counters over the window, by hand: llama.cpp counts cached
+/// and computed prompt tokens apart (300 cached, 100 computed between the polls at 0 s and 2 s →
+/// 300 ÷ 400 = 0.75); vLLM counts hits and queries (300 of 600 → 0.5), its prompt counter not
+/// used then. Against the client's rate: within 2 points nothing said, past it the audit names both.
+#[test]
+fn the_servers_prefix_cache_hit_rate_is_its_counters_rise_and_is_audited() {
+    let some = |v: Vec<f64>| Some(v.into_iter().map(Some).collect::<Vec<_>>());
+    let mut s = ServerSeries {
+        source: "test".into(),
+        t_s: vec![0.0, 1.0, 2.0],
+        values: ServerValues::default(),
+    };
+    s.values.prompt_tokens_cached_total = some(vec![100.0, 100.0, 400.0]);
+    s.values.prompt_tokens_total = some(vec![50.0, 50.0, 150.0]);
+    let mut out = summary(&s, (0.5, 2.0), None);
+    assert_eq!(
+        out.prefix_cache_hit_rate, None,
+        "not set by the summary itself"
+    );
+    prefix_cache(&mut out, &s, (0.5, 2.0), Some(0.76));
+    assert!((out.prefix_cache_hit_rate.unwrap() - 0.75).abs() < 1e-12);
+    assert_eq!(out.client_cache_hit_rate, Some(0.76));
+    assert!(out.cache_audit.is_none(), "one point apart: within");
+    prefix_cache(&mut out, &s, (0.5, 2.0), Some(0.5));
+    let said = out.cache_audit.clone().expect("25 points apart");
+    assert!(said.contains("75.0 %") && said.contains("50.0 %"), "{said}");
+    // vLLM: hits over queries.
+    s.values.prefix_cache_queries_total = some(vec![0.0, 0.0, 600.0]);
+    let mut out = summary(&s, (0.5, 2.0), None);
+    prefix_cache(&mut out, &s, (0.5, 2.0), Some(0.5));
+    assert!((out.prefix_cache_hit_rate.unwrap() - 0.5).abs() < 1e-12);
+    assert!(out.cache_audit.is_none());
+    // No cached-token counter: nothing.
+    let mut bare = s.clone();
+    bare.values.prompt_tokens_cached_total = None;
+    let mut out = summary(&bare, (0.5, 2.0), None);
+    prefix_cache(&mut out, &bare, (0.5, 2.0), Some(0.5));
+    assert_eq!(out.prefix_cache_hit_rate, None);
+    let json = serde_json::to_value(&out).unwrap();
+    assert!(
+        json.get("prefix_cache_hit_rate").is_none(),
+        "absent, not null or 0"
+    );
+}

@@ -168,7 +168,7 @@ fn a_levels_server_series_round_trips_and_older_files_have_none() {
     report.runs[0].points[1].server = Some(series.clone());
     let text = write(&report);
     // Stored under the metrics' keys, a poll without a value as null.
-    assert!(text.contains(r#""server":{"source":"http://127.0.0.1:8080/metrics","t_s":[0.5,0.75,1.0],"values":{"running":[4.0,4.0,null],"waiting":null,"kv_cache_usage":null,"generation_tokens_total":null,"prompt_tokens_total":null,"decode_calls_total":[10.0,14.0,18.0],"engine_generation_tps":null}}"#), "{}", &text[..text.len().min(400)]);
+    assert!(text.contains(r#""server":{"source":"http://127.0.0.1:8080/metrics","t_s":[0.5,0.75,1.0],"values":{"running":[4.0,4.0,null],"waiting":null,"kv_cache_usage":null,"generation_tokens_total":null,"prompt_tokens_total":null,"decode_calls_total":[10.0,14.0,18.0],"engine_generation_tps":null,"prompt_tokens_cached_total":null,"prefix_cache_queries_total":null}}"#), "{}", &text[..text.len().min(400)]);
     let parsed = parse_any("s.json", text.as_bytes()).unwrap();
     assert_eq!(parsed.report.runs[0].points[1].server, Some(series));
     assert_eq!(parsed.report.runs[0].points[0].server, None);
@@ -203,7 +203,7 @@ fn a_levels_typed_facts_round_trip_under_their_own_keys_not_the_tools_figures() 
         .map_or("(no server_stats)", |i| &text[i..(i + 600).min(text.len())]);
     // Written as the schema says (docs/report-format.md), typed keys spelled out by hand.
     for want in [
-        r#""server_stats":{"running":{"mean":3.5,"p50":null,"max":null,"total":null,"rate":null},"waiting":null,"kv_cache_usage":null,"generation_tokens_total":{"mean":null,"p50":null,"max":null,"total":null,"rate":200.25},"prompt_tokens_total":null,"decode_calls_total":null,"engine_generation_tps":null}"#,
+        r#""server_stats":{"running":{"mean":3.5,"p50":null,"max":null,"total":null,"rate":null},"waiting":null,"kv_cache_usage":null,"generation_tokens_total":{"mean":null,"p50":null,"max":null,"total":null,"rate":200.25},"prompt_tokens_total":null,"decode_calls_total":null,"engine_generation_tps":null,"prompt_tokens_cached_total":null,"prefix_cache_queries_total":null}"#,
         r#""telemetry":{"energy_j":4450.5,"mean_power_w":271.5,"window_s":null}"#,
         r#""epoch_window_s":[1762551530.5,1762551546.25]"#,
     ] {
