@@ -18,6 +18,9 @@ test('the walkthrough walks every step with the run\'s own numbers', async () =>
   await settled(page);
   const rows = await tableRows(page);
   const at = (c) => rows.find((r) => r.concurrency === String(c));
+  // Tokens/s per user at the busiest level, from the CLI's summary of the same sample.
+  const cli128 = cliSummary(path.join(root, 'public/samples/h100-llama70b-fp8.tpsview.json')).runs[0].points.find((p) => p.concurrency === 128);
+  const user = cli128.interactivity;
   await page.click('a:text("Learn")');
   await page.waitForSelector('[data-testid=learn-step]');
   const expected = [
@@ -29,6 +32,7 @@ test('the walkthrough walks every step with the run\'s own numbers', async () =>
     // Capacity under mean-TPOT targets, by hand from the table: the busiest level within 30 ms is 64.
     ['capacity', /mean TPOT ≤ 50 ms \(20 T\/s per user\): concurrency 128.*mean TPOT ≤ 30 ms \(33 T\/s per user\): concurrency 64.*mean TPOT ≤ 20 ms \(50 T\/s per user\): concurrency 1,/, [64, at(64).system_tps]],
     ['read-a-claim', /Ask which aggregation it is.*about 47\.5 T\/s.*or a few percent more, because the bound is ideal.*the quoted 50 T\/s at batch 1 is such a figure, 5 % over/, []],
+    ['per-user', /At concurrency 128, per-stream T\/s .* 90 % of requests get at least .*slow tail.*the other tail/, [user.per_stream_tps, user.e2e_normalized.p50, user.e2e_normalized.p90]],
   ];
   for (let i = 0; i < expected.length; i++) {
     const [slug, text, vals] = expected[i];
@@ -51,7 +55,7 @@ test('the walkthrough walks every step with the run\'s own numbers', async () =>
   // ← goes back; deep links open a step directly.
   await page.focus('[data-testid=learn]');
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => location.hash === '#learn/6');
+  await page.waitForFunction(() => location.hash === '#learn/7');
   await page.goto(server.origin + '/#learn/3');
   await page.waitForFunction(() => document.querySelector('[data-testid=learn-step]')?.dataset.slug === 'shared-read');
   assert.deepEqual(log.errors, []);

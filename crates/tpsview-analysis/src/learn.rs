@@ -1,4 +1,4 @@
-//! The guided walkthrough ("Learn"): six steps that explain a run with its own numbers — what a
+//! The guided walkthrough ("Learn"): steps that explain a run with its own numbers — what a
 //! decode step and TPOT are, batch 1, the shared weight read, why per-stream T/s falls, why both
 //! figures are right, and how to read a claim. Each step names the chart to show and the level to
 //! highlight. Works on any run with at least one level.
@@ -161,7 +161,43 @@ pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
         highlight: None,
         values: Vec::new(),
     });
+    if let Some(step) = per_user_step(hi) {
+        steps.push(step);
+    }
     steps
+}
+
+/// "Tokens/s per user": the agentic benchmarks' number at the busiest level, beside per-stream
+/// T/s, with its slow tail (docs/metrics.md); `None` where the level has no whole-request times.
+fn per_user_step(p: &PointSummary) -> Option<Step> {
+    let i = p.metrics.turns.interactivity?;
+    let (p50, p90) = (i.e2e_normalized.p50?, i.e2e_normalized.p90?);
+    let ps = i.per_stream_tps?;
+    let c = p.metrics.concurrency?;
+    let one = |v: f64| crate::text::thousands(v, 1);
+    Some(Step {
+        slug: "per-user",
+        title: "Tokens/s per user: three numbers, and which tail".into(),
+        body: vec![
+            format!(
+                "Agentic benchmarks plot tokens/s per user: each request's output tokens ÷ its whole time, the wait for its first token included. At concurrency {}, per-stream T/s (1 / mean TPOT, decode only) is {}; per user over the whole request, the median request gets {} and 90 % of requests get at least {} — p90 on the slow tail, 1 / p90(E2E ÷ tokens){}.",
+                f0(c),
+                one(ps),
+                one(p50),
+                one(p90),
+                i.aggregate.map_or_else(String::new, |a| format!("; all output over all request time, {}", one(a)))
+            ),
+            "A p90 taken of tokens ÷ E2E as it stands is the other tail: the rate only the fastest 10 % of requests reach, which reads higher. When someone says \"N tok/s/user at p90\", ask which: AIPerf's e2e_normalized_interactivity_p90 and InferenceX take the slow tail, and tpsview names a fast-tail figure as such in its audit.".into(),
+            "The wait counts most for short answers: a 1 s wait before 20 tokens halves their rate, the same wait before 2,000 tokens barely moves it. On the viewer, the interactivity chart draws the levels against it with its \"x: tokens/s per user at p90\" box.".into(),
+        ],
+        chart: ChartKind::Interactivity,
+        highlight: Some(c),
+        values: vec![
+            ("per-stream T/s".into(), ps),
+            ("per user p50".into(), p50),
+            ("per user p90 (slow tail)".into(), p90),
+        ],
+    })
 }
 
 /// The mean-TPOT targets the capacity step compares when the user set no SLO, loosest first:

@@ -16,7 +16,7 @@ fn seed() -> tpsview_core::summary::Summary {
 }
 
 #[test]
-fn seven_steps_with_the_runs_own_numbers() {
+fn eight_steps_with_the_runs_own_numbers() {
     let s = seed();
     let run = &s.runs[0];
     let steps = walkthrough(run);
@@ -29,8 +29,33 @@ fn seven_steps_with_the_runs_own_numbers() {
             "per-stream-falls",
             "both-correct",
             "capacity",
-            "read-a-claim"
+            "read-a-claim",
+            "per-user"
         ]
+    );
+    // Tokens/s per user at the busiest level, recomputed here from its requests: the slow-tail
+    // p50 and p90 of E2E ÷ tokens (numpy-linear), inverted.
+    let report = tpsview_core::simulate::seed_report();
+    let last = report.runs[0].points.last().unwrap();
+    let req = last.requests.as_ref().unwrap();
+    let mut r: Vec<f64> = (0..req.len())
+        .filter(|&i| req.e2e_s[i] > 0.0 && req.output_tokens[i] > 0)
+        .map(|i| req.e2e_s[i] / f64::from(req.output_tokens[i]))
+        .collect();
+    r.sort_by(f64::total_cmp);
+    let pct = |p: f64| {
+        let x = p / 100.0 * (r.len() - 1) as f64;
+        let (lo, t) = (x.floor() as usize, x - x.floor());
+        r[lo] + t * (r[(lo + 1).min(r.len() - 1)] - r[lo])
+    };
+    let user = steps.last().unwrap();
+    assert_eq!(user.highlight, last.concurrency);
+    assert_eq!(user.values[0].0, "per-stream T/s");
+    assert!((user.values[1].1 - 1.0 / pct(50.0)).abs() < 1e-9 * user.values[1].1);
+    assert!((user.values[2].1 - 1.0 / pct(90.0)).abs() < 1e-9 * user.values[2].1);
+    assert!(
+        user.values[2].1 <= user.values[1].1,
+        "the slow tail is the slower"
     );
     let p1 = &run.points[0].metrics;
     assert_eq!(steps[1].highlight, Some(1.0));
