@@ -63,7 +63,7 @@ fn epoch_s(line: &Value) -> Option<f64> {
 /// What a companion export carries to its level.
 enum Carries {
     /// The server's metrics over time.
-    Series(ServerSeries),
+    Series(Box<ServerSeries>),
     /// The GPUs' energy and power.
     Gpus(Telemetry),
     /// AIPerf's statistics of the server's metrics.
@@ -81,7 +81,7 @@ fn companion(
     let mut point = common::summary_point(file, SUMMARY_ID, None, None, BTreeMap::new());
     point.epoch_window_s = span;
     match carries {
-        Carries::Series(s) => point.server = Some(s),
+        Carries::Series(s) => point.server = Some(*s),
         Carries::Gpus(t) => point.telemetry = Some(t),
         Carries::Stats(s) => point.server_stats = Some(s),
     }
@@ -170,7 +170,7 @@ pub fn parse_server_metrics(
         companion(
             file,
             SERVER_METRICS_ID,
-            Carries::Series(series),
+            Carries::Series(Box::new(series)),
             Some((from, to)),
             Metadata::default(),
         ),
