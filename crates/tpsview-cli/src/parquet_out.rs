@@ -416,6 +416,10 @@ pub fn write(
                     s.and_then(|s| s.tokens_per_decode_step),
                 );
                 points.f64("server_difference_pct", s.and_then(|s| s.difference_pct));
+                points.f64(
+                    "server_prefix_cache_hit_rate",
+                    s.and_then(|s| s.prefix_cache_hit_rate),
+                );
             }
             if energy {
                 let e = ps.energy.as_ref();

@@ -1498,6 +1498,8 @@ fn parquet_carries_the_servers_figures_per_level() {
         }
         // llama.cpp reports no KV-cache usage: null, never 0.
         assert_eq!(get("server_kv_cache_usage_mean"), Field::Null);
+        // Nor, in this file, its cached prompt tokens: no hit rate, null.
+        assert_eq!(get("server_prefix_cache_hit_rate"), Field::Null);
     }
     // A real AIPerf summary with GPU telemetry: its energy, as summarize --json writes it.
     let aiperf = root().join("tests/fixtures/aiperf/telemetry-c4_profile_export_aiperf.json");
