@@ -160,7 +160,7 @@ pub fn ViewerPage() -> impl IntoView {
                     <GapNotes summary=Signal::from(summary)/>
                     // Offered only where the walkthrough has levels to walk (a concurrency and both
                     // aggregations).
-                    {move || summary.with(|s| s.runs.iter().any(|r| !tpsview_core::learn::walkthrough(r).is_empty())).then(|| view! {
+                    {move || summary.with(|s| s.runs.iter().any(tpsview_core::learn::available)).then(|| view! {
                         <p><a href="#learn/1" data-testid="explain-link">"Explain this run step by step →"</a></p>
                     })}
                     {super::capacity::capacity_panel(Signal::from(summary))}

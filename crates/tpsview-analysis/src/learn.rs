@@ -27,17 +27,22 @@ fn f0(v: f64) -> String {
     crate::text::thousands(v, 0)
 }
 
+/// Whether a level can be walked through: a concurrency and both aggregations.
+fn walkable(p: &PointSummary) -> bool {
+    p.metrics.concurrency.is_some()
+        && p.metrics.per_stream_tps.is_some()
+        && p.metrics.system_tps.is_some()
+}
+
+/// Whether [`walkthrough`] has steps for `run`, without writing them (the viewer asks this of
+/// every run to offer the link; the steps themselves are the teaching module's).
+pub fn available(run: &RunSummary) -> bool {
+    run.points.iter().any(walkable)
+}
+
 /// The walkthrough for `run`; empty when it has no level with both aggregations.
 pub fn walkthrough(run: &RunSummary) -> Vec<Step> {
-    let levels: Vec<&PointSummary> = run
-        .points
-        .iter()
-        .filter(|p| {
-            p.metrics.concurrency.is_some()
-                && p.metrics.per_stream_tps.is_some()
-                && p.metrics.system_tps.is_some()
-        })
-        .collect();
+    let levels: Vec<&PointSummary> = run.points.iter().filter(|p| walkable(p)).collect();
     let (Some(lo), Some(hi)) = (levels.first(), levels.last()) else {
         return Vec::new();
     };

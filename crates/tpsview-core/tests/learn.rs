@@ -127,3 +127,15 @@ fn a_run_without_levels_has_no_walkthrough() {
     }
     assert!(walkthrough(&s.runs[0]).is_empty());
 }
+
+/// The viewer's "Explain this run" link asks `available`, which must agree with the walkthrough.
+#[test]
+fn available_agrees_with_the_walkthrough() {
+    let s = seed();
+    let mut run = s.runs[0].clone();
+    assert!(tpsview_core::learn::available(&run) && !walkthrough(&run).is_empty());
+    for p in &mut run.points {
+        p.metrics.per_stream_tps = None;
+    }
+    assert!(!tpsview_core::learn::available(&run) && walkthrough(&run).is_empty());
+}
