@@ -333,22 +333,14 @@ pub async fn run_level(
     let stopped = || stop.load(Ordering::Relaxed);
     if let Some(plan) = cfg.sessions {
         // `level` sessions in flight: each worker takes the next session and runs its turns.
-        let out = &out;
+        let record = &record;
         let worker = || async {
             loop {
                 let s = next.fetch_add(1, Ordering::Relaxed);
                 if stopped() || s >= plan.count {
                     break;
                 }
-                let one = sessions::run_session(client, cfg, &plan, s, run_start, |r| {
-                    progress.done.fetch_add(1, Ordering::Relaxed);
-                    progress
-                        .chunks
-                        .fetch_add(r.chunks.len() as u64, Ordering::Relaxed);
-                    if let Ok(mut o) = out.lock() {
-                        o.push(r);
-                    }
-                });
+                let one = sessions::run_session(client, cfg, &plan, s, run_start, record);
                 tokio::select! {
                     _ = one => {}
                     _ = wait_for(stop) => break,
