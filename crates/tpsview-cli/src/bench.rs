@@ -82,15 +82,9 @@ impl Config {
         }
     }
 
-    /// The request body: the same prompt for every request (so every request asks the same work).
-    pub fn body(&self) -> String {
-        let words: Vec<&str> = ["the", "a", "tokens", "per", "second", "of", "one", "stream"]
-            .iter()
-            .copied()
-            .cycle()
-            .take(self.prompt_tokens as usize)
-            .collect();
-        let prompt = words.join(" ");
+    /// What every request asks, whatever its prompt: the model, `max_tokens`, a stream with its
+    /// usage, temperature 0, and `ignore_eos` when asked.
+    pub fn request_json(&self) -> serde_json::Value {
         let mut v = serde_json::json!({
             "model": self.model,
             "max_tokens": self.max_tokens,
@@ -101,6 +95,19 @@ impl Config {
         if self.ignore_eos {
             v["ignore_eos"] = serde_json::Value::Bool(true);
         }
+        v
+    }
+
+    /// The request body: the same prompt for every request (so every request asks the same work).
+    pub fn body(&self) -> String {
+        let words: Vec<&str> = ["the", "a", "tokens", "per", "second", "of", "one", "stream"]
+            .iter()
+            .copied()
+            .cycle()
+            .take(self.prompt_tokens as usize)
+            .collect();
+        let prompt = words.join(" ");
+        let mut v = self.request_json();
         match self.endpoint {
             Endpoint::Completions => v["prompt"] = prompt.into(),
             Endpoint::Chat => {

@@ -62,18 +62,9 @@ pub fn body(
     history: &[(String, String)],
     message: &str,
 ) -> String {
-    let mut v = serde_json::json!({
-        "model": cfg.model,
-        "max_tokens": cfg.max_tokens,
-        "stream": true,
-        "stream_options": { "include_usage": true },
-        "temperature": 0.0,
-        // llama.cpp: reuse the slot's cached prefix (its default; said for servers that ask).
-        "cache_prompt": true,
-    });
-    if cfg.ignore_eos {
-        v["ignore_eos"] = serde_json::Value::Bool(true);
-    }
+    let mut v = cfg.request_json();
+    // llama.cpp: reuse the slot's cached prefix (its default; said for servers that ask).
+    v["cache_prompt"] = serde_json::Value::Bool(true);
     let system = prefix(plan.shared_prefix_tokens);
     match cfg.endpoint {
         super::Endpoint::Chat => {

@@ -34,6 +34,22 @@ async fn stub_url() -> String {
     format!("http://127.0.0.1:{port}")
 }
 
+/// One level of 2 sessions in flight against the stub.
+async fn level(c: &Config) -> Vec<crate::bench::Record> {
+    let stop = AtomicBool::new(false);
+    let client = reqwest::Client::new();
+    run_level(
+        &client,
+        c,
+        2,
+        Instant::now(),
+        &stop,
+        &Progress::default(),
+        None,
+    )
+    .await
+}
+
 const PLAN: Plan = Plan {
     count: 5,
     turns: 3,
@@ -80,18 +96,7 @@ fn each_turn_carries_the_shared_prefix_the_conversation_so_far_and_a_new_message
 async fn sessions_run_their_turns_in_order_and_record_the_cache_the_server_reports() {
     let url = stub_url().await;
     let c = config(&url, "stub", PLAN);
-    let client = reqwest::Client::new();
-    let stop = AtomicBool::new(false);
-    let recs = run_level(
-        &client,
-        &c,
-        2,
-        Instant::now(),
-        &stop,
-        &Progress::default(),
-        None,
-    )
-    .await;
+    let recs = level(&c).await;
     assert_eq!(recs.len(), 15);
     assert_eq!(c.recorded_per_level(), 15);
     assert!(
@@ -172,18 +177,7 @@ async fn a_stream_that_reasons_first_records_its_first_visible_token_apart() {
         },
     );
     c.max_tokens = 8;
-    let client = reqwest::Client::new();
-    let stop = AtomicBool::new(false);
-    let recs = run_level(
-        &client,
-        &c,
-        2,
-        Instant::now(),
-        &stop,
-        &Progress::default(),
-        None,
-    )
-    .await;
+    let recs = level(&c).await;
     assert_eq!(recs.len(), 2);
     for r in &recs {
         assert!(r.reasoned);
