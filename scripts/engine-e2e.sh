@@ -71,8 +71,13 @@ wait "$server" 2>/dev/null || true
 engine_start 1
 noise one-slot
 names=(--run-name "$work/same-a.json=4 slots" --run-name "$work/same-b.json=4 slots again" --run-name "$work/one-slot.json=1 slot")
+# The same server is judged on the figures a CI gate on throughput names (system and per-stream
+# T/s, mean TPOT and E2E), not on every figure: at 99 % each, some 40 judged figures flag one by
+# chance about a third of the time, and two did so in CI on this server (TTFT at concurrency 1 is
+# a few ms, +16.9 % with a core kept busy; a p99 over 8 requests is their maximum, +19.6 %).
+same_metrics=system_tps,per_stream_tps,tpot_mean_ms,e2e_mean_ms
 "$bin" compare "$work/same-a.json" "$work/same-b.json" "${names[@]}" --threshold 10 --fail-on-regression \
-  --json >"$work/same.json"
+  --metrics "$same_metrics" --json >"$work/same.json"
 set +e
 "$bin" compare "$work/same-a.json" "$work/one-slot.json" "${names[@]}" --threshold 10 --fail-on-regression \
   --json >"$work/slower.json" 2>"$work/slower.err"
@@ -84,9 +89,10 @@ import json, sys
 same, slower = (json.load(open(p))["verdicts"] for p in sys.argv[1:3])
 def of(vs, run, c, key):
     return [v for v in vs if v["run"].startswith(run) and v["concurrency"] == c and v["metric"] == key]
-# Every figure of the other setup judged over the 5 repeats of each, none beyond noise.
+# The figures named of the other setup judged over the 5 repeats of each, none beyond noise.
 judged = [v for v in same if v["run"].startswith("4 slots again") and v.get("verdict")]
 assert judged and all(v.get("repeats") == [5, 5] for v in judged), judged
+assert {v["metric"] for v in judged} == {"system_tps", "per_stream_tps", "tpot_mean_ms", "e2e_mean_ms"}, judged
 assert all(v["verdict"] != "regression" for v in same), [v for v in same if v["verdict"] == "regression"]
 for v in of(slower, "1 slot", 4.0, "system_tps"):
     assert v["verdict"] == "regression" and v["repeats"] == [5, 5], v

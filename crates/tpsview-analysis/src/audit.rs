@@ -95,6 +95,11 @@ pub fn audit(point: &Point, m: &PointMetrics) -> Audit {
             None if borrowed_from_tool(fig.canonical, fig.def) => None,
             None => match (fig.def, &point.requests) {
                 (Def::Same, _) => m.get(fig.canonical),
+                // The first visible token, against the requests' own (`turns.ttfvt_ms`).
+                (Def::Tool(ToolDef::FirstVisibleToken), _) => match fig.canonical {
+                    Metric::Latency(_, stat) => m.turns.ttfvt_ms.and_then(|d| *d.stat(stat)),
+                    _ => None,
+                },
                 (Def::Tool(d), Some(req)) => tool_value(d, req, m),
                 (Def::Tool(_), None) => None,
             },

@@ -26,19 +26,24 @@ fn point_json(name: &str) -> Value {
 
 /// Every number of `want` is in `got` at the same path, within 1e-12 of itself.
 fn assert_close(got: &Value, want: &Value, path: &str) {
+    assert_within(got, want, path, 1e-12);
+}
+
+/// Every number of `want` is in `got` at the same path, within `tol` of itself (relative).
+fn assert_within(got: &Value, want: &Value, path: &str, tol: f64) {
     match (got, want) {
         (_, Value::Object(w)) => {
             for (k, v) in w {
                 let g = got
                     .get(k)
                     .unwrap_or_else(|| panic!("{path}.{k} missing in {got}"));
-                assert_close(g, v, &format!("{path}.{k}"));
+                assert_within(g, v, &format!("{path}.{k}"), tol);
             }
         }
         (Value::Number(g), Value::Number(w)) => {
             let (g, w) = (g.as_f64().unwrap(), w.as_f64().unwrap());
             assert!(
-                (g - w).abs() <= 1e-12 * w.abs().max(1.0),
+                (g - w).abs() <= tol * w.abs().max(1.0),
                 "{path}: {g} against {w}"
             );
         }
@@ -118,6 +123,76 @@ fn aiperf_records_of_the_same_sessions_give_the_same_figures() {
         assert!(got.get(key).is_none(), "{key}: {got}");
     }
     assert!(got["sessions"]["cache_hit_rate"]["mean"].is_null(), "{got}");
+}
+
+#[test]
+fn guidellm_requests_of_the_same_sessions_give_the_same_figures_and_its_visible_token_is_audited() {
+    // GuideLLM's layout after v0.7.3 (`make_guidellm.py` names the source lines): sessions from
+    // `info.conversation_id` and `turn_index`, the first visible token from
+    // `first_output_token_iteration`, cached tokens from `cached_tokens`. Its times are epoch
+    // seconds (a double resolves ~2.4e-7 s there): within 1e-6.
+    let mut want = by_hand();
+    let w = want.as_object_mut().unwrap();
+    // No reasoning token count in its records: nothing that needs one.
+    for key in ["reasoning_tokens", "visible_system_tps"] {
+        w.remove(key);
+    }
+    let got = point_json("guidellm-benchmarks.json");
+    assert_within(&got, &want, "point", 1e-6);
+    for key in ["reasoning_tokens", "visible_system_tps"] {
+        assert!(got[key].is_null(), "{key}: {}", got[key]);
+    }
+    assert_within(
+        &got,
+        &json!({
+            "input_tokens": 1200,
+            "cached_prompt_tokens": 750,
+            "cache_hit_rate": 0.625,
+            "sessions": {"cache_hit_rate": {"mean": 0.625}}
+        }),
+        "point",
+        1e-6,
+    );
+    // Its own mean first visible token (950 ms, as the table gives) is checked against the
+    // requests', and agrees.
+    let audited: Vec<&str> = got["audited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        audited.contains(&"time_to_first_output_token_ms.mean"),
+        "{audited:?}"
+    );
+    assert_eq!(got["discrepancies"], json!([]));
+}
+
+#[test]
+fn a_guidellm_first_visible_token_that_disagrees_is_named_with_its_cause() {
+    let (file, bytes) = fixture("guidellm-benchmarks.json");
+    let text = String::from_utf8(bytes).unwrap();
+    // The tool's mean moved by +20 % (1140 ms against the requests' 950).
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["benchmarks"][0]["metrics"]["time_to_first_output_token_ms"]["successful"]["mean"] =
+        json!(1140.0);
+    let parsed = tpsview_core::parse_any(&file, v.to_string().as_bytes()).unwrap();
+    let s = tpsview_core::summarize(vec![parsed], &MetricOptions::default());
+    let point = serde_json::to_value(&s.runs[0].points[0]).unwrap();
+    let d = point["discrepancies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["tool_metric"] == "time_to_first_output_token_ms.mean")
+        .unwrap_or_else(|| panic!("{}", point["discrepancies"]));
+    assert!(
+        (d["recomputed"].as_f64().unwrap() - 950.0).abs() < 1e-3,
+        "{d}"
+    );
+    assert!(
+        d["likely_cause"].as_str().unwrap().contains("reasoning"),
+        "{d}"
+    );
 }
 
 #[test]

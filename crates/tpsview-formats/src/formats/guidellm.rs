@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::common::{self, at, first_num, num, read_values, Row, Rows};
 use crate::error::{Diagnostic, ParseError};
 use crate::model::{Metadata, Point, Report, Reported};
+use crate::requests::RowFacts;
 
 /// Format id.
 pub const ID: &str = "guidellm";
@@ -269,7 +270,7 @@ fn read_requests(
             gaps_s: None,
             error: None,
             invalid: None,
-            facts: Default::default(),
+            facts: facts(r, start),
         });
     }
     for r in errored {
@@ -282,6 +283,22 @@ fn read_requests(
         Some(rows.finish(file, &format!("{path}.requests"), diags)),
         n,
     )
+}
+
+/// A v0.6+ request's session and turn (`info.conversation_id`, `info.turn_index`: one id per
+/// conversation, turns from 0; every request its own conversation in a single-turn run), v0.7+'s
+/// first visible token (`info.timings.first_output_token_iteration`, "the first non-reasoning
+/// content token", epoch s) and, after v0.7.3, its cached prompt tokens (`cached_tokens`, from the
+/// server's `prompt_tokens_details`). GuideLLM keeps the reasoning text, not its token count.
+fn facts(r: &Value, start: Option<f64>) -> RowFacts {
+    let visible = num(r, "info.timings.first_output_token_iteration");
+    RowFacts {
+        session: common::first_text(r, &["info.conversation_id"]),
+        turn: num(r, "info.turn_index"),
+        reasoning_tokens: None,
+        ttfvt_s: visible.zip(start).map(|(v, s)| v - s),
+        cached_prompt_tokens: first_num(r, &["cached_tokens", "input_metrics.cached_tokens"]),
+    }
 }
 
 /// GuideLLM v0.4+'s measurement window, epoch seconds: its figures cover the requests that

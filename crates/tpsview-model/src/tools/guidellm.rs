@@ -111,6 +111,26 @@ const TPOT_V05: &[Figure] = &[Figure::tool(
     ToolDef::E2ePerToken,
 )];
 
+const VISIBLE: &str = "reasoning tokens: GuideLLM's time_to_first_token is the first token of any kind; time_to_first_output_token (v0.7+) waits for the first non-reasoning content token";
+
+/// v0.7+: the first visible token (`info.timings.first_output_token_iteration`).
+const VISIBLE_V07: &[Figure] = &[
+    Figure::tool(
+        "time_to_first_output_token_ms.mean",
+        Metric::Latency(Latency::Ttft, Stat::Mean),
+        1.0,
+        VISIBLE,
+        ToolDef::FirstVisibleToken,
+    ),
+    Figure::tool(
+        "time_to_first_output_token_ms.p99",
+        Metric::Latency(Latency::Ttft, Stat::P99),
+        1.0,
+        VISIBLE,
+        ToolDef::FirstVisibleToken,
+    ),
+];
+
 const NOTES_V02: &[&str] = &[
     "GuideLLM's \"ITL\" is tpsview's TPOT, (last − first token) / (N − 1), but its mean is token-weighted: Σ decode / Σ (N − 1)",
     "GuideLLM's \"TPOT\" (time_per_output_token) in v0.2–0.3 is (last − first token) / N: it divides by N, not N − 1",
@@ -125,6 +145,7 @@ const NOTES_V05: &[&str] = &[
     "output_tokens_per_second and requests_per_second are rate time series over the benchmark; their mean approximates system T/s",
     "output tokens are the server's usage count, else token iterations; the file may keep only a sample of requests",
     "timings are epoch seconds under info.timings; strategy synchronous = 1 stream, concurrent = `streams`, constant/poisson = a request rate",
+    "v0.6+: info.conversation_id and info.turn_index name each request's conversation and turn (a single-turn run gives every request its own); v0.7+: time_to_first_output_token is the first non-reasoning token, and output tokens count reasoning tokens (the reasoning text is kept, not its count); after v0.7.3: cached_tokens, the server's prompt_tokens_details.cached_tokens",
     "with warm-up or cool-down, every request is listed but the figures cover only those overlapping the measurement window (ending at or after scheduler_metrics.measure_start_time, starting at or before measure_end_time); tpsview counts the same requests and names the ones left out",
 ];
 
@@ -140,6 +161,6 @@ pub const VOCABULARY_V02: Vocabulary = Vocabulary {
 pub const VOCABULARY_V05: Vocabulary = Vocabulary {
     tool: V05,
     name: "GuideLLM v0.4+",
-    groups: &[DURATION_V05, COMMON, TPOT_V05],
+    groups: &[DURATION_V05, COMMON, TPOT_V05, VISIBLE_V07],
     notes: NOTES_V05,
 };
