@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, launch, open, shots, settled, upload, fixture, axe } from './harness.mjs';
+import { serve, launch, open, shots, settled, drawnAtSize, upload, fixture, axe } from './harness.mjs';
 
 let server, context;
 before(async () => { server = await serve(); context = await launch(); });
@@ -106,12 +106,12 @@ test('past fifty sessions the lanes are paged, fifty at a time, on a phone and d
   const hit = await page.locator('[data-testid=sessions-figures] tbody tr').nth(3).textContent();
   assert.match(hit, /^prefix-cache hit rate per session \(%\)(40(\.0)?){3}$/);
   await page.setViewportSize({ width: 390, height: 844 });
-  await settled(page);
+  await drawnAtSize(page);
   await pager.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'sessions-390x844.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await settled(page);
+  await drawnAtSize(page);
   await pager.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'sessions-dark.png') });
   assert.deepEqual(await axe(page), []);
@@ -134,6 +134,9 @@ test('the interactivity chart takes tokens/s per user at p90 as its x axis', asy
   await page.keyboard.press('ArrowRight');
   const tip = page.locator('[data-testid=chart-tooltip]');
   await tip.waitFor();
+  // Its rows name the axes' quantities (not per-stream T/s once x is per user).
+  assert.match(await tip.textContent(), /tokens\/s per user, p908\.98/);
+  assert.doesNotMatch(await tip.textContent(), /per-stream/);
   await page.screenshot({ path: path.join(shots, 'interactivity-per-user.png') });
   assert.deepEqual(log.errors, []);
   await page.close();

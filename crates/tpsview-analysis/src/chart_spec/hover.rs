@@ -145,6 +145,14 @@ impl ChartSpec {
         let s = &p.series[si];
         let (px, py) = s.points[k];
         let label = s.labels.get(k).cloned().unwrap_or_default();
+        // The axes' quantities as the chart was built: x per stream or per user, y system T/s or
+        // a cost.
+        let x_name = if self.x.label == super::interactivity::PER_USER_X_LABEL {
+            "tokens/s per user, p90"
+        } else {
+            "per-stream T/s"
+        };
+        let y_name = p.y.label.strip_suffix(" (log)").unwrap_or(&p.y.label);
         Some(Hover {
             x: px,
             title: format!("{} at concurrency {label}", s.run_label),
@@ -152,13 +160,13 @@ impl ChartSpec {
                 HoverRow {
                     panel: p.title.clone(),
                     run: s.run_label.clone(),
-                    series: "per-stream T/s".into(),
+                    series: x_name.into(),
                     value: px,
                 },
                 HoverRow {
                     panel: p.title.clone(),
                     run: s.run_label.clone(),
-                    series: "system T/s".into(),
+                    series: y_name.into(),
                     value: py,
                 },
             ],

@@ -25,6 +25,10 @@ pub fn pareto_frontier(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     out
 }
 
+/// The x axis's label when x is tokens/s per user (E2E-normalized) at p90; a tooltip names the
+/// quantity by the label's words before the colon.
+pub(crate) const PER_USER_X_LABEL: &str = "tokens/s per user, p90: output tokens ÷ the whole request's time (TTFT included), the rate 90 % of requests reach";
+
 /// Throughput against interactivity: per-stream T/s (x) against system T/s (y), each point
 /// labelled by its concurrency, with the Pareto frontier over all runs.
 pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
@@ -141,7 +145,7 @@ pub fn interactivity(summary: &Summary, opts: &ChartOptions) -> ChartSpec {
         ),
     };
     let x_label = if opts.per_user_x {
-        "tokens/s per user, p90: output tokens ÷ the whole request's time (TTFT included), the rate 90 % of requests reach"
+        PER_USER_X_LABEL
     } else {
         "per-stream T/s (interactivity: how fast one user sees tokens)"
     };
