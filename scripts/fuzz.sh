@@ -39,6 +39,7 @@ declare -A seeds=(
   [mlperf_summary]="tests/fixtures/mlperf tests/wild/mlperf" [mlperf_detail]="tests/fixtures/mlperf tests/wild/mlperf"
   [mlperf_system]="tests/fixtures/mlperf"
   [serving_console]="tests/wild/vllm tests/wild/sglang"
+  [inference_perf]="tests/wild/inference-perf" [genai_bench]="tests/wild/genai-bench"
   [parse_any]="tests/fixtures tests/wild" [redact]="tests/wild/aiperf tests/fixtures/vllm"
 )
 targets=("$@")

@@ -598,6 +598,84 @@ def aiperf_records(path, name):
     return [{"source": name, "figures": figs}]
 
 
+# --- inference-perf (kubernetes-sigs) lifecycle reports ------------------------------------
+
+def inference_perf_model(path):
+    """The model its config.yaml beside it names (`server.model_name`), if any."""
+    cfg = os.path.join(os.path.dirname(path), "config.yaml")
+    if not os.path.exists(cfg):
+        return None
+    import yaml  # PyYAML
+
+    return ((yaml.safe_load(open(cfg, encoding="utf-8")) or {}).get("server") or {}).get("model_name")
+
+
+def inference_perf(path, name):
+    """A stage or summary report: aggregates in seconds, shown as reported. Its TPOT and ITL are
+    left out where the ITL median is under 1/20 of its mean (timestamps per streamed line)."""
+    o = json_objects(path)[0]
+    succ, load = o["successes"], o.get("load_summary") or {}
+    lat = succ["latency"]
+    figs = {
+        "requests_ok": succ["count"],
+        "requests_failed": (o.get("failures") or {}).get("count", 0),
+        "system_tps": succ["throughput"]["output_tokens_per_sec"],
+        "request_throughput": succ["throughput"]["requests_per_sec"],
+        "ttft_ms.mean": lat["time_to_first_token"]["mean"] * 1e3,
+        "ttft_ms.p90": lat["time_to_first_token"]["p90"] * 1e3,
+        "e2e_ms.mean": lat["request_latency"]["mean"] * 1e3,
+        "reported.successes.throughput.output_tokens_per_sec": succ["throughput"]["output_tokens_per_sec"],
+    }
+    itl = lat["inter_token_latency"]
+    if itl["median"] < itl["mean"] / 20:
+        figs["tpot_ms.mean"] = None
+        figs["itl_ms.mean"] = None
+    else:
+        figs["tpot_ms.mean"] = lat["time_per_output_token"]["mean"] * 1e3
+        figs["itl_ms.mean"] = itl["mean"] * 1e3
+    if "concurrency" in load:
+        figs["concurrency"] = load["concurrency"]
+    elif "requested_rate" in load:
+        figs["request_rate"] = load["requested_rate"]
+    model = inference_perf_model(path)
+    point = {"source": name, "figures": figs}
+    if model:
+        point["label"] = model if "requested_rate" in load else model + " · all stages"
+    return [point]
+
+
+# --- genai-bench (sgl-project) ----------------------------------------------------------------
+
+def genai_bench(path, name):
+    """One run's file: tpsview's figures from its per-request records (times in `_time_unit`),
+    over every completed request; system T/s over the file's run_duration (no send times)."""
+    o = json_objects(path)[0]
+    agg = o["aggregated_metrics"]
+    to_s = 1e-3 if o.get("_time_unit") == "ms" else 1.0
+    ok = [r for r in o["individual_request_metrics"]
+          if r.get("error_code") is None and r.get("num_output_tokens")]
+    out = sum(r["num_output_tokens"] for r in ok)
+    tpots = [(r["e2e_latency"] - r["ttft"]) / (r["num_output_tokens"] - 1) for r in ok if r["num_output_tokens"] >= 2]
+    figs = {
+        "concurrency": agg["batch_size"] if agg.get("iteration_type") == "batch_size" else agg["num_concurrency"],
+        "requests_ok": len(ok),
+        "requests_failed": len([r for r in o["individual_request_metrics"] if r.get("error_code") is not None]),
+        "output_tokens": out,
+        "ttft_ms.mean": mean(r["ttft"] for r in ok) * to_s * 1e3,
+        "e2e_ms.mean": mean(r["e2e_latency"] for r in ok) * to_s * 1e3,
+        "tpot_ms.mean": mean(tpots) * to_s * 1e3,
+        "system_tps": out / agg["run_duration"],
+        "reported.aggregated_metrics.mean_output_throughput_tokens_per_s": agg["mean_output_throughput_tokens_per_s"],
+        "reported.aggregated_metrics.stats.ttft.mean": agg["stats"]["ttft"]["mean"] * to_s,
+    }
+    point = {"source": name, "figures": figs}
+    meta = os.path.join(os.path.dirname(path), "experiment_metadata.json")
+    if os.path.exists(meta):
+        m = json_objects(meta)[0]
+        point["label"] = m.get("api_model_name") or m.get("model")
+    return [point]
+
+
 def kind(path):
     """Which tool wrote a file, from what the file itself holds."""
     base = os.path.basename(path)
@@ -607,6 +685,8 @@ def kind(path):
         return "mlperf-detail"
     if base.endswith((".md", ".log", ".txt", ".csv", ".yaml", ".yml")):
         text = open(path, encoding="utf-8", errors="replace").read()
+        if base.endswith((".yaml", ".yml")) and "request_lifecycle:" in text and "model_name:" in text:
+            return "inference-perf-config"
         if base.endswith((".yaml", ".yml")) and ("request_performance:" in text or (
                 "output_tokens_per_sec:" in text and "scenario:" in text)):
             return "llmd"
@@ -627,6 +707,12 @@ def kind(path):
     o = objs[0][0] if isinstance(objs[0], list) and objs[0] else objs[0]
     if not isinstance(o, dict):
         return "unknown"
+    if "load_summary" in o and "successes" in o:
+        return "inference-perf"
+    if "aggregated_metrics" in o and "individual_request_metrics" in o:
+        return "genai-bench"
+    if "traffic_scenario" in o and "benchmark_version" in o:
+        return "genai-bench-metadata"
     if "metadata" in o and "metrics" in o:
         return "aiperf-records"
     if "experiments" in o:
@@ -719,6 +805,11 @@ def file_points(f, folder_files, folder=None):
         "serving-console": lambda: serving_console(path, name),
         "llama-table": lambda: llama_table(path, name),
         "vllm-sweep-csv": lambda: vllm_sweep_csv(path, name),
+        "inference-perf": lambda: inference_perf(path, name),
+        "genai-bench": lambda: genai_bench(path, name),
+        # A run's configuration: no point of its own (its runs take its model).
+        "inference-perf-config": lambda: [],
+        "genai-bench-metadata": lambda: [],
     }.get(k)
     # A file without a reader here (console reports, detail logs alone): it must give a point.
     return fn() if fn else [{"source": name, "figures": {}}]

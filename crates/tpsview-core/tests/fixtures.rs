@@ -149,6 +149,27 @@ fn every_format_is_detected_from_its_fixture() {
             "../wild/vllm/tsho-vllm-benchmark-scripts/bench-medium-rate4.log",
             Format::ServingConsole,
         ),
+        // The tools of 2026: real files of the corpus, results and configuration alike.
+        (
+            "../wild/inference-perf/dmitripikus-coordinator-performance-1/stage_3_lifecycle_metrics.json",
+            Format::InferencePerf,
+        ),
+        (
+            "../wild/inference-perf/inference-sim-training-2/summary_lifecycle_metrics.json",
+            Format::InferencePerf,
+        ),
+        (
+            "../wild/inference-perf/inference-sim-training-1/config.yaml",
+            Format::InferencePerf,
+        ),
+        (
+            "../wild/genai-bench/basetenlabs-genai-bench-1/N2000_200_200_20_text-to-text_num_concurrency_2_time_63s.json",
+            Format::GenaiBench,
+        ),
+        (
+            "../wild/genai-bench/samplecatalina-mini-serve-1/experiment_metadata.json",
+            Format::GenaiBench,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
@@ -1032,6 +1053,8 @@ fn the_new_readers_survive_cut_and_corrupted_fixtures() {
                         | Format::AiperfServerStats
                         | Format::LlmdReport
                         | Format::VllmSweepCsv
+                        | Format::InferencePerf
+                        | Format::GenaiBench
                 )
             }) {
                 files.push((p, f));

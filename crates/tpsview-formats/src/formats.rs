@@ -11,9 +11,11 @@ pub mod aiperf;
 pub mod aiperf_exports;
 pub mod aiperf_sweep;
 mod common;
+pub mod genai_bench;
 pub mod genai_perf;
 pub mod guidellm;
 pub mod inference_benchmarker;
+pub mod inference_perf;
 pub mod inferencex;
 pub mod llama_bench;
 pub mod llmd;
@@ -96,10 +98,12 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 31] = [
+pub const SPECS: [&FormatSpec; 33] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
+    &inference_perf::SPEC,
+    &genai_bench::SPEC,
     &aiperf_sweep::SPEC,
     &mlperf::SUMMARY_SPEC,
     &mlperf::DETAIL_SPEC,

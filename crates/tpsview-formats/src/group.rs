@@ -337,6 +337,7 @@ fn attach(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
 /// level are kept and flagged.
 pub fn group(mut files: Vec<Parsed>) -> (Report, Vec<Diagnostic>) {
     let mut diags = Vec::new();
+    folder_metadata(&mut files, &mut diags);
     attach(&mut files, &mut diags);
     pair(&mut files, &mut diags);
     // MLPerf system descriptions: no run of their own; their runs take the GPU name and count.
@@ -489,6 +490,58 @@ fn split_by_folder(run: Run, forced: &[RunName], out: &mut Vec<Run>, diags: &mut
 /// Gives MLPerf runs the accelerator name and count of their submission's `systems/<name>.json`:
 /// the one whose file name (or `system_name`) is the system in the log's path, or — when one system
 /// file was loaded and a run's path names none — that one. A system file no run takes is said.
+/// Tools that write their run's configuration in a file of its own beside the results
+/// (inference-perf's `config.yaml`, genai-bench's `experiment_metadata.json`): read as a report
+/// with metadata and no runs, by the tool's own reader.
+const FOLDER_METADATA: &[Format] = &[Format::InferencePerf, Format::GenaiBench];
+
+/// Gives each run of a [`FOLDER_METADATA`] tool the metadata of that tool's configuration file
+/// in its folder (where there is exactly one): its model, engine and labels fill what the run
+/// lacks, and a run named after the tool alone is named after the model. A configuration with
+/// no results beside it is said.
+fn folder_metadata(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
+    let configs: Vec<(usize, Format, String)> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| FOLDER_METADATA.contains(&p.format) && p.report.runs.is_empty())
+        .map(|(i, p)| (i, p.format, folder(&p.file).to_owned()))
+        .collect();
+    for &(c, format, ref dir) in &configs {
+        if configs
+            .iter()
+            .filter(|(_, f, d)| *f == format && d == dir)
+            .count()
+            > 1
+        {
+            continue;
+        }
+        let meta = files[c].report.meta.clone();
+        let mut used = false;
+        for p in files.iter_mut() {
+            if p.format != format || folder(&p.file) != dir.as_str() || p.report.runs.is_empty() {
+                continue;
+            }
+            used = true;
+            for run in &mut p.report.runs {
+                let tool = format.id();
+                if let Some(model) = meta.model.as_deref().filter(|_| run.meta.model.is_none()) {
+                    if let Some(rest) = run.label.setup.strip_prefix(tool) {
+                        run.label.setup = format!("{model}{rest}");
+                    }
+                }
+                run.meta.inherit(&meta);
+            }
+        }
+        if !used {
+            diags.push(Diagnostic::info(
+                &files[c].file,
+                "(file)",
+                "a run's configuration with none of its results loaded beside it (from the same folder): nothing took its model",
+            ));
+        }
+    }
+}
+
 fn apply_systems(
     systems: &[(String, crate::model::Metadata)],
     runs: &mut [Run],

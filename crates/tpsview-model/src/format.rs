@@ -69,14 +69,20 @@ pub enum Format {
     VllmSweepCsv,
     /// The `Serving Benchmark Result` block of vLLM's or SGLang's console.
     ServingConsole,
+    /// kubernetes-sigs/inference-perf's `*_lifecycle_metrics.json` (and its `config.yaml`).
+    InferencePerf,
+    /// sgl-project/genai-bench's per-run JSON (and its `experiment_metadata.json`).
+    GenaiBench,
 }
 
 impl Format {
     /// Every format, in detection order (the order of the readers' table, which checks it).
-    pub const ALL: [Format; 31] = [
+    pub const ALL: [Format; 33] = [
         Format::Tpsview,
         Format::VllmSweepCsv,
         Format::LlmdReport,
+        Format::InferencePerf,
+        Format::GenaiBench,
         Format::AiperfSweep,
         Format::MlperfSummary,
         Format::MlperfDetail,
@@ -141,6 +147,8 @@ impl Format {
             Format::VllmLatency => "vllm-bench-latency",
             Format::VllmThroughput => "vllm-bench-throughput",
             Format::VllmServe => "vllm-bench-serve",
+            Format::InferencePerf => "inference-perf",
+            Format::GenaiBench => "genai-bench",
         }
     }
 
@@ -180,6 +188,12 @@ impl Format {
             Format::VllmLatency => "vLLM bench latency JSON",
             Format::VllmThroughput => "vLLM bench throughput JSON",
             Format::VllmServe => "vLLM bench serve result",
+            Format::InferencePerf => {
+                "inference-perf lifecycle reports (summary_/stage_N_lifecycle_metrics.json, config.yaml)"
+            }
+            Format::GenaiBench => {
+                "genai-bench results (one JSON per scenario and level, experiment_metadata.json)"
+            }
         }
     }
 

@@ -43,9 +43,11 @@ macro_rules! dotted_stats {
 
 pub mod aiperf;
 pub mod aiperf_sweep;
+pub mod genai_bench;
 pub mod genai_perf;
 pub mod guidellm;
 pub mod inference_benchmarker;
+pub mod inference_perf;
 pub mod inferencex;
 pub mod llama_bench;
 pub mod llmd;
@@ -77,6 +79,8 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     inferencex::VOCABULARY,
     aiperf_sweep::VOCABULARY,
     llmd::VOCABULARY,
+    inference_perf::VOCABULARY,
+    genai_bench::VOCABULARY,
     probe::VOCABULARY,
 ];
 
