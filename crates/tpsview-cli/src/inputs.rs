@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use tpsview_core::formats::vllm::sweep;
 use tpsview_core::formats::{self, Format, Parsed};
+use tpsview_core::mapping::Mapping;
 
 /// Files to read, and how to read them.
 #[derive(clap::Args, Debug)]
@@ -21,6 +22,10 @@ pub struct Inputs {
     /// given the same name form one run, as the viewer's run-name box does.
     #[arg(long = "run-name", value_name = "PATH=NAME", value_parser = run_name)]
     pub run_names: Vec<(PathBuf, String)>,
+    /// Read every file that no reader recognises through this mapping (a `tpsview-mapping/1`
+    /// document: `tpsview map FILE` proposes one; docs/viewer.md, "A file no reader knows").
+    #[arg(long = "map", value_name = "MAPPING.json")]
+    pub map: Option<PathBuf>,
 }
 
 /// Parses a `--run-name PATH=NAME`.
@@ -79,6 +84,14 @@ impl Inputs {
     pub fn load(&self) -> Loaded {
         let mut parsed = Vec::new();
         let mut failed = 0;
+        // A bad mapping is one error, before any file is read.
+        if let Err(e) = self.mapping() {
+            eprintln!("error: --map {e}");
+            return Loaded {
+                parsed,
+                failed: self.files.len().max(1),
+            };
+        }
         for path in &self.files {
             if path.is_dir() {
                 match dir_files(path) {
@@ -134,9 +147,28 @@ impl Inputs {
         Loaded { parsed, failed }
     }
 
+    /// The mapping `--map` names, read and checked (an error names the mapping's file and field).
+    pub fn mapping(&self) -> Result<Option<Mapping>, String> {
+        let Some(p) = &self.map else { return Ok(None) };
+        let name = display_name(p);
+        let bytes = std::fs::read(p).map_err(|e| format!("{name}: cannot read: {e}"))?;
+        Mapping::from_json(&name, &bytes)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
     fn read(&self, path: &Path) -> Result<Parsed, String> {
         let name = display_name(path);
         let cannot = |e: std::io::Error| format!("{name}: cannot read: {e}");
+        if let (Some(m), None) = (self.mapping()?, self.format) {
+            let bytes = std::fs::read(path).map_err(cannot)?;
+            if formats::detect(&bytes).is_none() {
+                let mut parsed =
+                    formats::parse_mapped(&name, &bytes, &m).map_err(|e| e.to_string())?;
+                self.name_run(path, &mut parsed);
+                return Ok(parsed);
+            }
+        }
         let streamed = crate::ingest::read_streamed(path, &name, self.format).map_err(cannot)?;
         let mut parsed = match streamed {
             Some(p) => p,
@@ -149,7 +181,12 @@ impl Inputs {
             }
         }
         .map_err(|e| e.to_string())?;
-        // The last --run-name that covers this file wins.
+        self.name_run(path, &mut parsed);
+        Ok(parsed)
+    }
+
+    /// The last --run-name that covers this file names its runs.
+    fn name_run(&self, path: &Path, parsed: &mut Parsed) {
         if let Some((_, n)) = self
             .run_names
             .iter()
@@ -158,7 +195,6 @@ impl Inputs {
         {
             parsed.run_label = Some(n.clone());
         }
-        Ok(parsed)
     }
 }
 

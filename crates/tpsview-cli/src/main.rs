@@ -15,6 +15,7 @@ mod embed;
 mod formats;
 mod ingest;
 mod inputs;
+mod map;
 mod parquet_out;
 mod probe;
 mod report;
@@ -59,6 +60,9 @@ enum Command {
     StubServer(bench::cli::StubArgs),
     /// List the formats tpsview reads and each tool's figures mapped to tpsview's metrics.
     Formats(formats::Args),
+    /// Show what a file no reader knows holds and propose a mapping for it (a small JSON
+    /// document to correct and give back with --map).
+    Map(map::Args),
     /// Draw a chart as an SVG: throughput (default), latency or interactivity.
     Chart(chart::Args),
     /// Write one self-contained HTML report: run headers, answer cards, data health, every chart
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::cli::run(a),
         Command::StubServer(a) => bench::cli::run_stub(a),
         Command::Formats(a) => formats::run(a),
+        Command::Map(a) => map::run(a),
         Command::Chart(a) => chart::run(a),
         Command::Report(a) => report::run(a),
     };

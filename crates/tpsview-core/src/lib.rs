@@ -12,7 +12,7 @@ pub use tpsview_analysis::{
     answer, chart_spec, claim, compare, energy, health, learn, metrics, noise, probe, roofline,
     server, simulate, slo, spec, viewer,
 };
-pub use tpsview_formats::{formats, group, progress, redact, scan, synthetic, transfer};
+pub use tpsview_formats::{formats, group, mapping, progress, redact, scan, synthetic, transfer};
 pub use tpsview_model::{bounds, error, model, par, requests, stats, text, vocabulary};
 
 /// The `--json` contract ([`tpsview_analysis::summary`]), and [`summarize`](summary::summarize):
@@ -36,6 +36,28 @@ pub use error::{Diagnostic, ParseError};
 pub use formats::{detect, parse_any, Format, Parsed};
 pub use metrics::MetricOptions;
 pub use summary::{summarize, Summary};
+
+/// What the mapping's fuzz target runs (fuzz/fuzz_targets/mapping.rs): `data` as a mapping
+/// document, and as a file no reader knows — inspected, a mapping proposed, the file read
+/// through it. Any panic is a bug.
+pub fn fuzz_mapping(data: &[u8]) {
+    // Arbitrary bytes as a mapping document: refused or accepted, never a panic.
+    let _ = mapping::Mapping::from_json("fuzz-mapping.json", data);
+    // Arbitrary bytes as a file no reader knows: inspected, a mapping proposed (which, written
+    // out, reads back the same where it is complete), and the file read through it.
+    let Ok(shape) = mapping::inspect("fuzz.json", data) else {
+        return;
+    };
+    let m = mapping::propose(&shape);
+    if m.check().is_ok() {
+        let back = mapping::Mapping::from_json("m.json", m.to_json().as_bytes());
+        assert_eq!(back.ok().as_ref(), Some(&m), "a proposal does not read back the same");
+    }
+    if let Ok(parsed) = formats::parse_mapped("fuzz.json", data, &m) {
+        let s = summarize(vec![parsed], &MetricOptions::default());
+        let _ = chart_spec::throughput(&s, &chart_spec::ChartOptions::default());
+    }
+}
 
 /// What every fuzz target runs (fuzz/): parse `data` as `format` (for the formats read as they
 /// arrive — vLLM, SGLang, AIPerf records, LLMPerf responses, GenAI-Perf exports — also chunk by

@@ -10,7 +10,7 @@ pub use crate::vocabulary::{Def, Figure, Series, ToolDef, Vocabulary};
 pub mod aiperf;
 pub mod aiperf_exports;
 pub mod aiperf_sweep;
-mod common;
+pub(crate) mod common;
 pub mod genai_bench;
 pub mod genai_perf;
 pub mod guidellm;
@@ -98,7 +98,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 33] = [
+pub const SPECS: [&FormatSpec; 34] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -132,6 +132,7 @@ pub const SPECS: [&FormatSpec; 33] = [
     &vllm_offline::LATENCY_SPEC,
     &vllm_offline::THROUGHPUT_SPEC,
     &vllm::SPEC,
+    &crate::mapping::SPEC,
 ];
 
 /// Whether a file's sniffed ends hold a format's signature (see [`FormatSpec::detect`]).
@@ -225,6 +226,25 @@ pub fn parse_with_progress(
     Ok(redacted(Parsed {
         file: file.to_owned(),
         format,
+        report,
+        diagnostics,
+        run_label: None,
+    }))
+}
+
+/// Reads `bytes` through a mapping (a file no reader knows): the same answer as a reader's,
+/// masked alike.
+pub fn parse_mapped(
+    file: &str,
+    bytes: &[u8],
+    mapping: &crate::mapping::Mapping,
+) -> Result<Parsed, ParseError> {
+    check_not_empty(file, bytes).map_err(crate::redact::error)?;
+    let (report, diagnostics) =
+        crate::mapping::apply(file, bytes, mapping).map_err(crate::redact::error)?;
+    Ok(redacted(Parsed {
+        file: file.to_owned(),
+        format: Format::Mapped,
         report,
         diagnostics,
         run_label: None,

@@ -73,11 +73,13 @@ pub enum Format {
     InferencePerf,
     /// sgl-project/genai-bench's per-run JSON (and its `experiment_metadata.json`).
     GenaiBench,
+    /// A file no reader knows, read through a `tpsview-mapping/1` document (never detected).
+    Mapped,
 }
 
 impl Format {
     /// Every format, in detection order (the order of the readers' table, which checks it).
-    pub const ALL: [Format; 33] = [
+    pub const ALL: [Format; 34] = [
         Format::Tpsview,
         Format::VllmSweepCsv,
         Format::LlmdReport,
@@ -111,6 +113,7 @@ impl Format {
         Format::VllmLatency,
         Format::VllmThroughput,
         Format::VllmServe,
+        Format::Mapped,
     ];
 
     /// A stable id, used in reports (`source_format`) and on the command line.
@@ -149,6 +152,7 @@ impl Format {
             Format::VllmServe => "vllm-bench-serve",
             Format::InferencePerf => "inference-perf",
             Format::GenaiBench => "genai-bench",
+            Format::Mapped => "mapping",
         }
     }
 
@@ -194,6 +198,7 @@ impl Format {
             Format::GenaiBench => {
                 "genai-bench results (one JSON per scenario and level, experiment_metadata.json)"
             }
+            Format::Mapped => "any JSON, JSON lines or CSV, read through a mapping (--map)",
         }
     }
 
