@@ -676,6 +676,31 @@ def genai_bench(path, name):
     return [point]
 
 
+# --- evalscope perf (ModelScope) -----------------------------------------------------------
+
+def evalscope(path, name):
+    """A benchmark_summary.json: its means as stated (before v1.7: seconds), the model from the
+    benchmark_args.json beside it."""
+    o = json_objects(path)[0]
+    figs = {
+        "concurrency": o.get("Number of concurrency", o.get("Concurrency")),
+        "requests_ok": o["Succeed requests"],
+        "requests_failed": o["Failed requests"],
+        "system_tps": o["Output token throughput (tok/s)"],
+        "duration_s": o["Time taken for tests (s)"],
+        "ttft_ms.mean": o["Average time to first token (s)"] * 1e3,
+        "tpot_ms.mean": o["Average time per output token (s)"] * 1e3,
+        "e2e_ms.mean": o["Average latency (s)"] * 1e3,
+        "reported.Output token throughput (tok/s)": o["Output token throughput (tok/s)"],
+    }
+    point = {"source": name, "figures": figs}
+    args = os.path.join(os.path.dirname(path), "benchmark_args.json")
+    if os.path.exists(args):
+        a = json_objects(args)[0]
+        point["label"] = (a.get("model_id") or a.get("model")).rstrip("/").rsplit("/", 1)[-1]
+    return [point]
+
+
 def kind(path):
     """Which tool wrote a file, from what the file itself holds."""
     base = os.path.basename(path)
@@ -707,6 +732,10 @@ def kind(path):
     o = objs[0][0] if isinstance(objs[0], list) and objs[0] else objs[0]
     if not isinstance(o, dict):
         return "unknown"
+    if "Output token throughput (tok/s)" in o:
+        return "evalscope"
+    if "Percentiles" in o or "log_every_n_query" in o:
+        return "evalscope-companion"
     if "load_summary" in o and "successes" in o:
         return "inference-perf"
     if "aggregated_metrics" in o and "individual_request_metrics" in o:
@@ -810,6 +839,8 @@ def file_points(f, folder_files, folder=None):
         # A run's configuration: no point of its own (its runs take its model).
         "inference-perf-config": lambda: [],
         "genai-bench-metadata": lambda: [],
+        "evalscope": lambda: evalscope(path, name),
+        "evalscope-companion": lambda: [],
     }.get(k)
     # A file without a reader here (console reports, detail logs alone): it must give a point.
     return fn() if fn else [{"source": name, "figures": {}}]

@@ -51,7 +51,11 @@ pub fn fuzz_mapping(data: &[u8]) {
     let m = mapping::propose(&shape);
     if m.check().is_ok() {
         let back = mapping::Mapping::from_json("m.json", m.to_json().as_bytes());
-        assert_eq!(back.ok().as_ref(), Some(&m), "a proposal does not read back the same");
+        assert_eq!(
+            back.ok().as_ref(),
+            Some(&m),
+            "a proposal does not read back the same"
+        );
     }
     if let Ok(parsed) = formats::parse_mapped("fuzz.json", data, &m) {
         let s = summarize(vec![parsed], &MetricOptions::default());

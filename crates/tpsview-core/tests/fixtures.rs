@@ -170,6 +170,18 @@ fn every_format_is_detected_from_its_fixture() {
             "../wild/genai-bench/samplecatalina-mini-serve-1/experiment_metadata.json",
             Format::GenaiBench,
         ),
+        (
+            "../wild/evalscope/kitsnail-evalperf-1/benchmark_summary.json",
+            Format::Evalscope,
+        ),
+        (
+            "../wild/evalscope/ywmk-mktest_pressure-1/parallel_1_number_10/benchmark_args.json",
+            Format::Evalscope,
+        ),
+        (
+            "../wild/evalscope/kitsnail-evalperf-2/benchmark_percentile.json",
+            Format::Evalscope,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {

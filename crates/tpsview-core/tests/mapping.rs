@@ -199,7 +199,10 @@ fn the_fuzz_entry_survives_the_harness_cut_and_corrupted() {
     for cut in (0..HARNESS.len()).step_by(7) {
         tpsview_core::fuzz_mapping(&HARNESS.as_bytes()[..cut]);
     }
-    for (i, b) in [b'{', b'"', b'-', b'\n', 0xFF, b'9', b','].iter().enumerate() {
+    for (i, b) in [b'{', b'"', b'-', b'\n', 0xFF, b'9', b',']
+        .iter()
+        .enumerate()
+    {
         let mut bad = HARNESS.as_bytes().to_vec();
         bad[(HARNESS.len() * (i + 1)) / 8] = *b;
         tpsview_core::fuzz_mapping(&bad);

@@ -238,13 +238,13 @@ fn genai_bench_statistics_over_fewer_requests_are_said_and_a_bad_unit_is_an_erro
     assert!(e.to_string().contains("individual_request_metrics"), "{e}");
 }
 
-/// Every real file of the two tools, whole, cut and with bytes overwritten, through its reader
+/// Every real file of the three tools, whole, cut and with bytes overwritten, through its reader
 /// and the whole pipeline: nothing panics (libFuzzer explores further: fuzz/fuzz_targets/).
 #[test]
 fn the_real_files_survive_cuts_and_corruption() {
     let wild = format!("{}/../../tests/wild", env!("CARGO_MANIFEST_DIR"));
     let mut n = 0;
-    for tool in ["inference-perf", "genai-bench"] {
+    for tool in ["inference-perf", "genai-bench", "evalscope"] {
         let mut walk = vec![std::path::PathBuf::from(format!("{wild}/{tool}"))];
         while let Some(d) = walk.pop() {
             for e in std::fs::read_dir(&d).unwrap().flatten() {
@@ -256,7 +256,10 @@ fn the_real_files_survive_cuts_and_corruption() {
                 let bytes = std::fs::read(&p).unwrap();
                 let format = tpsview_core::detect(&bytes).unwrap();
                 assert!(
-                    matches!(format, Format::InferencePerf | Format::GenaiBench),
+                    matches!(
+                        format,
+                        Format::InferencePerf | Format::GenaiBench | Format::Evalscope
+                    ),
                     "{}: {format:?}",
                     p.display()
                 );
@@ -273,5 +276,5 @@ fn the_real_files_survive_cuts_and_corruption() {
             }
         }
     }
-    assert_eq!(n, 40);
+    assert_eq!(n, 67);
 }

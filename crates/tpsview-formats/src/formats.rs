@@ -11,6 +11,7 @@ pub mod aiperf;
 pub mod aiperf_exports;
 pub mod aiperf_sweep;
 pub(crate) mod common;
+pub mod evalscope;
 pub mod genai_bench;
 pub mod genai_perf;
 pub mod guidellm;
@@ -98,12 +99,13 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 34] = [
+pub const SPECS: [&FormatSpec; 35] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
     &inference_perf::SPEC,
     &genai_bench::SPEC,
+    &evalscope::SPEC,
     &aiperf_sweep::SPEC,
     &mlperf::SUMMARY_SPEC,
     &mlperf::DETAIL_SPEC,

@@ -491,9 +491,10 @@ fn split_by_folder(run: Run, forced: &[RunName], out: &mut Vec<Run>, diags: &mut
 /// the one whose file name (or `system_name`) is the system in the log's path, or — when one system
 /// file was loaded and a run's path names none — that one. A system file no run takes is said.
 /// Tools that write their run's configuration in a file of its own beside the results
-/// (inference-perf's `config.yaml`, genai-bench's `experiment_metadata.json`): read as a report
+/// (inference-perf's `config.yaml`, genai-bench's `experiment_metadata.json`, evalscope's
+/// `benchmark_args.json`): read as a report
 /// with metadata and no runs, by the tool's own reader.
-const FOLDER_METADATA: &[Format] = &[Format::InferencePerf, Format::GenaiBench];
+const FOLDER_METADATA: &[Format] = &[Format::InferencePerf, Format::GenaiBench, Format::Evalscope];
 
 /// Gives each run of a [`FOLDER_METADATA`] tool the metadata of that tool's configuration file
 /// in its folder (where there is exactly one): its model, engine and labels fill what the run
@@ -503,7 +504,11 @@ fn folder_metadata(files: &mut [Parsed], diags: &mut Vec<Diagnostic>) {
     let configs: Vec<(usize, Format, String)> = files
         .iter()
         .enumerate()
-        .filter(|(_, p)| FOLDER_METADATA.contains(&p.format) && p.report.runs.is_empty())
+        .filter(|(_, p)| {
+            FOLDER_METADATA.contains(&p.format)
+                && p.report.runs.is_empty()
+                && p.report.meta != crate::model::Metadata::default()
+        })
         .map(|(i, p)| (i, p.format, folder(&p.file).to_owned()))
         .collect();
     for &(c, format, ref dir) in &configs {

@@ -73,18 +73,21 @@ pub enum Format {
     InferencePerf,
     /// sgl-project/genai-bench's per-run JSON (and its `experiment_metadata.json`).
     GenaiBench,
+    /// ModelScope evalscope `perf`'s `benchmark_summary.json` (and its args and percentiles).
+    Evalscope,
     /// A file no reader knows, read through a `tpsview-mapping/1` document (never detected).
     Mapped,
 }
 
 impl Format {
     /// Every format, in detection order (the order of the readers' table, which checks it).
-    pub const ALL: [Format; 34] = [
+    pub const ALL: [Format; 35] = [
         Format::Tpsview,
         Format::VllmSweepCsv,
         Format::LlmdReport,
         Format::InferencePerf,
         Format::GenaiBench,
+        Format::Evalscope,
         Format::AiperfSweep,
         Format::MlperfSummary,
         Format::MlperfDetail,
@@ -152,6 +155,7 @@ impl Format {
             Format::VllmServe => "vllm-bench-serve",
             Format::InferencePerf => "inference-perf",
             Format::GenaiBench => "genai-bench",
+            Format::Evalscope => "evalscope",
             Format::Mapped => "mapping",
         }
     }
@@ -197,6 +201,9 @@ impl Format {
             }
             Format::GenaiBench => {
                 "genai-bench results (one JSON per scenario and level, experiment_metadata.json)"
+            }
+            Format::Evalscope => {
+                "evalscope perf results (benchmark_summary.json, benchmark_args.json)"
             }
             Format::Mapped => "any JSON, JSON lines or CSV, read through a mapping (--map)",
         }

@@ -43,6 +43,7 @@ macro_rules! dotted_stats {
 
 pub mod aiperf;
 pub mod aiperf_sweep;
+pub mod evalscope;
 pub mod genai_bench;
 pub mod genai_perf;
 pub mod guidellm;
@@ -81,6 +82,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     llmd::VOCABULARY,
     inference_perf::VOCABULARY,
     genai_bench::VOCABULARY,
+    evalscope::VOCABULARY,
     probe::VOCABULARY,
 ];
 
