@@ -37,6 +37,29 @@ pub use formats::{detect, parse_any, Format, Parsed};
 pub use metrics::MetricOptions;
 pub use summary::{summarize, Summary};
 
+/// [`fuzz_one`] on a file whole, cut at five places and with a byte overwritten at six (the
+/// tests' quick stand-in for libFuzzer on the real files and fixtures of a reader).
+pub fn fuzz_cut_and_corrupted(format: Format, bytes: &[u8]) {
+    fuzz_one(format, bytes);
+    for cut in [
+        1,
+        5,
+        bytes.len() / 3,
+        bytes.len() / 2,
+        bytes.len().saturating_sub(1),
+    ] {
+        fuzz_one(format, &bytes[..cut.min(bytes.len())]);
+    }
+    if bytes.is_empty() {
+        return;
+    }
+    for (i, b) in [b'{', b'"', b'-', b'\n', 0xFF, b'9'].iter().enumerate() {
+        let mut bad = bytes.to_vec();
+        bad[(bytes.len() * (i + 1)) / 7] = *b;
+        fuzz_one(format, &bad);
+    }
+}
+
 /// What the mapping's fuzz target runs (fuzz/fuzz_targets/mapping.rs): `data` as a mapping
 /// document, and as a file no reader knows — inspected, a mapping proposed, the file read
 /// through it. Any panic is a bug.

@@ -1076,16 +1076,6 @@ fn the_new_readers_survive_cut_and_corrupted_fixtures() {
     }
     assert!(files.len() >= 14, "{files:?}");
     for (p, format) in &files {
-        let bytes = std::fs::read(p).unwrap();
-        tpsview_core::fuzz_one(*format, &bytes);
-        for cut in [1, 5, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
-            tpsview_core::fuzz_one(*format, &bytes[..cut.min(bytes.len())]);
-        }
-        for (i, b) in [b'{', b'"', b'-', b'\n', 0xFF, b'9'].iter().enumerate() {
-            let mut bad = bytes.clone();
-            let at = (bytes.len() * (i + 1)) / 7;
-            bad[at] = *b;
-            tpsview_core::fuzz_one(*format, &bad);
-        }
+        tpsview_core::fuzz_cut_and_corrupted(*format, &std::fs::read(p).unwrap());
     }
 }

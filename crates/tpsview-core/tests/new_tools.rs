@@ -264,15 +264,7 @@ fn the_real_files_survive_cuts_and_corruption() {
                     p.display()
                 );
                 n += 1;
-                tpsview_core::fuzz_one(format, &bytes);
-                for cut in [1, 5, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
-                    tpsview_core::fuzz_one(format, &bytes[..cut.min(bytes.len())]);
-                }
-                for (i, b) in [b'{', b'"', b'-', b'\n', 0xFF, b'9'].iter().enumerate() {
-                    let mut bad = bytes.clone();
-                    bad[(bytes.len() * (i + 1)) / 7] = *b;
-                    tpsview_core::fuzz_one(format, &bad);
-                }
+                tpsview_core::fuzz_cut_and_corrupted(format, &bytes);
             }
         }
     }

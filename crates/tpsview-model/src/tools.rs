@@ -41,6 +41,24 @@ macro_rules! dotted_stats {
     };
 }
 
+/// The four statistics of one latency block as a tool nests them (`PREFIX NAME.SUFFIX`, the
+/// suffixes of its mean, p50, p90 and p99 in that order), its values × `scale` in ms.
+macro_rules! nested_stats {
+    ($prefix:literal, $m:literal, [$mean:literal, $p50:literal, $p90:literal, $p99:literal], $c:ident, $scale:expr, $cause:expr) => {
+        $crate::vocabulary::latency_figures(
+            [
+                concat!($prefix, $m, ".", $mean),
+                concat!($prefix, $m, ".", $p50),
+                concat!($prefix, $m, ".", $p90),
+                concat!($prefix, $m, ".", $p99),
+            ],
+            $crate::vocabulary::Latency::$c,
+            $scale,
+            $cause,
+        )
+    };
+}
+
 pub mod aiperf;
 pub mod aiperf_sweep;
 pub mod evalscope;

@@ -5,25 +5,21 @@
 //! `metrics/aggregated_metrics_collector.py` lines 178–280 (the run's).
 
 use super::{Figure, ToolDef, Vocabulary};
-use crate::vocabulary::{Latency, Metric};
+use crate::vocabulary::Metric;
 
 /// Format id; also the reported-tool id.
 pub const ID: &str = "genai-bench";
 
-/// The four statistics of one of its latency distributions (seconds, as tpsview stores them), in
-/// ms.
+/// One of its latency blocks' statistics.
 macro_rules! stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        crate::vocabulary::latency_figures(
-            [
-                concat!("aggregated_metrics.stats.", $m, ".mean"),
-                concat!("aggregated_metrics.stats.", $m, ".p50"),
-                concat!("aggregated_metrics.stats.", $m, ".p90"),
-                concat!("aggregated_metrics.stats.", $m, ".p99"),
-            ],
-            Latency::$c,
+        nested_stats!(
+            "aggregated_metrics.stats.",
+            $m,
+            ["mean", "p50", "p90", "p99"],
+            $c,
             1e3,
-            $cause,
+            $cause
         )
     };
 }

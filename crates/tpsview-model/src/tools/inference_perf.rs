@@ -5,24 +5,21 @@
 //! e3e690ba lines 115–198; the same formulas at 3b6f82a lines 122–190).
 
 use super::{Figure, ToolDef, Vocabulary};
-use crate::vocabulary::{Latency, Metric};
+use crate::vocabulary::Metric;
 
 /// Format id; also the reported-tool id.
 pub const ID: &str = "inference-perf";
 
-/// The four statistics of one of its latency blocks (seconds), in ms.
+/// One of its latency blocks' statistics.
 macro_rules! stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        crate::vocabulary::latency_figures(
-            [
-                concat!("successes.latency.", $m, ".mean"),
-                concat!("successes.latency.", $m, ".median"),
-                concat!("successes.latency.", $m, ".p90"),
-                concat!("successes.latency.", $m, ".p99"),
-            ],
-            Latency::$c,
+        nested_stats!(
+            "successes.latency.",
+            $m,
+            ["mean", "median", "p90", "p99"],
+            $c,
             1e3,
-            $cause,
+            $cause
         )
     };
 }

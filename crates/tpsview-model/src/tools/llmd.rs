@@ -2,20 +2,18 @@
 //! mapped to tpsview's metrics, each with its definition and the likely cause of a difference.
 
 use super::{Figure, Vocabulary};
-use crate::vocabulary::{Latency, Metric};
+use crate::vocabulary::Metric;
 
+/// One of its latency blocks' statistics.
 macro_rules! stats {
     ($m:literal, $c:ident, $cause:expr) => {
-        crate::vocabulary::latency_figures(
-            [
-                concat!("latency.", $m, ".mean"),
-                concat!("latency.", $m, ".p50"),
-                concat!("latency.", $m, ".p90"),
-                concat!("latency.", $m, ".p99"),
-            ],
-            Latency::$c,
+        nested_stats!(
+            "latency.",
+            $m,
+            ["mean", "p50", "p90", "p99"],
+            $c,
             1.0,
-            $cause,
+            $cause
         )
     };
 }
