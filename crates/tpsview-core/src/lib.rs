@@ -12,7 +12,8 @@ pub use tpsview_analysis::{
     answer, chart_spec, claim, compare, energy, health, learn, metrics, noise, probe, roofline,
     server, simulate, slo, spec, viewer,
 };
-pub use tpsview_formats::{formats, group, mapping, progress, redact, scan, synthetic, transfer};
+pub use tpsview_formats::formats::mapping;
+pub use tpsview_formats::{formats, group, progress, redact, scan, synthetic, transfer};
 pub use tpsview_model::{bounds, error, model, par, requests, stats, text, vocabulary};
 
 /// The `--json` contract ([`tpsview_analysis::summary`]), and [`summarize`](summary::summarize):

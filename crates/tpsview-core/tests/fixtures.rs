@@ -175,6 +175,11 @@ fn every_format_is_detected_from_its_fixture() {
             Format::Evalscope,
         ),
         (
+            "inferencex/agentic_nested_kimik2.7_conc8_mi355x.json",
+            Format::Inferencex,
+        ),
+        ("inferencex/agentic_flat_dsr1_users1_b200.json", Format::Inferencex),
+        (
             "../wild/evalscope/ywmk-mktest_pressure-1/parallel_1_number_10/benchmark_args.json",
             Format::Evalscope,
         ),

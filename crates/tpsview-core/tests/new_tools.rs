@@ -270,3 +270,69 @@ fn the_real_files_survive_cuts_and_corruption() {
     }
     assert_eq!(n, 67);
 }
+
+/// InferenceX's agentic results, both layouts (fixtures built from its code: make_agentic.py;
+/// the same ten requests behind both): each is a level of its run, its ITL read as TPOT, its
+/// output tokens/s as system T/s, and the nested layout's interactivity (1 ÷ mean ITL, rounded
+/// to 5 decimals) agreeing with per-stream T/s.
+#[test]
+fn inferencex_agentic_results_read_in_both_layouts() {
+    let dir = format!(
+        "{}/../../tests/fixtures/inferencex",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (name, nested) in [
+        ("agentic_flat_dsr1_users8_b200.json", false),
+        ("agentic_nested_kimik2.7_conc8_mi355x.json", true),
+    ] {
+        let bytes = std::fs::read(format!("{dir}/{name}")).unwrap();
+        assert_eq!(
+            tpsview_core::detect(&bytes),
+            Some(Format::Inferencex),
+            "{name}"
+        );
+        let doc: Value = serde_json::from_slice(&bytes).unwrap();
+        let (s, diags) = point(&[(name, bytes)]);
+        let run = &s["runs"][0];
+        let p = &run["points"][0];
+        let (ttft, itl, e2e, out) = if nested {
+            let l = &doc["request_metrics"]["latency"];
+            (
+                l["ttft"]["mean"].as_f64().unwrap(),
+                l["itl"]["mean"].as_f64().unwrap(),
+                l["e2el"]["mean"].as_f64().unwrap(),
+                doc["request_metrics"]["throughput"]["output"]["tokens_per_second"]
+                    .as_f64()
+                    .unwrap(),
+            )
+        } else {
+            (
+                doc["mean_ttft"].as_f64().unwrap(),
+                doc["mean_itl"].as_f64().unwrap(),
+                doc["mean_ttlt"].as_f64().unwrap(),
+                doc["output_tput_tps"].as_f64().unwrap(),
+            )
+        };
+        assert_eq!(p["concurrency"], json!(8.0), "{name}");
+        assert!((p["ttft_ms"]["mean"].as_f64().unwrap() - ttft * 1e3).abs() < 1e-9);
+        assert!((p["tpot_ms"]["mean"].as_f64().unwrap() - itl * 1e3).abs() < 1e-9);
+        assert!((p["e2e_ms"]["mean"].as_f64().unwrap() - e2e * 1e3).abs() < 1e-9);
+        assert!((p["system_tps"].as_f64().unwrap() - out).abs() < 1e-9);
+        // Its ITL is per request (not chunk gaps): tpsview's ITL stays undefined.
+        assert_eq!(p["itl_ms"]["mean"], Value::Null);
+        assert_eq!(run["meta"]["gpu_count"], json!(4));
+        if nested {
+            let intvty = doc["request_metrics"]["latency"]["intvty"]["mean"]
+                .as_f64()
+                .unwrap();
+            let ps = p["per_stream_tps"].as_f64().unwrap();
+            assert!((ps - intvty).abs() < 1e-3, "{ps} vs {intvty}");
+        }
+        assert!(
+            !diags
+                .iter()
+                .any(|d| d.severity == tpsview_core::error::Severity::Warning),
+            "{diags:?}"
+        );
+    }
+}

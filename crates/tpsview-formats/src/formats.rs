@@ -21,6 +21,7 @@ pub mod inferencex;
 pub mod llama_bench;
 pub mod llmd;
 pub mod llmperf;
+pub mod mapping;
 pub mod mlperf;
 pub mod openai;
 mod records;
@@ -134,7 +135,7 @@ pub const SPECS: [&FormatSpec; 35] = [
     &vllm_offline::LATENCY_SPEC,
     &vllm_offline::THROUGHPUT_SPEC,
     &vllm::SPEC,
-    &crate::mapping::SPEC,
+    &mapping::SPEC,
 ];
 
 /// Whether a file's sniffed ends hold a format's signature (see [`FormatSpec::detect`]).
@@ -239,11 +240,11 @@ pub fn parse_with_progress(
 pub fn parse_mapped(
     file: &str,
     bytes: &[u8],
-    mapping: &crate::mapping::Mapping,
+    mapping: &mapping::Mapping,
 ) -> Result<Parsed, ParseError> {
     check_not_empty(file, bytes).map_err(crate::redact::error)?;
     let (report, diagnostics) =
-        crate::mapping::apply(file, bytes, mapping).map_err(crate::redact::error)?;
+        mapping::apply(file, bytes, mapping).map_err(crate::redact::error)?;
     Ok(redacted(Parsed {
         file: file.to_owned(),
         format: Format::Mapped,

@@ -7,7 +7,6 @@
 pub mod formats;
 pub mod group;
 pub mod lenient;
-pub mod mapping;
 pub mod progress;
 pub mod redact;
 pub mod scan;

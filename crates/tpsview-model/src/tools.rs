@@ -96,6 +96,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     inference_benchmarker::VOCABULARY,
     mlperf::VOCABULARY,
     inferencex::VOCABULARY,
+    inferencex::AGENTIC_VOCABULARY,
     aiperf_sweep::VOCABULARY,
     llmd::VOCABULARY,
     inference_perf::VOCABULARY,

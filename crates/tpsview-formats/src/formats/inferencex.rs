@@ -17,6 +17,8 @@
 //!   as figures, read by [`crate::energy`].
 
 pub use crate::tools::inferencex::{ID, VOCABULARY};
+
+mod agentic;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
@@ -30,7 +32,11 @@ use crate::model::{Metadata, Report, Run};
 pub const SPEC: FormatSpec = FormatSpec {
     format: Format::Inferencex,
     detect: |has, _| {
-        has("\"tput_per_gpu\"") && has("\"conc\"") && (has("\"hw\"") || has("\"hardware\""))
+        (has("\"tput_per_gpu\"") && has("\"conc\"") && (has("\"hw\"") || has("\"hardware\"")))
+            // Agentic results (both layouts): the scenario and InferenceX's model prefix.
+            || (has("\"scenario_type\"")
+                && has("\"infmax_model_prefix\"")
+                && (has("\"request_metrics\"") || has("\"output_tput_tps\"")))
     },
     keys: &[
         "tput_per_gpu",
@@ -113,6 +119,13 @@ fn read_row(
         Some(i) => format!("[{i}].{k}"),
         None => k.to_owned(),
     };
+    if agentic::is_agentic(row) {
+        let source = match index {
+            Some(i) => format!("{file}#{}", i + 1),
+            None => file.to_owned(),
+        };
+        return agentic::read_row(file, source, row, diags);
+    }
     // API rows keep the figures under `metrics`; an agg file beside the configuration.
     let figures_of = at(row, "metrics").filter(|m| m.is_object()).unwrap_or(row);
     let hw = text(row, "hw").or_else(|| text(row, "hardware"));
