@@ -95,6 +95,25 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
     ))
 }
 
+/// The head of a run's name: the model, the hardware, the engine and precision (where given).
+fn name_parts(
+    model: &Option<String>,
+    hw: &Option<String>,
+    framework: &Option<String>,
+    precision: &Option<String>,
+) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(model.clone());
+    parts.extend(hw.clone());
+    parts.extend(
+        [framework.clone(), precision.clone()]
+            .into_iter()
+            .flatten()
+            .reduce(|a, b| format!("{a} {b}")),
+    );
+    parts
+}
+
 /// A flag as InferenceX writes it: `true`, `"true"`, `"True"`.
 fn flag(v: &Value, key: &str) -> Option<bool> {
     match at(v, key)? {
@@ -231,15 +250,7 @@ fn read_row(
     labels.insert("disagg".into(), disagg.to_string());
     // A run: one configuration (model, hardware, engine, precision, speculation, layout,
     // lengths); its levels are the concurrencies.
-    let mut parts: Vec<String> = Vec::new();
-    parts.extend(model.clone());
-    parts.extend(hw.clone());
-    parts.extend(
-        [framework.clone(), precision.clone()]
-            .into_iter()
-            .flatten()
-            .reduce(|a, b| format!("{a} {b}")),
-    );
+    let mut parts = name_parts(&model, &hw, &framework, &precision);
     if let Some(s) = &spec {
         parts.push(format!("spec {s}"));
     }

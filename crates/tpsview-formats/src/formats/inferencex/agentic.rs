@@ -64,15 +64,7 @@ pub(super) fn read_row(
         },
         (None, None) => "offload ?".to_owned(),
     };
-    let mut parts: Vec<String> = Vec::new();
-    parts.extend(model.clone());
-    parts.extend(hw.clone());
-    parts.extend(
-        [framework.clone(), precision.clone()]
-            .into_iter()
-            .flatten()
-            .reduce(|a, b| format!("{a} {b}")),
-    );
+    let mut parts = super::name_parts(&model, &hw, &framework, &precision);
     parts.push(tp.map_or_else(|| "GPUs ?".to_owned(), |t| format!("TP{t}")));
     parts.push("agentic".to_owned());
     parts.push(offload.clone());
