@@ -63,14 +63,9 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             ))
         }
     };
-    let mut figures = common::flatten_numbers(
-        &Value::Object(
-            [("aggregated_metrics".to_owned(), agg.clone())]
-                .into_iter()
-                .collect(),
-        ),
-        4,
-    );
+    // The run's figures (the per-request list is an array: flattening passes it by).
+    let mut figures = common::flatten_numbers(doc, 4);
+    figures.retain(|k, _| k.starts_with("aggregated_metrics."));
     // The tool's figures in seconds (the vocabulary's unit), whichever unit the file chose.
     if scale != 1.0 {
         for (k, v) in figures.iter_mut() {
