@@ -94,16 +94,24 @@ judged = [v for v in same if v["run"].startswith("4 slots again") and v.get("ver
 assert judged and all(v.get("repeats") == [5, 5] for v in judged), judged
 assert {v["metric"] for v in judged} == {"system_tps", "per_stream_tps", "tpot_mean_ms", "e2e_mean_ms"}, judged
 assert all(v["verdict"] != "regression" for v in same), [v for v in same if v["verdict"] == "regression"]
-for v in of(slower, "1 slot", 4.0, "system_tps"):
-    assert v["verdict"] == "regression" and v["repeats"] == [5, 5], v
-for v in of(slower, "1 slot", 4.0, "ttft_mean_ms"):
-    assert v["verdict"] == "regression", v
-for v in of(slower, "1 slot", 1.0, "system_tps"):
-    assert v["verdict"] == "within_noise", v
+# One slot queues the other three requests at concurrency 4: their wait is in TTFT, whatever the
+# CPU, so TTFT is the regression the gate must catch (it makes the exit code 1). What batching
+# gains in system T/s depends on the CPU and its load (60 %, 20 %, and 16 % on a CI machine on
+# 2026-12-05, where five repeats each gave −15.8 % (−31.9 … +0.3): not beyond noise at 99 %), so
+# system T/s may not be judged an improvement, but need not clear the interval (that it rises with
+# concurrency on 4 slots is checked above).
+# (Each repeat of the setup carries the same verdict, judged over the 5 repeats of each.)
+ttft4 = of(slower, "1 slot", 4.0, "ttft_mean_ms")
+assert ttft4 and all(v["verdict"] == "regression" and v["repeats"] == [5, 5] for v in ttft4), ttft4
+sys4 = of(slower, "1 slot", 4.0, "system_tps")
+assert sys4 and all(v["repeats"] == [5, 5] and v["verdict"] != "improvement" for v in sys4), sys4
+sys1 = of(slower, "1 slot", 1.0, "system_tps")
+assert sys1 and all(v["verdict"] == "within_noise" for v in sys1), sys1
+ttft4, sys4 = ttft4[0], sys4[0]
 sys_same = of(same, "4 slots again", 4.0, "system_tps")[0]["change"]
 sys_slow = of(slower, "1 slot", 4.0, "system_tps")[0]["change"]
 fmt = lambda c: f"{c['change_pct']:+.1f} % ({c['low_pct']:+.1f} … {c['high_pct']:+.1f})"
-print(f"engine e2e: system T/s at 4 over 5 repeats each: same server {fmt(sys_same)} within noise; one slot {fmt(sys_slow)} regression")
+print(f"engine e2e: at 4 over 5 repeats each: system T/s same server {fmt(sys_same)} within noise, one slot {fmt(sys_slow)} {sys4['verdict']}; mean TTFT one slot {fmt(ttft4['change'])} regression")
 PY
 
 # Issue 43 on the real engine: sessions and its prefix cache. 8 sessions × 4 turns, 4 in flight on
