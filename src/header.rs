@@ -196,18 +196,29 @@ pub fn statuses(
         .collect()
 }
 
+/// What the mapping panel of a file no reader knows does: read it again through a corrected
+/// mapping; save a mapping as a file.
+pub struct MapControls {
+    /// (file index, correction): read the file through its mapping corrected so.
+    pub on_map: Callback<(usize, tpsview_components::Correction)>,
+    /// Save a mapping document.
+    pub on_save: Callback<String>,
+}
+
 /// The Sources drawer: collapsed (the answer comes first), every file with how it was read.
 pub fn sources(
     files: Signal<Vec<FileStatus>>,
     drawer: NodeRef<html::Details>,
     on_read_as: Callback<(usize, String)>,
     on_run_label: Callback<(usize, String)>,
+    mapping: MapControls,
 ) -> impl IntoView {
+    let MapControls { on_map, on_save } = mapping;
     view! {
         <details class="sources" data-testid="sources" node_ref=drawer>
             <summary>{move || format!("Sources ({})", files.with(Vec::len))}
                 <span class="sources-hint">" — files, how each was read, run names"</span></summary>
-            <DiagnosticsList files=files on_read_as=on_read_as on_run_label=on_run_label/>
+            <DiagnosticsList files=files on_read_as=on_read_as on_run_label=on_run_label on_map=on_map on_save_map=on_save/>
         </details>
     }
 }

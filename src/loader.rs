@@ -131,6 +131,60 @@ pub enum Source {
     Url(String),
 }
 
+/// The mapping panel's words from the worker's plain object (`worker::panel_js`).
+fn panel_of(o: &JsValue) -> Option<tpsview_core::mapping::Panel> {
+    let text = |v: JsValue| v.as_string().unwrap_or_default();
+    let list = |v: JsValue| -> Vec<JsValue> {
+        v.dyn_into::<js_sys::Array>()
+            .map(|a| a.to_vec())
+            .unwrap_or_default()
+    };
+    let mapping = get(o, "mapping").as_string()?;
+    Some(tpsview_core::mapping::Panel {
+        origin: text(get(o, "origin")),
+        rows: get(o, "rows").as_f64().unwrap_or(0.0) as usize,
+        keys: get(o, "keys").as_f64().unwrap_or(0.0) as usize,
+        scope: text(get(o, "scope")),
+        concurrency: get(o, "concurrency").as_f64(),
+        quantities: list(get(o, "quantities"))
+            .into_iter()
+            .map(|q| {
+                let q = list(q);
+                let at = |i: usize| q.get(i).cloned().map(text).unwrap_or_default();
+                (at(0), at(1))
+            })
+            .collect(),
+        fields: list(get(o, "fields"))
+            .into_iter()
+            .map(|f| {
+                let f = list(f);
+                let at = |i: usize| f.get(i).cloned().unwrap_or(JsValue::UNDEFINED);
+                tpsview_core::mapping::PanelField {
+                    name: text(at(0)),
+                    samples: text(at(1)),
+                    quantity: text(at(2)),
+                    unit: text(at(3)),
+                    units: list(at(4)).into_iter().map(text).collect(),
+                }
+            })
+            .collect(),
+        mapping,
+    })
+}
+
+/// A correction to the mapping a file no reader knows was read through: the mapping's document
+/// and the correction (`mapping::edit`), which the worker applies to the file's shape.
+pub struct MapEdit {
+    /// The mapping document.
+    pub mapping: String,
+    /// `quantity`, `unit`, `scope` or `concurrency`.
+    pub what: String,
+    /// The field (for `quantity` and `unit`).
+    pub field: String,
+    /// The new value's id.
+    pub value: String,
+}
+
 /// A load's end.
 pub enum Outcome {
     /// The file, its view when it is a bundle, and the figures.
@@ -310,7 +364,9 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Loads one file in a worker, showing progress in `progress`.
+/// Loads one file in a worker, showing progress in `progress`; a file no reader knows is read
+/// through `mapping` when given, else through one kept for its fields or proposed
+/// (`formats::read_unknown`).
 pub async fn load(
     name: &str,
     source: &Source,
@@ -318,6 +374,7 @@ pub async fn load(
     is_sample: bool,
     position: (usize, usize),
     progress: RwSignal<Option<Progress>>,
+    mapping: Option<&MapEdit>,
 ) -> Outcome {
     let started = js_sys::Date::now();
     // A built-in sample is read here: the worker's module is fetched only for the user's files.
@@ -331,6 +388,20 @@ pub async fn load(
     let _ = Reflect::set(&job, &"name".into(), &name.into());
     if let Some(f) = format {
         let _ = Reflect::set(&job, &"format".into(), &f.id().into());
+    }
+    if let Some(m) = mapping {
+        for (k, v) in [
+            ("mapping", &m.mapping),
+            ("what", &m.what),
+            ("field", &m.field),
+            ("value", &m.value),
+        ] {
+            let _ = Reflect::set(&job, &k.into(), &v.into());
+        }
+    }
+    let _ = Reflect::set(&job, &"saved".into(), &crate::mappings::kept().into());
+    if let Some(l) = crate::mappings::linked() {
+        let _ = Reflect::set(&job, &"linked".into(), &l.into());
     }
     match source {
         Source::File(f) => {
@@ -408,9 +479,16 @@ pub async fn load(
     if get(&d, "type").as_string().as_deref() == Some("cancelled") {
         return Outcome::Cancelled;
     }
+    // A file no reader knows: what it holds and the mapping it was read through; a mapping the
+    // user corrected, kept for files of its fields once it reads the file.
+    let offer = panel_of(&get(&d, "panel"));
+    if let Some(list) = get(&d, "kept").as_string() {
+        crate::mappings::keep(&list);
+    }
     let failed = |why: String| {
         let mut f = load::failed(name, with_name(name, why));
         keep_source(&mut f, source);
+        f.status.mapping = offer.clone();
         Outcome::Loaded(Box::new(f), None, None)
     };
     if let Some(e) = get(&d, "error").as_string() {
@@ -428,6 +506,7 @@ pub async fn load(
     };
     let mut f = load::loaded(parsed, is_sample);
     keep_source(&mut f, source);
+    f.status.mapping = offer;
     next_task().await;
     let view = get(&d, "view").as_string().map(|v| View::from_json(&v));
     let num = |k: &str| get(&d, k).as_f64().unwrap_or(0.0);

@@ -9,6 +9,7 @@ mod header;
 mod load;
 #[cfg(target_arch = "wasm32")]
 mod loader;
+mod mappings;
 mod messages;
 #[cfg(target_arch = "wasm32")]
 mod pages;

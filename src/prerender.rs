@@ -66,7 +66,7 @@ pub fn first_view_html() -> String {
                         <noscript>"The built-in example as static HTML: the interactive viewer needs JavaScript and WebAssembly."</noscript>
                     </p>
                 })}
-                {header::sources(Signal::stored(statuses), NodeRef::new(), no, no)}
+                {header::sources(Signal::stored(statuses), NodeRef::new(), no, no, header::MapControls { on_map: Callback::new(|_| ()), on_save: Callback::new(|_| ()) })}
                 <main class="viewer-page-main" data-testid="viewer" data-static="true">
                     {first_view(
                         FirstViewData {

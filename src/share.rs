@@ -55,14 +55,18 @@ pub fn base_url() -> String {
         .unwrap_or_default()
 }
 
-/// A permalink: the runs' source URLs and the view, in the query string.
-pub fn permalink(sources: &[String], view: &crate::view::View) -> String {
+/// A permalink: the runs' source URLs, the mapping a file no reader knows was read through, and
+/// the view, in the query string.
+pub fn permalink(sources: &[String], view: &crate::view::View, mapping: Option<&str>) -> String {
     let params = web_sys::UrlSearchParams::new().ok();
     let Some(params) = params else {
         return base_url();
     };
     for s in sources {
         params.append("src", s);
+    }
+    if let Some(m) = mapping {
+        params.append("map", m);
     }
     let v = view.to_json();
     if v != "{}" {

@@ -108,7 +108,12 @@ pub fn AppShell() -> impl IntoView {
     // that a file that could not be read opens them: its error must be seen.
     let sources_ref = NodeRef::<leptos::html::Details>::new();
     Effect::new(move |_| {
-        let failed = statuses.with(|s| s.iter().any(|f| f.error.is_some()));
+        // A file read through a mapping tpsview proposed opens them too: it must be checked.
+        let failed = statuses.with(|s| {
+            s.iter().any(|f| {
+                f.error.is_some() || f.mapping.as_ref().is_some_and(|m| m.origin == "proposed")
+            })
+        });
         if let (true, Some(el)) = (failed, sources_ref.get()) {
             el.set_open(true);
         }
@@ -149,25 +154,27 @@ pub fn AppShell() -> impl IntoView {
                 statuses,
                 sources_ref,
                 Callback::new(move |(i, id): (usize, String)| {
-                    let Some(format) = tpsview_core::Format::from_id(&id) else { return };
-                    // Read again by the worker (the page itself reads only tpsview/1): from the
-                    // file picked, the URL, or the bytes kept.
-                    let Some((source, name, sample)) = files.0.with_untracked(|f| {
-                        f.get(i).map(|x| (loader::source_of(x), x.status.name.clone(), x.is_sample))
-                    }) else { return };
-                    if let Some(source) = source {
-                        let pending = tpsview_components::Pending::hold();
-                        spawn_local(async move {
-                            let _pending = pending;
-                            if let loader::Outcome::Loaded(f, _, _) =
-                                loader::load(&name, &source, Some(format), sample, (1, 1), progress).await
-                            {
-                                files.replace(i, *f);
-                            }
-                        });
+                    if let Some(format) = tpsview_core::Format::from_id(&id) {
+                        loads::reread(files, progress, i, Some(format), None);
                     }
                 }),
                 Callback::new(move |(i, label): (usize, String)| files.set_run_label(i, label)),
+                header::MapControls {
+                    on_map: Callback::new(move |(i, (what, field, value)): (usize, tpsview_components::Correction)| {
+                        let mapping = files.0.with_untracked(|f| {
+                            f.get(i).and_then(|x| x.status.mapping.as_ref()).map(|p| p.mapping.clone())
+                        });
+                        if let Some(mapping) = mapping {
+                            let edit = loader::MapEdit { mapping, what, field, value };
+                            loads::reread(files, progress, i, None, Some(edit));
+                        }
+                    }),
+                    on_save: Callback::new(move |m: String| {
+                        if let Err(e) = crate::share::download("mapping.json", "application/json", m.as_bytes()) {
+                            loads.set_note.set(Some(format!("The mapping could not be saved: {e:?}")));
+                        }
+                    }),
+                },
             )}
             {move || if teaching.get() {
                 teach::mount_point(analysis, view).into_any()

@@ -81,14 +81,31 @@ async fn job(data: JsValue) {
         Ok(f) => Input::File(f),
         Err(_) => Input::Url(get(&data, "url").as_string().unwrap_or_default()),
     };
+    // A file no reader knows is read through the mapping given (the viewer's panel: its document
+    // and one correction), else one kept for its fields (the link's, then this browser's), else
+    // one proposed.
+    let text = |k: &str| get(&data, k).as_string();
+    // (Not checked here: a mapping being corrected may not read a file yet — its correction is
+    // applied first, and the read checks it, naming what is missing.)
+    let given = text("mapping")
+        .and_then(|t| serde_json::from_str::<tpsview_core::mapping::Mapping>(&t).ok());
+    let correction = [text("what"), text("field"), text("value")];
+    let kept_list = text("saved").unwrap_or_else(|| "[]".into());
+    let mut saved: Vec<tpsview_core::mapping::Mapping> = text("linked")
+        .and_then(|t| {
+            tpsview_core::mapping::Mapping::from_json("the link's mapping", t.as_bytes()).ok()
+        })
+        .into_iter()
+        .collect();
+    saved.extend(tpsview_core::mapping::kept(&kept_list));
     let started = now();
     let done = message("done");
     // A vLLM, SGLang, AIPerf-records, LLMPerf-responses or GenAI-Perf export file is parsed as it
     // arrives; anything
     // else, or a file the streamed reader gives up on, is read whole and then parsed.
     let streamed = match &input {
-        Input::File(f) => streamed(&name, f, format).await,
-        Input::Url(_) => Streamed::No,
+        Input::File(f) if given.is_none() => streamed(&name, f, format).await,
+        _ => Streamed::No,
     };
     let (result, bytes, read_ms, total) = match streamed {
         Streamed::Read(r, read_ms, total) => (r, None, read_ms, total),
@@ -108,12 +125,50 @@ async fn job(data: JsValue) {
             };
             let read_ms = now() - started;
             let total = bytes.len() as f64;
-            (
-                parse_whole(&name, &bytes, format),
-                Some(bytes),
-                read_ms,
-                total,
-            )
+            let result = match &given {
+                Some(_) => Err(unknown(&name)),
+                None => parse_whole(&name, &bytes, format),
+            };
+            let result = match result {
+                Err(e) if format.is_none() && (given.is_some() || is_unknown(&e)) => {
+                    let correct = |shape: &tpsview_core::mapping::Shape| {
+                        let [what, field, value] =
+                            correction.clone().map(Option::unwrap_or_default);
+                        given.map(|m| tpsview_core::mapping::edit(&m, shape, &what, &field, &value))
+                    };
+                    match tpsview_core::formats::read_unknown(&name, &bytes, correct, &saved) {
+                        Some((r, offer)) => {
+                            set(&done, "panel", panel_js(&offer.panel()));
+                            if r.is_ok() && offer.origin == tpsview_core::mapping::Origin::Given {
+                                set(
+                                    &done,
+                                    "kept",
+                                    tpsview_core::mapping::kept_with(&kept_list, &offer.mapping),
+                                );
+                            }
+                            // A proposal that cannot read the file: what the file resembles
+                            // (the readers' word), then what the mapping below still needs.
+                            match r {
+                                Err(m)
+                                    if offer.origin == tpsview_core::mapping::Origin::Proposed =>
+                                {
+                                    Err(tpsview_core::error::ParseError::new(
+                                        &name,
+                                        tpsview_core::error::ParseErrorKind::Shape(format!(
+                                            "{}. The mapping proposed below cannot read it yet: {}",
+                                            e.kind, m.kind
+                                        )),
+                                    ))
+                                }
+                                r => r,
+                            }
+                        }
+                        None => Err(e),
+                    }
+                }
+                r => r,
+            };
+            (result, Some(bytes), read_ms, total)
         }
     };
     set(&done, "bytes", total);
@@ -153,6 +208,62 @@ async fn job(data: JsValue) {
     set(&done, "parse_ms", now() - started - read_ms);
     set(&done, "memory", memory_bytes());
     let _ = scope().post_message_with_transfer(&done, &transfer);
+}
+
+/// The mapping panel's words as a plain object, which the page reads without a JSON decoder of
+/// its own for them (`loader::panel_of`): strings, numbers and arrays of them.
+fn panel_js(p: &tpsview_core::mapping::Panel) -> Object {
+    let strings = |v: &[String]| v.iter().map(JsValue::from).collect::<Array>();
+    let o = Object::new();
+    set(&o, "origin", p.origin.as_str());
+    set(&o, "rows", p.rows as f64);
+    set(&o, "keys", p.keys as f64);
+    set(&o, "scope", p.scope.as_str());
+    set(
+        &o,
+        "concurrency",
+        p.concurrency.map_or(JsValue::NULL, JsValue::from),
+    );
+    set(&o, "mapping", p.mapping.as_str());
+    let q: Array = p
+        .quantities
+        .iter()
+        .map(|(id, words)| Array::of2(&id.into(), &words.into()))
+        .collect();
+    set(&o, "quantities", q);
+    let fields: Array = p
+        .fields
+        .iter()
+        .map(|f| {
+            Array::of5(
+                &f.name.as_str().into(),
+                &f.samples.as_str().into(),
+                &f.quantity.as_str().into(),
+                &f.unit.as_str().into(),
+                &strings(&f.units),
+            )
+        })
+        .collect();
+    set(&o, "fields", fields);
+    o
+}
+
+/// Whether no reader recognised the file.
+fn is_unknown(e: &tpsview_core::error::ParseError) -> bool {
+    matches!(
+        *e.kind,
+        tpsview_core::error::ParseErrorKind::UnknownFormat { .. }
+    )
+}
+
+/// The error a file read through a mapping has where it shows no rows of named fields.
+fn unknown(name: &str) -> tpsview_core::error::ParseError {
+    tpsview_core::error::ParseError::new(
+        name,
+        tpsview_core::error::ParseErrorKind::NoData(
+            "no rows of named fields to read through a mapping".into(),
+        ),
+    )
 }
 
 /// Parses bytes read whole, reporting requests as the byte scanner reads them.

@@ -36,6 +36,8 @@ pub struct FileStatus {
     pub error: Option<String>,
     /// Recoverable problems.
     pub diagnostics: Vec<Diagnostic>,
+    /// A file no reader knows: what it holds and the mapping it was read through.
+    pub mapping: Option<tpsview_core::mapping::Panel>,
 }
 
 /// Lists loaded files with their format, errors (`data-testid="load-error"`) and diagnostics; each
@@ -52,6 +54,12 @@ pub fn DiagnosticsList(
     /// Called with (file index, run name) when the user renames a file's run.
     #[prop(optional)]
     on_run_label: Option<Callback<(usize, String)>>,
+    /// Called with (file index, correction) when the user corrects a file's mapping.
+    #[prop(optional)]
+    on_map: Option<Callback<(usize, crate::mapping_panel::Correction)>>,
+    /// Called with a mapping document to save as a file.
+    #[prop(optional)]
+    on_save_map: Option<Callback<String>>,
 ) -> impl IntoView {
     let page = RwSignal::new(0usize);
     let count = Signal::derive(move || files.with(Vec::len));
@@ -80,7 +88,8 @@ pub fn DiagnosticsList(
                                             }
                                         }>
                                         {current.is_none().then(|| view! { <option value="" selected=true>"choose a format…"</option> })}
-                                        {tpsview_core::Format::ALL.iter().map(|fm| view! {
+                                        // A mapping is offered by the file's own panel, not here.
+                                        {tpsview_core::Format::ALL.iter().filter(|fm| **fm != tpsview_core::Format::Mapped || current == Some(fm.id())).map(|fm| view! {
                                             <option value=fm.id() selected=current == Some(fm.id())>{fm.name()}</option>
                                         }).collect_view()}
                                     </select>
@@ -100,6 +109,10 @@ pub fn DiagnosticsList(
                             </label>
                         })}
                         {f.error.clone().map(|e| view! { <p class="diagnostics-list-error" role="alert" data-testid="load-error">{e}</p> })}
+                        {f.mapping.clone().zip(on_map.zip(on_save_map)).map(|(panel, (on_map, on_save))| view! {
+                            <crate::MappingPanel file=f.name.clone() panel=panel
+                                on_edit=Callback::new(move |c| on_map.run((i, c))) on_save=on_save/>
+                        })}
                         {(!warnings.is_empty()).then(|| view! {
                             <details class="diagnostics-list-warnings">
                                 <summary>{format!("{} skipped or questionable", warnings.len())}</summary>

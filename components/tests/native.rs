@@ -228,3 +228,45 @@ fn the_trend_table_names_each_run_as_text_with_its_headline_figures() {
     assert!(html.contains(&format!("data-value=\"{peak}\"")), "{peak}");
     assert!(html.contains("first run") && html.contains("judging…"));
 }
+
+#[test]
+fn the_mapping_panel_shows_each_field_its_samples_as_text_and_the_current_choices() {
+    // A file no reader knows, with HTML in a field name and a value; `ttft_ms` in a name the
+    // proposal reads, `<i>n</i>` in one it does not. 60 fields: past a page the table pages
+    // (statically every row is written out).
+    let mut row = String::from(r#"{"ttft_ms": 120, "latency_ms": 900, "<i>n</i>": "<b>x</b>""#);
+    for k in 0..57 {
+        row.push_str(&format!(r#", "extra_{k:02}": {k}"#));
+    }
+    row.push('}');
+    let text = format!("{row}\n{row}\n");
+    let (_, offer) =
+        tpsview_core::formats::read_unknown("own.jsonl", text.as_bytes(), |_| None, &[])
+            .expect("rows of named fields");
+    let panel = offer.panel();
+    let html = view! {
+        <tpsview_components::MappingPanel file="own.jsonl".to_owned() panel=panel
+            on_edit=Callback::new(|_| ()) on_save=Callback::new(|_| ())/>
+    }
+    .to_html();
+    assert_eq!(
+        html.matches("<tr data-field=").count(),
+        60,
+        "every field, statically"
+    );
+    assert!(
+        !html.contains("<i>n</i>") && !html.contains("<b>x</b>"),
+        "{html}"
+    );
+    assert!(html.contains("&lt;i&gt;n&lt;/i&gt;") && html.contains("&lt;b&gt;x&lt;/b&gt;"));
+    assert_eq!(
+        attr(&html, "mapping-panel", "data-origin"),
+        Some("proposed")
+    );
+    // `ttft_ms` is read as TTFT in ms: both selected.
+    let ttft = &html[html.find("<tr data-field=\"ttft_ms\"").unwrap()..];
+    let ttft = &ttft[..ttft.find("</tr>").unwrap()];
+    assert!(ttft.contains(r#"<option value="ttft" selected"#), "{ttft}");
+    assert!(ttft.contains(r#"<option value="ms" selected"#), "{ttft}");
+    assert!(html.contains("It holds 2 rows with 60 fields"), "{html}");
+}

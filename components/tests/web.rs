@@ -104,6 +104,7 @@ async fn diagnostics_list_shows_errors_as_text() {
         can_reread: false,
         error: Some("<img src=x onerror=alert(1)>: not valid JSON".into()),
         diagnostics: vec![],
+        mapping: None,
     }];
     let _h = leptos::mount::mount_to(
         el.clone(),

@@ -12,7 +12,8 @@ use crate::share;
 use crate::state::Files;
 use crate::view::View;
 
-/// The `?src=` URLs (several allowed) and the `view` of the page's URL.
+/// The `?src=` URLs (several allowed) and the `view` of the page's URL (its `map`, kept for the
+/// loads).
 fn url_params() -> (Vec<String>, Option<View>) {
     let Some(params) = web_sys::window()
         .and_then(|w| w.location().search().ok())
@@ -20,6 +21,10 @@ fn url_params() -> (Vec<String>, Option<View>) {
     else {
         return (Vec::new(), None);
     };
+    // The mapping the link carries, for its files no reader knows.
+    if let Some(m) = params.get("map") {
+        crate::mappings::link(&m);
+    }
     let srcs = params
         .get_all("src")
         .iter()

@@ -11,6 +11,41 @@ use crate::messages;
 use crate::state::{Files, ViewSig};
 use crate::view::View;
 
+/// Reads file `i` again in the worker (the page itself reads only tpsview/1) — from the file
+/// picked, the URL, or the bytes kept — as `format`, or through `mapping`, in its place.
+pub(super) fn reread(
+    files: Files,
+    progress: RwSignal<Option<loader::Progress>>,
+    i: usize,
+    format: Option<tpsview_core::Format>,
+    mapping: Option<loader::MapEdit>,
+) {
+    let Some((source, name, sample)) = files.0.with_untracked(|f| {
+        f.get(i)
+            .map(|x| (loader::source_of(x), x.status.name.clone(), x.is_sample))
+    }) else {
+        return;
+    };
+    let Some(source) = source else { return };
+    let pending = tpsview_components::Pending::hold();
+    spawn_local(async move {
+        let _pending = pending;
+        if let loader::Outcome::Loaded(f, _, _) = loader::load(
+            &name,
+            &source,
+            format,
+            sample,
+            (1, 1),
+            progress,
+            mapping.as_ref(),
+        )
+        .await
+        {
+            files.replace(i, *f);
+        }
+    });
+}
+
 /// The page's loads and what it shows of them.
 #[derive(Clone, Copy)]
 pub(super) struct Loads {
@@ -72,7 +107,17 @@ impl Loads {
             let _pending = pending;
             while let Some(job) = loader::next_job() {
                 let (name, position) = (job.name.clone(), job.position);
-                match loader::load(&name, &job.source, None, job.sample, position, progress).await {
+                match loader::load(
+                    &name,
+                    &job.source,
+                    None,
+                    job.sample,
+                    position,
+                    progress,
+                    None,
+                )
+                .await
+                {
                     loader::Outcome::Loaded(f, v, fin) => {
                         if let Some(v) = v {
                             view.0.set(v);

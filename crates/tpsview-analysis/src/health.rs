@@ -176,8 +176,10 @@ pub fn health(report: &Report, summary: &Summary, opts: &CompareOptions) -> Vec<
                         if n == 1 { "" } else { "s" },
                         level_list(&without)
                     ),
-                    detail: "An older file (vLLM before start_times): no request timeline for \
-                             these levels, and their duration is the tool's own."
+                    detail: "The file gives no request's send time (vLLM before start_times; a \
+                             mapping with no start field): no request timeline for these levels, \
+                             and their duration is the tool's own where it states one — else \
+                             system T/s is undefined."
                         .into(),
                     count: without.len(),
                 });

@@ -254,6 +254,41 @@ pub fn parse_mapped(
     }))
 }
 
+/// A file no reader recognised, read through a mapping: the one `given` makes for its shape (the
+/// viewer's: the mapping it holds with a correction, `mapping::edit`), else one of `saved` made
+/// for its key set, else the one proposed from its fields' names (`mapping::choose`). `None`
+/// where the file shows no rows of named fields. The offer — what the file holds, the mapping
+/// used and its origin — is for the viewer's panel; its sample values are masked as every answer
+/// is (a field named like a secret shows none).
+pub fn read_unknown(
+    file: &str,
+    bytes: &[u8],
+    given: impl FnOnce(&mapping::Shape) -> Option<mapping::Mapping>,
+    saved: &[mapping::Mapping],
+) -> Option<(Result<Parsed, ParseError>, mapping::Offer)> {
+    let mut shape = mapping::inspect(file, bytes)
+        .ok()
+        .filter(|s| !s.fields.is_empty())?;
+    for f in &mut shape.fields {
+        if crate::redact::is_secret_name(&f.name) {
+            f.samples = vec![crate::redact::MASK.to_owned()];
+        } else {
+            f.samples.iter_mut().for_each(crate::redact::in_place);
+        }
+    }
+    let given = given(&shape);
+    let (m, origin) = mapping::choose(&shape, given.as_ref(), saved);
+    let result = parse_mapped(file, bytes, &m);
+    Some((
+        result,
+        mapping::Offer {
+            shape,
+            mapping: m,
+            origin,
+        },
+    ))
+}
+
 /// A parsed file with its secrets masked (`crate::redact`): every importer's answer leaves
 /// through this, so no key a file carries reaches anything that shows or writes it.
 fn redacted(mut p: Parsed) -> Parsed {

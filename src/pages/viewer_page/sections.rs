@@ -220,6 +220,16 @@ pub(super) fn share_section(
     let (permalink, set_permalink) = signal(None::<(String, Vec<String>)>);
     let (inline, set_inline) = signal(None::<Result<(String, &'static str, String), String>>);
     let make_permalink = move |_| {
+        // A file of the link read through a mapping: the link carries it (`?map=`).
+        let mapping = files.0.with(|f| {
+            f.iter()
+                .filter(|x| x.parsed.is_some() && x.source_url.is_some())
+                .find_map(|x| x.status.mapping.as_ref())
+                // Compact: the document is pretty-printed for a person saving it.
+                .and_then(|o| js_sys::JSON::parse(&o.mapping).ok())
+                .and_then(|v| js_sys::JSON::stringify(&v).ok())
+                .map(String::from)
+        });
         let (sources, local): (Vec<_>, Vec<_>) = files.0.with(|f| {
             let sources = f
                 .iter()
@@ -233,7 +243,9 @@ pub(super) fn share_section(
                 .collect();
             (sources, local)
         });
-        let link = view.0.with(|v| share::permalink(&sources, v));
+        let link = view
+            .0
+            .with(|v| share::permalink(&sources, v, mapping.as_deref()));
         set_permalink.set(Some((link, local)));
     };
     let bundle_text = move || {

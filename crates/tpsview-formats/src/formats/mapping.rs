@@ -7,10 +7,12 @@
 //! The same mapping serves every file of the same shape (the same key set, [`Shape::keys`]).
 
 mod apply;
+mod edit;
 mod inspect;
 mod propose;
 
 pub use apply::apply;
+pub use edit::{choose, edit, kept, kept_with, Offer, Origin, Panel, PanelField, KEEP};
 pub use inspect::{inspect, FieldInfo, Shape, ShapeKind};
 pub use propose::propose;
 
@@ -136,6 +138,34 @@ impl Quantity {
         }
     }
 
+    /// The quantity whose [`id`](Self::id) is `id`.
+    pub fn from_id(id: &str) -> Option<Quantity> {
+        Quantity::ALL.into_iter().find(|q| q.id() == id)
+    }
+
+    /// What it is, in words (the viewer's choices).
+    pub fn label(self) -> &'static str {
+        match self {
+            Quantity::Ignore => "not read",
+            Quantity::Start => "send time (timestamp)",
+            Quantity::End => "last token time (timestamp)",
+            Quantity::Ttft => "TTFT",
+            Quantity::Tpot => "TPOT",
+            Quantity::Itl => "ITL",
+            Quantity::E2e => "E2E latency",
+            Quantity::OutputTokens => "output tokens",
+            Quantity::InputTokens => "prompt tokens",
+            Quantity::Error => "error (failed when set)",
+            Quantity::Concurrency => "concurrency (the level)",
+            Quantity::RequestRate => "request rate (the level)",
+            Quantity::OutputThroughput => "output tokens/s (system)",
+            Quantity::RequestThroughput => "requests/s completed",
+            Quantity::Duration => "duration of the level",
+            Quantity::RequestsOk => "requests completed",
+            Quantity::RequestsFailed => "requests failed",
+        }
+    }
+
     /// The units it may be written in.
     pub fn units(self) -> &'static [Unit] {
         use Unit::*;
@@ -206,6 +236,28 @@ pub enum Unit {
 }
 
 impl Unit {
+    /// Its name in a mapping document.
+    pub fn id(self) -> &'static str {
+        match self {
+            Unit::S => "s",
+            Unit::Ms => "ms",
+            Unit::Us => "us",
+            Unit::Ns => "ns",
+            Unit::Count => "count",
+            Unit::TokensPerS => "tokens/s",
+            Unit::RequestsPerS => "requests/s",
+            Unit::None => "none",
+        }
+    }
+
+    /// The unit whose [`id`](Self::id) is `id`.
+    pub fn from_id(id: &str) -> Option<Unit> {
+        use Unit::*;
+        [S, Ms, Us, Ns, Count, TokensPerS, RequestsPerS, None]
+            .into_iter()
+            .find(|u| u.id() == id)
+    }
+
     /// Multiply a value in this unit by this to get seconds (times), or the value itself.
     pub fn to_base(self) -> f64 {
         match self {

@@ -67,6 +67,7 @@ fn quantity_of(w: &str, scope: Scope) -> Option<Quantity> {
         } else if has(" concurrency ")
             || has(" parallel ")
             || has(" num users ")
+            || w == " users "
             || has(" clients ")
         {
             Quantity::Concurrency
@@ -88,6 +89,15 @@ fn quantity_of(w: &str, scope: Scope) -> Option<Quantity> {
             return None;
         },
     )
+}
+
+/// The unit a field holding `q` is likely written in: the only one `q` takes, else a time's
+/// from the field's name and magnitude.
+pub(super) fn unit_for(f: &FieldInfo, q: Quantity) -> Unit {
+    match q.units() {
+        [only] => *only,
+        _ => time_unit(&words(&f.name), q, f),
+    }
 }
 
 /// A time's unit from its name's suffix, else its magnitude (a timestamp's: since the epoch).
@@ -164,10 +174,7 @@ pub fn propose(shape: &Shape) -> Mapping {
         if fields.iter().any(|m| m.quantity == q) {
             continue;
         }
-        let unit = match q.units() {
-            [only] => *only,
-            _ => time_unit(w, q, f),
-        };
+        let unit = unit_for(f, q);
         fields.push(FieldMap {
             field: f.name.clone(),
             quantity: q,
