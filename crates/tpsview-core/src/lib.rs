@@ -85,6 +85,22 @@ pub fn fuzz_mapping(data: &[u8]) {
         let s = summarize(vec![parsed], &MetricOptions::default());
         let _ = chart_spec::throughput(&s, &chart_spec::ChartOptions::default());
     }
+    // The viewer's corrections, a quantity and a unit for a field the input picks, read through
+    // `read_unknown` as the loading worker does, and the panel made of what it found.
+    let pick = |k: usize| data.get(k).map_or(0, |&b| usize::from(b));
+    if let Some(field) = shape.fields.get(pick(0) % shape.fields.len().max(1)) {
+        let q = mapping::Quantity::ALL[pick(1) % mapping::Quantity::ALL.len()];
+        let corrected = |s: &mapping::Shape| {
+            let m = mapping::edit(&m, s, "quantity", &field.name, q.id());
+            let u = q.units()[pick(2) % q.units().len()];
+            Some(mapping::edit(&m, s, "unit", &field.name, u.id()))
+        };
+        if let Some((_, offer)) = formats::read_unknown("fuzz.json", data, corrected, &[]) {
+            let p = offer.panel();
+            assert_eq!(p.fields.len(), offer.shape.fields.len());
+            assert_eq!(mapping::Panel::from_json(&p.to_json()).as_ref(), Some(&p));
+        }
+    }
 }
 
 /// What every fuzz target runs (fuzz/): parse `data` as `format` (for the formats read as they
