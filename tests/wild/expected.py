@@ -265,8 +265,19 @@ def metric_stat(o, metric, stat):
     return v / 1e6 if unit == "ns" else v
 
 
+def tag_records(o):
+    """AIPerf's summary of late 2025: metric objects under `records`, keyed by tag (`ttft`)."""
+    r = o.get("records")
+    return isinstance(r, dict) and any(isinstance(v, dict) and "tag" in v for v in r.values())
+
+
 def summary_json(path, name, aiperf):
     o = json_objects(path)[0]
+    if tag_records(o):
+        lifted = {k: v for k, v in o.items() if k != "records"}
+        for tag, m in o["records"].items():
+            lifted.setdefault({"ttft": "time_to_first_token"}.get(tag, tag), m)
+        o = lifted
     figs = {}
     for metric in ["time_to_first_token", "request_throughput", "output_token_throughput",
                    "request_latency"]:
@@ -446,9 +457,11 @@ def trtllm_console(path, name):
     points = []
     for k, r in enumerate(reports):
         figs = {}
-        if "Total Output Throughput (tokens/sec)" in r:
-            figs["system_tps"] = r["Total Output Throughput (tokens/sec)"]
-            figs["reported.performance.system_output_throughput_tok_s"] = r["Total Output Throughput (tokens/sec)"]
+        # 0.16 printed the output tokens over the total latency as `Token Throughput`.
+        out = r.get("Total Output Throughput (tokens/sec)", r.get("Token Throughput (tokens/sec)"))
+        if out is not None:
+            figs["system_tps"] = out
+            figs["reported.performance.system_output_throughput_tok_s"] = out
         if "Request Throughput (req/sec)" in r:
             figs["reported.performance.request_throughput_req_s"] = r["Request Throughput (req/sec)"]
         if "Average request latency (ms)" in r:
@@ -715,7 +728,9 @@ def kind(path):
         if base.endswith((".yaml", ".yml")) and ("request_performance:" in text or (
                 "output_tokens_per_sec:" in text and "scenario:" in text)):
             return "llmd"
-        if "Total Output Throughput (tokens/sec):" in text and "Request Throughput (req/sec):" in text:
+        if "Request Throughput (req/sec):" in text and (
+                "Total Output Throughput (tokens/sec):" in text
+                or ("= PERFORMANCE OVERVIEW" in text and "Token Throughput (tokens/sec):" in text)):
             return "trtllm-console"
         if "Serving Benchmark Result" in text and "Output token throughput (tok/s):" in text:
             return "serving-console"
@@ -742,6 +757,8 @@ def kind(path):
         return "genai-bench"
     if "traffic_scenario" in o and "benchmark_version" in o:
         return "genai-bench-metadata"
+    if "input_config" in o and tag_records(o):
+        return "aiperf"
     if "metadata" in o and "metrics" in o:
         return "aiperf-records"
     if "experiments" in o:

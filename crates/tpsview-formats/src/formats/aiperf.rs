@@ -54,7 +54,9 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
             || has("\"schema_version\"")
             || has("\"loadgen\"")
             || has("aiperf profile"))
-            && has("\"time_to_first_token\"")
+            && (has("\"time_to_first_token\"")
+                // Late 2025: metric objects under `records`, keyed by tag (`records_lifted`).
+                || (has("\"records\"") && has("\"tag\": \"ttft\"")))
     },
     keys: &[
         "time_to_first_token",
@@ -288,11 +290,41 @@ fn reasoning_note(file: &str, figures: &BTreeMap<String, f64>, diags: &mut Vec<D
     }
 }
 
+/// AIPerf's summary of late 2025 (ai-dynamo/aiperf `examples/artifacts/run1`, 2025-10-03) keeps
+/// its metric objects under `records`, each keyed by its tag with `tag` and `header` inside, and
+/// names two by short tags (`ttft`, `ttst`); later versions write them at the top level under
+/// the long names. The root with the records lifted to the top level under those names (the
+/// document itself where it has no such `records`).
+fn records_lifted(root: &Value) -> Value {
+    let Some(records) = root.get("records").and_then(Value::as_object) else {
+        return root.clone();
+    };
+    if !records.values().any(|r| r.get("tag").is_some()) {
+        return root.clone();
+    }
+    let mut out = root.as_object().cloned().unwrap_or_default();
+    out.remove("records");
+    for (tag, r) in records {
+        let name = match tag.as_str() {
+            "ttft" => "time_to_first_token",
+            "ttst" => "time_to_second_token",
+            t => t,
+        };
+        let mut r = r.clone();
+        if let Some(o) = r.as_object_mut() {
+            o.remove("tag");
+            o.remove("header");
+        }
+        out.entry(name.to_owned()).or_insert(r);
+    }
+    Value::Object(out)
+}
+
 /// Parses `profile_export_aiperf.json`.
 pub fn parse_summary(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
     let mut diags = Vec::new();
     let values = read_values(file, bytes, &mut diags)?;
-    let root = &values[0];
+    let root = &records_lifted(&values[0]);
     let figures = summary_figures(
         file,
         root,

@@ -29,7 +29,18 @@ const LABELS: &[(&str, &str)] = &[
         "Total Token Throughput (tokens/sec)",
         "performance.system_total_throughput_tok_s",
     ),
+    // trtllm-bench 0.15–0.16 (`report_statistics`): its `Token Throughput` is the output tokens
+    // over the total latency, what 1.x calls `Total Output Throughput`.
+    (
+        "Token Throughput (tokens/sec)",
+        "performance.system_output_throughput_tok_s",
+    ),
     ("Total Latency (ms)", "performance.total_latency_ms"),
+    // 0.16's `= STREAMING STATISTICS`.
+    (
+        "Average time-to-first-token (ms)",
+        "streaming_metrics.avg_ttft_ms",
+    ),
     (
         "Average request latency (ms)",
         "performance.avg_request_latency_ms",
@@ -83,9 +94,12 @@ fn percentile_key(label: &str) -> Option<String> {
     Some(format!("{prefix}.{stat}"))
 }
 
-/// Whether a file's ends hold the overview's two headline lines.
+/// Whether a file's ends hold the overview's two headline lines (0.16's: `Token Throughput`, under
+/// its `= PERFORMANCE OVERVIEW` header).
 pub(super) fn detect(has: &dyn Fn(&str) -> bool) -> bool {
-    has("Request Throughput (req/sec):") && has("Total Output Throughput (tokens/sec):")
+    has("Request Throughput (req/sec):")
+        && (has("Total Output Throughput (tokens/sec):")
+            || (has("= PERFORMANCE OVERVIEW") && has("Token Throughput (tokens/sec):")))
 }
 
 /// `Label:   value` (or `Label : value`), with a number for a value.
