@@ -198,7 +198,7 @@ fn drop_zone(
     view! {
         <section class="drop-zone" data-testid="drop-zone" aria-labelledby="h-drop">
             <h2 id="h-drop">"Drop benchmark files here"</h2>
-            <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker, MLPerf LoadGen logs — or tpsview's own reports. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
+            <p>"JSON, JSONL or CSV from vLLM, SGLang, GenAI-Perf, AIPerf, TensorRT-LLM, llama-bench, LLMPerf, GuideLLM, inference-benchmarker, MLPerf LoadGen logs, inference-perf, genai-bench, evalscope, Ollama's --verbose output — or tpsview's own reports; a file no reader knows opens a mapping of its fields. One file per level or one file per sweep; the files of one run are grouped. A folder (a vllm bench sweep serve experiment, a results directory) is read with its sub-folders."</p>
             <p class="drop-zone-actions">
                 <label class="viewer-page-button">
                     "Open benchmark files"

@@ -15,6 +15,7 @@ Usage: python3 tests/wild/expected.py > expected.json   (paths relative to tests
 import glob
 import json
 import math
+import re
 import os
 import sys
 
@@ -537,6 +538,142 @@ def llama_table(path, name):
     return points
 
 
+# --- llama-benchy's Markdown table -------------------------------------------------------------
+
+def llama_benchy(path, name):
+    """Each pp row with the tg row after it (same model, depth, concurrency) as one level: the tg
+    row's `t/s` / `t/s (total)` as system T/s, the pp row's ttfr as mean TTFT, as printed."""
+    rows, header = [], None
+    for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+        t = line.strip()
+        if not (t.startswith("|") and t.endswith("|")):
+            header = None
+            continue
+        cells = [c.strip() for c in t[1:-1].split("|")]
+        if cells[:2] == ["model", "test"]:
+            header = cells
+            continue
+        if header is None or set("".join(cells)) <= set("-:"):
+            continue
+        row = dict(zip(header, cells))
+        m = re.fullmatch(r"(pp|tg)(\d+)(?: @ d(\d+))?(?: \(c(\d+)\))?", row["test"])
+        if not m:
+            continue
+        val = lambda col: float(row[col].split("±")[0]) if row.get(col, "").strip() not in ("", "—") else None
+        rows.append({"line": n, "model": row["model"], "kind": m.group(1), "depth": int(m.group(3) or 0),
+                     "c": int(m.group(4) or 1),
+                     "ts": val("t/s (total)") if "t/s (total)" in row else val("t/s"),
+                     "ttfr": val("ttfr (ms)")})
+    points, i = [], 0
+    while i < len(rows):
+        r = rows[i]
+        nxt = rows[i + 1] if i + 1 < len(rows) else None
+        pair = (r["kind"] == "pp" and nxt is not None and nxt["kind"] == "tg" and nxt["model"] == r["model"]
+                and nxt["depth"] == r["depth"] and nxt["c"] == r["c"])
+        pp = r if r["kind"] == "pp" else None
+        tg = nxt if pair else (r if r["kind"] == "tg" else None)
+        i += 2 if pair else 1
+        figs = {"concurrency": float(r["c"])}
+        if tg is not None and tg["ts"] is not None:
+            figs["system_tps"] = tg["ts"]
+            figs["reported.tg_ts_total"] = tg["ts"]
+        if pp is not None and pp["ts"] is not None:
+            figs["reported.pp_ts_total"] = pp["ts"]
+        if pp is not None and pp["ttfr"] is not None:
+            figs["ttft_ms.mean"] = pp["ttfr"]
+            figs["reported.ttfr_ms"] = pp["ttfr"]
+        points.append({"source": f"{name}:{r['line']}", "figures": figs, "label": r["model"]})
+    return points
+
+
+# --- Ollama's timings (ollama run --verbose, llm_benchmark) ------------------------------------
+
+OLLAMA_LABELS = ("total duration", "load duration", "prompt eval count", "prompt eval duration",
+                 "prompt eval rate", "eval count", "eval duration", "eval rate")
+
+
+def go_seconds(s):
+    """A Go time.Duration string (1m17.28s, 85.96ms, 45.2µs) in seconds."""
+    parts = re.findall(r"([0-9.]+)(h|ms|m|s|us|µs|μs|ns)", s)
+    if not parts or "".join(a + b for a, b in parts) != s:
+        return None
+    scale = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
+    return sum(float(a) * scale[b] for a, b in parts)
+
+
+def ollama(path, name):
+    """Each model's verbose blocks as requests (TTFT = total − eval duration, E2E = total, TPOT =
+    eval duration / (eval count − 1)), and llm_benchmark's average as printed; a model named by
+    `ollama run X` or `model_name = X`, else a one-word heading; the same model after its
+    average is another run."""
+    groups, model, head, section, block = [], None, None, None, {}
+
+    def group(m):
+        for g in reversed(groups):
+            if g["model"] == m and g["avg"] is None:
+                return g
+        groups.append({"model": m, "section": section, "rows": [], "rates": [], "avg": None})
+        return groups[-1]
+
+    def close():
+        nonlocal block
+        if block:
+            g = group(model or head or "")
+            if "eval rate" in block:
+                g["rates"].append(block["eval rate"])
+            if "eval count" in block and "eval duration" in block and "total duration" in block:
+                g["rows"].append((block["total duration"], block["eval duration"], block["eval count"]))
+        block = {}
+
+    text = open(path, encoding="utf-8", errors="replace").read()
+    for raw in text.splitlines():
+        segs = [x for x in raw.split("\r") if x.strip()]
+        line = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]", "", segs[-1] if segs else "")
+        line = re.sub("[\u2800-\u28ff]", "", line).strip()
+        label, _, value = line.partition(":")
+        if label.strip() in OLLAMA_LABELS and _:
+            label = label.strip()
+            if label in ("total duration", "eval count", "eval rate") and label in block:
+                close()
+            first = (value.split() or [""])[0]
+            block[label] = go_seconds(first) if "duration" in label else float(first)
+            continue
+        close()
+        if line.startswith("Average of eval rate:"):
+            group(model or head or "")["avg"] = float(line.split(":", 1)[1].split()[0])
+        elif "ollama run " in line and not line.split("ollama run ", 1)[1].split()[0].startswith("-"):
+            model = line.split("ollama run ", 1)[1].split()[0]
+        elif re.match(r"^model_name\s*=", line):
+            model = line.split("=", 1)[1].strip()
+        elif line.startswith("#") or (len(line) > 6 and line.startswith("===") and line.endswith("===")):
+            h = line.strip("#=").strip().strip("*`").strip()
+            if h:
+                if not re.search(r"\s", h) and not h.endswith(":"):
+                    head = h
+                section = h
+    close()
+    groups = [g for g in groups if g["rows"] or g["avg"] is not None]
+    points = []
+    for k, g in enumerate(groups):
+        figs = {"concurrency": 1.0}
+        rows = [r for r in g["rows"] if r[0] >= r[1] > 0]
+        if rows:
+            figs["requests_ok"] = len(rows)
+            figs["ttft_ms.mean"] = mean([(t - d) * 1e3 for t, d, n in rows])
+            figs["e2e_ms.mean"] = mean([t * 1e3 for t, d, n in rows])
+            tpots = [d / (n - 1) * 1e3 for t, d, n in rows if n > 1]
+            if tpots:
+                figs["tpot_ms.mean"] = mean(tpots)
+                figs["per_stream_tps"] = 1e3 / mean(tpots)
+        if g["avg"] is not None:
+            figs["reported.average_eval_rate"] = g["avg"]
+            if not rows:
+                figs["per_stream_tps"] = g["avg"]
+        points.append({"source": f"{name}#{k + 1}" if len(groups) > 1 else name,
+                       "figures": figs, "label": g["model"] or None})
+    return points
+
+
 # --- dispatch ---------------------------------------------------------------------------------
 
 # --- AIPerf profile_export.jsonl (per-request records) ----------------------------------------
@@ -734,8 +871,12 @@ def kind(path):
             return "trtllm-console"
         if "Serving Benchmark Result" in text and "Output token throughput (tok/s):" in text:
             return "serving-console"
+        if "| model" in text and "ttfr (ms)" in text and "est_ppt (ms)" in text:
+            return "llama-benchy"
         if "| model" in text and " test |" in text and "t/s |" in text:
             return "llama-table"
+        if "eval rate:" in text and ("eval count:" in text or "Average of eval rate:" in text):
+            return "ollama"
         header = text.split("\n", 1)[0]
         if base.endswith(".csv") and "run_number" in header.split(",") and "output_throughput" in header.split(","):
             return "vllm-sweep-csv"
@@ -850,6 +991,8 @@ def file_points(f, folder_files, folder=None):
         "trtllm-console": lambda: trtllm_console(path, name),
         "serving-console": lambda: serving_console(path, name),
         "llama-table": lambda: llama_table(path, name),
+        "llama-benchy": lambda: llama_benchy(path, name),
+        "ollama": lambda: ollama(path, name),
         "vllm-sweep-csv": lambda: vllm_sweep_csv(path, name),
         "inference-perf": lambda: inference_perf(path, name),
         "genai-bench": lambda: genai_bench(path, name),

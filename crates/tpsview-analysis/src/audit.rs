@@ -162,7 +162,7 @@ pub fn from_samples(point: &Point) -> Vec<(&'static str, f64)> {
                 .map(|f| rate.filter(|_| figures.contains_key(*f)))
                 .collect()
         }
-        SampleKind::ResponseItlS => vec![crate::stats::mean(&s.values)],
+        SampleKind::ResponseItlS | SampleKind::EvalRate => vec![crate::stats::mean(&s.values)],
     };
     for (figure, value) in s.of.figures().iter().zip(made) {
         if let Some(v) = value {

@@ -187,6 +187,28 @@ fn every_format_is_detected_from_its_fixture() {
             "../wild/evalscope/kitsnail-evalperf-2/benchmark_percentile.json",
             Format::Evalscope,
         ),
+        // Ollama's timings: a page of verbose blocks, a terminal log, llm_benchmark's console;
+        // and trtllm-bench 0.16's console report.
+        (
+            "../wild/ollama/HaxxonHax-ollama-k8s-RPi/MANUAL_TESTING.md",
+            Format::Ollama,
+        ),
+        (
+            "../wild/ollama/NightOwlCoder-local-llm-bench/qwen3-coder-30b.log",
+            Format::Ollama,
+        ),
+        (
+            "../wild/ollama/alex-d-bondarev-llm-experiments/README.md",
+            Format::Ollama,
+        ),
+        (
+            "../wild/trtllm/AI-Hypercomputer-gpu-recipes/README.md",
+            Format::TrtllmConsole,
+        ),
+        (
+            "../wild/llama-benchy/djangodevreng-dgx-spark-benchmarks/05-big-context.log",
+            Format::LlamaBenchy,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {

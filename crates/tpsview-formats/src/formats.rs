@@ -19,10 +19,12 @@ pub mod inference_benchmarker;
 pub mod inference_perf;
 pub mod inferencex;
 pub mod llama_bench;
+pub mod llama_benchy;
 pub mod llmd;
 pub mod llmperf;
 pub mod mapping;
 pub mod mlperf;
+pub mod ollama;
 pub mod openai;
 mod records;
 pub mod sglang;
@@ -100,7 +102,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 35] = [
+pub const SPECS: [&FormatSpec; 37] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -127,7 +129,9 @@ pub const SPECS: [&FormatSpec; 35] = [
     &trtllm::CONSOLE_SPEC,
     &vllm::CONSOLE_SPEC,
     &llama_bench::SPEC,
+    &llama_benchy::SPEC,
     &llama_bench::TABLE_SPEC,
+    &ollama::SPEC,
     &llmperf::SUMMARY_SPEC,
     &llmperf::RESPONSES_SPEC,
     &sglang::ONE_BATCH_SPEC,

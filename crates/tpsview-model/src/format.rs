@@ -75,13 +75,18 @@ pub enum Format {
     GenaiBench,
     /// ModelScope evalscope `perf`'s `benchmark_summary.json` (and its args and percentiles).
     Evalscope,
+    /// llama-benchy's Markdown table (llama-bench's tests against a server, with concurrency).
+    LlamaBenchy,
+    /// Ollama's timings: `ollama run --verbose` blocks in a saved console or page, and
+    /// llm_benchmark's logs (`eval rate:` per prompt, `Average of eval rate:` per model).
+    Ollama,
     /// A file no reader knows, read through a `tpsview-mapping/1` document (never detected).
     Mapped,
 }
 
 impl Format {
     /// Every format, in detection order (the order of the readers' table, which checks it).
-    pub const ALL: [Format; 35] = [
+    pub const ALL: [Format; 37] = [
         Format::Tpsview,
         Format::VllmSweepCsv,
         Format::LlmdReport,
@@ -108,7 +113,9 @@ impl Format {
         Format::TrtllmConsole,
         Format::ServingConsole,
         Format::LlamaBench,
+        Format::LlamaBenchy,
         Format::LlamaBenchTable,
+        Format::Ollama,
         Format::LlmperfSummary,
         Format::LlmperfResponses,
         Format::SglangOneBatch,
@@ -156,6 +163,8 @@ impl Format {
             Format::InferencePerf => "inference-perf",
             Format::GenaiBench => "genai-bench",
             Format::Evalscope => "evalscope",
+            Format::Ollama => "ollama",
+            Format::LlamaBenchy => "llama-benchy",
             Format::Mapped => "mapping",
         }
     }
@@ -204,6 +213,10 @@ impl Format {
             }
             Format::Evalscope => {
                 "evalscope perf results (benchmark_summary.json, benchmark_args.json)"
+            }
+            Format::LlamaBenchy => "llama-benchy Markdown table (pp/tg tests, depths, concurrency)",
+            Format::Ollama => {
+                "Ollama timings (ollama run --verbose output, llm_benchmark logs)"
             }
             Format::Mapped => "any JSON, JSON lines or CSV, read through a mapping (--map)",
         }

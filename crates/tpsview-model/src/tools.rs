@@ -69,9 +69,11 @@ pub mod inference_benchmarker;
 pub mod inference_perf;
 pub mod inferencex;
 pub mod llama_bench;
+pub mod llama_benchy;
 pub mod llmd;
 pub mod llmperf;
 pub mod mlperf;
+pub mod ollama;
 pub mod probe;
 pub mod sglang;
 pub mod tpsview;
@@ -90,6 +92,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     aiperf::VOCABULARY,
     trtllm::VOCABULARY,
     llama_bench::VOCABULARY,
+    llama_benchy::VOCABULARY,
     llmperf::VOCABULARY,
     guidellm::VOCABULARY_V02,
     guidellm::VOCABULARY_V05,
@@ -102,6 +105,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     inference_perf::VOCABULARY,
     genai_bench::VOCABULARY,
     evalscope::VOCABULARY,
+    ollama::VOCABULARY,
     probe::VOCABULARY,
 ];
 

@@ -54,13 +54,15 @@ fn every_format_has_one_spec() {
         | Format::GenaiBench
         | Format::Mapped
         | Format::Evalscope
+        | Format::Ollama
+        | Format::LlamaBenchy
         | Format::ServingConsole => f,
     };
     for f in Format::ALL {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 35);
+    assert_eq!(Format::ALL.len(), 37);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.format.id()).collect();
     assert_eq!(ids.len(), SPECS.len());
 }

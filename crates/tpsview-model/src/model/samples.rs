@@ -3,7 +3,7 @@
 //! (`tpsview_analysis::audit::from_samples`) so that the audit can check them. No reader reduces
 //! it: a reader computes no figure.
 
-use crate::tools::{llama_bench, llmperf, vllm_offline};
+use crate::tools::{llama_bench, llmperf, ollama, vllm_offline};
 
 /// What a point's [`Samples`] are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -14,14 +14,17 @@ pub enum SampleKind {
     RepetitionNs,
     /// LLMPerf's `inter_token_latency_s` of each response, s.
     ResponseItlS,
+    /// Ollama's `eval rate:` of each reply as printed (llm_benchmark's log), tokens/s.
+    EvalRate,
 }
 
 impl SampleKind {
     /// Every kind, for reading an id back.
-    pub const ALL: [SampleKind; 3] = [
+    pub const ALL: [SampleKind; 4] = [
         SampleKind::IterationLatencyS,
         SampleKind::RepetitionNs,
         SampleKind::ResponseItlS,
+        SampleKind::EvalRate,
     ];
 
     /// The stable id tpsview/1 stores (`samples.of`).
@@ -30,6 +33,7 @@ impl SampleKind {
             SampleKind::IterationLatencyS => "iteration_latency_s",
             SampleKind::RepetitionNs => "repetition_ns",
             SampleKind::ResponseItlS => "response_itl_s",
+            SampleKind::EvalRate => "eval_rate",
         }
     }
 
@@ -47,6 +51,7 @@ impl SampleKind {
             SampleKind::IterationLatencyS => &vllm_offline::FROM_LATENCIES,
             SampleKind::RepetitionNs => &llama_bench::RATES,
             SampleKind::ResponseItlS => &[llmperf::ITL_MEAN],
+            SampleKind::EvalRate => &[ollama::AVERAGE_EVAL_RATE],
         }
     }
 }
