@@ -55,8 +55,11 @@ pub const SUMMARY_SPEC: FormatSpec = FormatSpec {
             || has("\"loadgen\"")
             || has("aiperf profile"))
             && (has("\"time_to_first_token\"")
-                // Late 2025: metric objects under `records`, keyed by tag (`records_lifted`).
+                // Late 2025: metric objects under `records`, keyed by tag; before 0.1, keyed by
+                // display name (`records_lifted`).
                 || (has("\"records\"") && has("\"tag\": \"ttft\"")))
+            || (has("\"input_config\"")
+                && (has("\"Time to First Token") || has("\"Request Latency\"")))
     },
     keys: &[
         "time_to_first_token",
@@ -290,32 +293,78 @@ fn reasoning_note(file: &str, figures: &BTreeMap<String, f64>, diags: &mut Vec<D
     }
 }
 
-/// AIPerf's summary of late 2025 (ai-dynamo/aiperf `examples/artifacts/run1`, 2025-10-03) keeps
-/// its metric objects under `records`, each keyed by its tag with `tag` and `header` inside, and
-/// names two by short tags (`ttft`, `ttst`); later versions write them at the top level under
-/// the long names. The root with the records lifted to the top level under those names (the
-/// document itself where it has no such `records`).
+/// A metric's name as later AIPerf writes it, from an earlier one's: a short tag (`ttft`,
+/// `ttst`) or a display name (`Time to First Token (TTFT)`, `Maximum Response Timestamp`).
+fn metric_name(key: &str) -> String {
+    match key {
+        "ttft" => return "time_to_first_token".into(),
+        "ttst" => return "time_to_second_token".into(),
+        _ => {}
+    }
+    if !key.contains(' ') {
+        return key.to_owned();
+    }
+    // A display name: without its `(ABBR)`, in snake case.
+    let base = key
+        .split(" (")
+        .next()
+        .unwrap_or(key)
+        .trim()
+        .to_ascii_lowercase();
+    let snake = base.split_whitespace().collect::<Vec<_>>().join("_");
+    snake
+        .replacen("maximum_", "max_", 1)
+        .replacen("minimum_", "min_", 1)
+}
+
+/// Whether a value is one of AIPerf's metric objects (a unit or an average inside).
+fn is_metric(v: &Value) -> bool {
+    v.get("avg").is_some() || v.get("unit").is_some()
+}
+
+/// AIPerf's summaries before its metrics sat at the top level under their long names (#343,
+/// 2025-10-10): in late 2025 (ai-dynamo/aiperf `examples/artifacts/run1`, 2025-10-03) under
+/// `records`, each keyed by its tag with `tag` and `header` inside (`ttft`, `ttst`); before 0.1
+/// (main, 2025-06-26 to 2025-07-09: `data_exporter/json_exporter.py` at cfa53de2, lines 23–31,
+/// `{record.name: record.to_dict()}` with `record.py` lines 10–28) keyed by display name, at the
+/// top level or under `records`. The root with the metric objects lifted to the top level under
+/// the later names (the document itself where it has none of those).
 fn records_lifted(root: &Value) -> Value {
-    let Some(records) = root.get("records").and_then(Value::as_object) else {
+    let Some(obj) = root.as_object() else {
         return root.clone();
     };
-    if !records.values().any(|r| r.get("tag").is_some()) {
+    let records = obj
+        .get("records")
+        .and_then(Value::as_object)
+        .filter(|r| r.values().any(is_metric));
+    let displayed = obj.iter().any(|(k, v)| k.contains(' ') && is_metric(v));
+    if records.is_none() && !displayed {
         return root.clone();
     }
-    let mut out = root.as_object().cloned().unwrap_or_default();
-    out.remove("records");
-    for (tag, r) in records {
-        let name = match tag.as_str() {
-            "ttft" => "time_to_first_token",
-            "ttst" => "time_to_second_token",
-            t => t,
-        };
-        let mut r = r.clone();
-        if let Some(o) = r.as_object_mut() {
-            o.remove("tag");
-            o.remove("header");
+    let mut out = serde_json::Map::new();
+    let lifted = |key: &str, v: &Value| {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            for k in ["tag", "header", "name", "streaming_only"] {
+                o.remove(k);
+            }
         }
-        out.entry(name.to_owned()).or_insert(r);
+        (metric_name(key), v)
+    };
+    for (k, v) in records.into_iter().flatten() {
+        let (k, v) = lifted(k, v);
+        out.entry(k).or_insert(v);
+    }
+    for (k, v) in obj {
+        if k == "records" && records.is_some() {
+            continue;
+        }
+        let (k, v) = if k.contains(' ') && is_metric(v) {
+            lifted(k, v)
+        } else {
+            (k.clone(), v.clone())
+        };
+        out.entry(k).or_insert(v);
     }
     Value::Object(out)
 }
@@ -445,3 +494,54 @@ fn telemetry(root: &Value, labels: &mut BTreeMap<String, String>) -> Option<Tele
 
 /// The one reader of a profiling record's shape.
 mod typed;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// AIPerf before 0.1, as its source wrote the summary (ai-dynamo/aiperf cfa53de2:
+    /// `data_exporter/json_exporter.py` lines 23–31, `{record.name: record.to_dict()}` plus
+    /// `input_config`; `data_exporter/record.py` lines 10–28: `unit`, `avg`, `min`, `max`, `p1`…
+    /// `p99`, `std`, `streaming_only`, the None ones left out), and the variant with the same
+    /// objects under `records`. No public file of these was found outside a repository reserved
+    /// for acceptance checks; the values here are made up.
+    #[test]
+    fn display_name_keys_before_0_1_read_as_the_later_names() {
+        let flat = br#"{"Time to First Token (TTFT)": {"unit": "ms", "avg": 120.5, "min": 80.0, "max": 300.0, "p50": 110.0, "p99": 290.0, "streaming_only": true},
+ "Request Latency": {"unit": "ms", "avg": 2400.0, "p50": 2300.0},
+ "Request Throughput": {"unit": "requests/sec", "avg": 3.2},
+ "Benchmark Duration": {"unit": "sec", "avg": 10.0},
+ "Maximum Response Timestamp": {"unit": "ns", "avg": 1.7e18},
+ "input_config": {"endpoint": {"model_names": ["m"]}, "loadgen": {"concurrency": 8}}}"#;
+        let nested = br#"{"records": {"Time to First Token": {"name": "Time to First Token", "unit": "ms", "avg": 120.5, "count": 40, "streaming_only": true},
+ "Inter Token Latency": {"name": "Inter Token Latency", "unit": "ms", "avg": 12.0}},
+ "input_config": {"endpoint": {"model_names": ["m"]}, "loadgen": {"concurrency": 8}},
+ "was_cancelled": false, "errors_by_type": [], "start_time": "2025-07-01T00:00:00", "end_time": "2025-07-01T00:00:10"}"#;
+        for (name, doc) in [("flat.json", &flat[..]), ("nested.json", &nested[..])] {
+            assert_eq!(
+                crate::formats::detect(doc),
+                Some(Format::AiperfSummary),
+                "{name}"
+            );
+            let (report, _) = parse_summary(name, doc).unwrap();
+            let p = &report.runs[0].points[0];
+            assert_eq!(p.concurrency, Some(8.0), "{name}");
+            let f = &p.reported.figures;
+            assert_eq!(
+                f.get("time_to_first_token.avg"),
+                Some(&120.5),
+                "{name}: {f:?}"
+            );
+            assert!(!f.keys().any(|k| k.contains("streaming_only")), "{f:?}");
+        }
+        let (report, _) = parse_summary("flat.json", flat).unwrap();
+        let f = &report.runs[0].points[0].reported.figures;
+        assert_eq!(f.get("request_latency.p50"), Some(&2300.0));
+        assert_eq!(f.get("request_throughput.avg"), Some(&3.2));
+        assert!(f.contains_key("max_response_timestamp.avg"), "{f:?}");
+        assert_eq!(
+            metric_name("Output Token Throughput Per User"),
+            "output_token_throughput_per_user"
+        );
+    }
+}
