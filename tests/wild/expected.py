@@ -586,6 +586,24 @@ def llama_benchy(path, name):
     return points
 
 
+def llama_benchy_json(path, name):
+    """Each entry of `benchmarks`: its tg throughput's mean as system T/s, its ttfr's as mean TTFT."""
+    o = json_objects(path)[0]
+    points = []
+    for i, b in enumerate(o["benchmarks"]):
+        figs = {"concurrency": float(b.get("concurrency") or 1)}
+        mean = lambda k: (b.get(k) or {}).get("mean")
+        if mean("tg_throughput") is not None:
+            figs["system_tps"] = mean("tg_throughput")
+            figs["reported.tg_ts_total"] = mean("tg_throughput")
+        if mean("pp_throughput") is not None:
+            figs["reported.pp_ts_total"] = mean("pp_throughput")
+        if mean("ttfr") is not None:
+            figs["ttft_ms.mean"] = mean("ttfr")
+        points.append({"source": f"{name}#{i + 1}", "figures": figs, "label": o.get("model")})
+    return points
+
+
 # --- Ollama's timings (ollama run --verbose, llm_benchmark) ------------------------------------
 
 OLLAMA_LABELS = ("total duration", "load duration", "prompt eval count", "prompt eval duration",
@@ -908,6 +926,9 @@ def kind(path):
         return "aiperf"
     if "time_to_first_token" in o and "input_config" in o:
         return "genai"
+    if isinstance(o.get("benchmarks"), list) and any(
+            isinstance(b, dict) and "tg_throughput" in b for b in o["benchmarks"]):
+        return "llama-benchy-json"
     if "benchmarks" in o:
         return "guidellm"
     if "avg_ts" in o and "n_gen" in o:
@@ -992,6 +1013,7 @@ def file_points(f, folder_files, folder=None):
         "serving-console": lambda: serving_console(path, name),
         "llama-table": lambda: llama_table(path, name),
         "llama-benchy": lambda: llama_benchy(path, name),
+        "llama-benchy-json": lambda: llama_benchy_json(path, name),
         "ollama": lambda: ollama(path, name),
         "vllm-sweep-csv": lambda: vllm_sweep_csv(path, name),
         "inference-perf": lambda: inference_perf(path, name),

@@ -209,6 +209,7 @@ fn every_format_is_detected_from_its_fixture() {
             "../wild/llama-benchy/djangodevreng-dgx-spark-benchmarks/05-big-context.log",
             Format::LlamaBenchy,
         ),
+        ("../wild/llama-benchy/eugr-llama-benchy/sample.json", Format::LlamaBenchy),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {

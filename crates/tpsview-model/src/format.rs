@@ -214,7 +214,9 @@ impl Format {
             Format::Evalscope => {
                 "evalscope perf results (benchmark_summary.json, benchmark_args.json)"
             }
-            Format::LlamaBenchy => "llama-benchy Markdown table (pp/tg tests, depths, concurrency)",
+            Format::LlamaBenchy => {
+                "llama-benchy Markdown table or JSON (pp/tg tests, depths, concurrency)"
+            }
             Format::Ollama => {
                 "Ollama timings (ollama run --verbose output, llm_benchmark logs)"
             }

@@ -20,14 +20,18 @@ pub use crate::tools::llama_benchy::{ID, VOCABULARY};
 /// llama-benchy's Markdown table.
 pub const SPEC: FormatSpec = FormatSpec {
     format: Format::LlamaBenchy,
-    detect: |has, _| has("| model") && has("ttfr (ms)") && has("est_ppt (ms)"),
+    detect: |has, _| {
+        (has("| model") && has("ttfr (ms)") && has("est_ppt (ms)"))
+            || (has("\"pp_throughput\"") && has("\"tg_throughput\"") && has("\"benchmarks\""))
+    },
     keys: &[
         "| model",
-        "test",
-        "t/s",
         "ttfr (ms)",
         "est_ppt (ms)",
-        "e2e_ttft (ms)",
+        "benchmarks",
+        "pp_throughput",
+        "tg_throughput",
+        "prompt_size",
     ],
     parse: |f, b, _| parse(f, b),
     summary_partners: &[],
@@ -123,9 +127,13 @@ struct Row {
     line: usize,
 }
 
-/// Parses llama-benchy's tables.
+/// Parses llama-benchy's tables, or its JSON.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
-    let text = String::from_utf8_lossy(crate::formats::strip_bom(bytes));
+    let body = crate::formats::strip_bom(bytes);
+    if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        return json::parse(file, body);
+    }
+    let text = String::from_utf8_lossy(body);
     let mut diags = Vec::new();
     let mut header: Option<Vec<String>> = None;
     let mut rows: Vec<Row> = Vec::new();
@@ -191,7 +199,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         ));
     }
     // A pp row and the tg row after it (same model, depth, concurrency): one point.
-    let mut points: Vec<(String, Point, u64)> = Vec::new();
+    let mut points: Vec<(String, Point)> = Vec::new();
     let mut i = 0;
     while i < rows.len() {
         let r = &rows[i];
@@ -233,34 +241,55 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         };
         let label = format!("{} · {sizes}{depth}{ctx}", pp.or(tg).expect("a row").model);
         let c = t.concurrency.unwrap_or(1);
-        points.push((
-            label,
-            Point {
-                source_file: format!("{file}:{first}"),
-                concurrency: Some(c as f64),
-                reported: Reported {
-                    tool: ID.to_owned(),
-                    figures,
-                    recomputed: BTreeMap::new(),
-                },
-                ..Point::default()
-            },
-            c,
-        ));
+        points.push((label, point(format!("{file}:{first}"), c as f64, figures)));
     }
+    Ok((
+        Report {
+            meta: Metadata::default(),
+            runs: runs_of(points, None),
+        },
+        diags,
+    ))
+}
+
+/// A level of llama-benchy's: its figures under the tool's names.
+fn point(source: String, concurrency: f64, figures: BTreeMap<String, f64>) -> Point {
+    Point {
+        source_file: source,
+        concurrency: Some(concurrency),
+        reported: Reported {
+            tool: ID.to_owned(),
+            figures,
+            recomputed: BTreeMap::new(),
+        },
+        ..Point::default()
+    }
+}
+
+/// Points by their run's label (`model · sizes @ depth`), in first-seen order.
+fn runs_of(points: Vec<(String, Point)>, version: Option<String>) -> Vec<Run> {
     let mut runs: Vec<Run> = Vec::new();
-    for (label, point, _) in points {
+    for (label, point) in points {
         match runs.iter_mut().find(|r| r.label == *label.as_str()) {
             Some(r) => r.points.push(point),
             None => {
                 let model = label.split(" · ").next().unwrap_or_default().to_owned();
+                let mut labels: BTreeMap<String, String> = BTreeMap::new();
+                let from = if version.is_some() {
+                    "llama-benchy's JSON"
+                } else {
+                    "llama-benchy's table"
+                };
+                labels.insert("read from".into(), from.into());
+                if let Some(v) = &version {
+                    labels.insert("llama-benchy version".into(), v.clone());
+                }
                 runs.push(Run {
                     label: label.into(),
                     source_format: ID.into(),
                     meta: Metadata {
                         model: Some(model),
-                        labels: [("read from".to_owned(), "llama-benchy's table".to_owned())]
-                            .into(),
+                        labels,
                         ..Metadata::default()
                     },
                     points: vec![point],
@@ -269,13 +298,104 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             }
         }
     }
-    Ok((
-        Report {
-            meta: Metadata::default(),
-            runs,
-        },
-        diags,
-    ))
+    runs
+}
+
+/// llama-benchy's `--format json` (its `results.py`, `BenchmarkReport`: `model`, `version`, and
+/// `benchmarks`, each a configuration at a concurrency with `prompt_size`, `response_size`,
+/// `context_size` and its metrics as `{mean, std, values}`, the times in ms).
+mod json {
+    use std::collections::BTreeMap;
+
+    use serde_json::Value;
+
+    use super::{point, runs_of};
+    use crate::error::{Diagnostic, ParseError};
+    use crate::formats::common;
+    use crate::model::{Metadata, Report};
+
+    /// Its metrics and the names the table's columns give them.
+    const METRICS: &[(&str, &str)] = &[
+        ("pp_throughput", "pp_ts_total"),
+        ("pp_req_throughput", "pp_ts_req"),
+        ("tg_throughput", "tg_ts_total"),
+        ("tg_req_throughput", "tg_ts_req"),
+        ("peak_throughput", "tg_peak_ts"),
+        ("peak_req_throughput", "tg_peak_ts_req"),
+        ("ttfr", "ttfr_ms"),
+        ("est_ppt", "est_ppt_ms"),
+        ("e2e_ttft", "e2e_ttft_ms"),
+    ];
+
+    pub(super) fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), ParseError> {
+        let mut diags = Vec::new();
+        let values = common::read_values(file, bytes, &mut diags)?;
+        let root = &values[0];
+        let model = common::text(root, "model").unwrap_or_else(|| "llama-benchy".into());
+        let version = common::text(root, "version");
+        let list = root
+            .get("benchmarks")
+            .and_then(Value::as_array)
+            .ok_or_else(|| common::no_data(file, "no `benchmarks` list"))?;
+        let mut points = Vec::new();
+        for (i, b) in list.iter().enumerate() {
+            let size = |k: &str| b.get(k).and_then(Value::as_u64);
+            let (Some(pp), Some(tg)) = (size("prompt_size"), size("response_size")) else {
+                diags.push(Diagnostic::warning(
+                    file,
+                    "prompt_size",
+                    Some(i),
+                    "no prompt_size or response_size: left out",
+                ));
+                continue;
+            };
+            let depth = size("context_size").unwrap_or(0);
+            let c = b
+                .get("concurrency")
+                .and_then(Value::as_f64)
+                .filter(|c| c.is_finite() && *c >= 1.0)
+                .unwrap_or(1.0);
+            let mut figures = BTreeMap::new();
+            for (key, name) in METRICS {
+                let m = b.get(*key);
+                let at = |k: &str| {
+                    m.and_then(|m| m.get(k))
+                        .and_then(Value::as_f64)
+                        .filter(|x| x.is_finite())
+                };
+                if let Some(mean) = at("mean") {
+                    figures.insert((*name).to_owned(), mean);
+                }
+                if let Some(std) = at("std") {
+                    figures.insert(format!("{name}_std"), std);
+                }
+            }
+            let ctx = if b.get("is_context_prefill_phase").and_then(Value::as_bool) == Some(true) {
+                " · context load"
+            } else {
+                ""
+            };
+            let d = if depth > 0 {
+                format!(" @ d{depth}")
+            } else {
+                String::new()
+            };
+            points.push((
+                format!("{model} · pp{pp}/tg{tg}{d}{ctx}"),
+                point(format!("{file}#{}", i + 1), c, figures),
+            ));
+        }
+        if points.is_empty() {
+            return Err(common::no_data(file, "no benchmark with its sizes"));
+        }
+        Ok((
+            Report {
+                meta: Metadata::default(),
+                runs: runs_of(points, version),
+            },
+            diags,
+        ))
+    }
 }
 
 #[cfg(test)]
