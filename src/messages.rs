@@ -9,7 +9,7 @@ pub fn parse_error(e: &ParseError) -> String {
             " — is the file complete? A truncated download ends mid-value."
         }
         ParseErrorKind::UnknownFormat { .. } => {
-            " — if it is from a supported tool, please report it."
+            " — if it is from a supported tool, please report it; the read-as list beside its name holds every format."
         }
         _ => "",
     };

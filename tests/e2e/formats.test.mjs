@@ -169,7 +169,7 @@ test('a file can be read as another format, and files renamed alike form one run
   await page.close();
 });
 
-test('an unknown file lists the supported formats, and can be read as one of them', async () => {
+test('an unknown file says how many formats were tried, offers each in its read-as list and a mapping, and can be read as one of them', async () => {
   const { page, log } = await open(context, server.origin + '/');
   await settled(page);
   const dir = await mkdtemp(path.join(tmpdir(), 'tpsview-fmt-'));
@@ -180,7 +180,12 @@ test('an unknown file lists the supported formats, and can be read as one of the
   await page.waitForSelector('[data-testid=load-error]');
   const err = await page.textContent('[data-testid=load-error]');
   assert.match(err, /concurrency2-export\.csv/);
-  for (const name of ['GenAI-Perf profile_export_genai_perf.csv', 'GuideLLM benchmarks JSON', 'LLMPerf summary JSON']) assert.ok(err.includes(name), name);
+  assert.match(err, /none of the \d+ supported formats reads it/);
+  assert.ok(err.length < 900, `a short message, not every format's name: ${err.length} characters`);
+  // Every format is offered beside it, and a mapping panel shows what the file holds.
+  const offered = await page.locator('[data-testid=read-as] option').allTextContents();
+  for (const name of ['GenAI-Perf profile_export_genai_perf.csv', 'GuideLLM benchmarks JSON', 'LLMPerf summary JSON']) assert.ok(offered.includes(name), name);
+  assert.match(await page.textContent('[data-testid=mapping-panel]'), /It holds 2 rows with 2 fields/);
   await page.locator('[data-testid=read-as]').selectOption('genai-perf-csv');
   // Read as GenAI-Perf CSV it still has no `Metric,…` header: a clear error, not a blank page.
   await page.waitForFunction(() => /no metric rows/.test(document.querySelector('[data-testid=load-error]')?.textContent ?? ''));

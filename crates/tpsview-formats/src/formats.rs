@@ -348,11 +348,8 @@ pub fn parse_any_with_progress(
             ParseErrorKind::UnknownFormat {
                 looked_like: describe(bytes),
                 nearest: nearest(bytes),
-                supported: Format::ALL
-                    .iter()
-                    .map(|f| f.name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                // Less the mapping, which is never detected.
+                formats: Format::ALL.len() - 1,
             },
         ))),
     }

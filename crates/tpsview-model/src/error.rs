@@ -51,14 +51,14 @@ pub enum ParseErrorKind {
         supported: &'static str,
     },
     /// No importer recognises the file.
-    #[error("unrecognised benchmark file ({looked_like}){}; supported formats: {supported} (what each needs: docs/formats.md)", nearest.as_deref().map(|n| format!("; {n}")).unwrap_or_default())]
+    #[error("unrecognised benchmark file ({looked_like}){}; none of the {formats} supported formats reads it (`tpsview formats` lists them, docs/formats.md says what each needs); any JSON, JSON lines or CSV of requests or levels can be read through a mapping (`tpsview map`, or the viewer's mapping panel)", nearest.as_deref().map(|n| format!("; {n}")).unwrap_or_default())]
     UnknownFormat {
         /// A short description of what the file looked like.
         looked_like: String,
         /// The format it most resembles and what it lacks, when it resembles one.
         nearest: Option<String>,
-        /// The supported formats, comma-separated.
-        supported: String,
+        /// How many formats tpsview reads.
+        formats: usize,
     },
     /// The file parsed but holds nothing to show.
     #[error("no benchmark data: {0}")]

@@ -68,13 +68,19 @@ fn every_format_has_one_spec() {
 }
 
 #[test]
-fn unknown_json_lists_supported_formats_and_its_keys() {
+fn unknown_json_names_its_keys_the_count_of_formats_and_the_mapping() {
     let e = parse_any("x.json", br#"{"hello": 1, "<b>": 2}"#).unwrap_err();
     let text = e.to_string();
+    let n = Format::ALL.len() - 1;
     assert!(
-        text.contains("x.json") && text.contains("hello") && text.contains("vLLM"),
+        text.contains("x.json")
+            && text.contains("hello")
+            && text.contains(&format!("none of the {n} supported formats"))
+            && text.contains("tpsview map"),
         "{text}"
     );
+    // Short: the list of formats is `tpsview formats`, not this line.
+    assert!(!text.contains("vLLM bench latency JSON"), "{text}");
 }
 
 #[test]
