@@ -210,6 +210,7 @@ fn every_format_is_detected_from_its_fixture() {
             Format::LlamaBenchy,
         ),
         ("../wild/llama-benchy/eugr-llama-benchy/sample.json", Format::LlamaBenchy),
+        ("optimum-benchmark/benchmark.json", Format::OptimumBenchmark),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {
@@ -635,7 +636,10 @@ fn unknown_files_say_how_many_formats_were_tried_and_where_they_are_listed() {
         e.contains(&format!("none of the {tried} supported formats reads it")),
         "{e}"
     );
-    assert!(e.contains("`tpsview formats`") && e.contains("tpsview map"), "{e}");
+    assert!(
+        e.contains("`tpsview formats`") && e.contains("tpsview map"),
+        "{e}"
+    );
     assert!(e.contains("speed"));
 }
 

@@ -336,3 +336,43 @@ fn inferencex_agentic_results_read_in_both_layouts() {
         );
     }
 }
+
+#[test]
+fn optimum_benchmark_gives_its_batch_as_the_level_and_its_figures_as_stated() {
+    // tests/fixtures/optimum-benchmark/benchmark.json, written from the tool's source by
+    // make_report.py (no public text-generation report with latencies outside a reserved
+    // repository): batch 4, 100 new tokens, two iterations.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/optimum-benchmark/benchmark.json"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let parsed = parse_any("benchmark.json", &bytes).unwrap();
+    assert_eq!(parsed.format, Format::OptimumBenchmark);
+    let run = &parsed.report.runs[0];
+    assert_eq!(run.label.to_string(), "openai-community/gpt2 · pytorch");
+    assert_eq!(run.meta.gpu.as_deref(), Some("NVIDIA A10G"));
+    let s: Value =
+        serde_json::to_value(summarize(vec![parsed], &MetricOptions::default())).unwrap();
+    let p = &s["runs"][0]["points"][0];
+    assert_eq!(p["concurrency"], json!(4.0));
+    // The prefill's mean (0.05 + 0.07) / 2 s is every sequence's TTFT; a decode step's mean
+    // (0.010 + 0.012) / 2 s its TPOT; decode throughput 4 × 99 / 1.1 as stated.
+    let close = |v: &Value, w: f64| (v.as_f64().unwrap() / w - 1.0).abs() < 1e-9;
+    assert!(close(&p["ttft_ms"]["mean"], 60.0), "{p}");
+    assert!(close(&p["tpot_ms"]["mean"], 11.0), "{p}");
+    assert!(close(&p["e2e_ms"]["mean"], 1160.0), "{p}");
+    assert!(close(&p["system_tps"], 360.0), "{p}");
+    // An energy-only report (AIEnergyScore's energy_star scenario: every latency and throughput
+    // null) says so, naming the file.
+    let energy = br#"{"prefill": {"memory": null, "latency": null, "throughput": null, "energy": {"unit": "kWh", "total": 0.001}, "efficiency": null},
+ "decode": {"memory": null, "latency": null, "throughput": null, "energy": {"unit": "kWh", "total": 0.01}, "efficiency": null},
+ "per_token": {"memory": null, "latency": null, "throughput": null, "energy": null, "efficiency": null}}"#;
+    let e = parse_any("benchmark_report.json", energy)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("benchmark_report.json") && e.contains("energy-only"),
+        "{e}"
+    );
+}

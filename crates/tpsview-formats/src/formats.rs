@@ -26,6 +26,7 @@ pub mod mapping;
 pub mod mlperf;
 pub mod ollama;
 pub mod openai;
+pub mod optimum_benchmark;
 mod records;
 pub mod sglang;
 mod telemetry;
@@ -102,13 +103,14 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 37] = [
+pub const SPECS: [&FormatSpec; 38] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
     &inference_perf::SPEC,
     &genai_bench::SPEC,
     &evalscope::SPEC,
+    &optimum_benchmark::SPEC,
     &aiperf_sweep::SPEC,
     &mlperf::SUMMARY_SPEC,
     &mlperf::DETAIL_SPEC,

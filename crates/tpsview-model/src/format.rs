@@ -77,6 +77,8 @@ pub enum Format {
     Evalscope,
     /// llama-benchy's Markdown table (llama-bench's tests against a server, with concurrency).
     LlamaBenchy,
+    /// optimum-benchmark's `benchmark.json` / `benchmark_report.json` (text generation).
+    OptimumBenchmark,
     /// Ollama's timings: `ollama run --verbose` blocks in a saved console or page, and
     /// llm_benchmark's logs (`eval rate:` per prompt, `Average of eval rate:` per model).
     Ollama,
@@ -86,13 +88,14 @@ pub enum Format {
 
 impl Format {
     /// Every format, in detection order (the order of the readers' table, which checks it).
-    pub const ALL: [Format; 37] = [
+    pub const ALL: [Format; 38] = [
         Format::Tpsview,
         Format::VllmSweepCsv,
         Format::LlmdReport,
         Format::InferencePerf,
         Format::GenaiBench,
         Format::Evalscope,
+        Format::OptimumBenchmark,
         Format::AiperfSweep,
         Format::MlperfSummary,
         Format::MlperfDetail,
@@ -164,6 +167,7 @@ impl Format {
             Format::GenaiBench => "genai-bench",
             Format::Evalscope => "evalscope",
             Format::Ollama => "ollama",
+            Format::OptimumBenchmark => "optimum-benchmark",
             Format::LlamaBenchy => "llama-benchy",
             Format::Mapped => "mapping",
         }
@@ -216,6 +220,9 @@ impl Format {
             }
             Format::LlamaBenchy => {
                 "llama-benchy Markdown table or JSON (pp/tg tests, depths, concurrency)"
+            }
+            Format::OptimumBenchmark => {
+                "optimum-benchmark report (benchmark.json or benchmark_report.json)"
             }
             Format::Ollama => {
                 "Ollama timings (ollama run --verbose output, llm_benchmark logs)"

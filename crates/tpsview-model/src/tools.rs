@@ -74,6 +74,7 @@ pub mod llmd;
 pub mod llmperf;
 pub mod mlperf;
 pub mod ollama;
+pub mod optimum_benchmark;
 pub mod probe;
 pub mod sglang;
 pub mod tpsview;
@@ -106,6 +107,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     genai_bench::VOCABULARY,
     evalscope::VOCABULARY,
     ollama::VOCABULARY,
+    optimum_benchmark::VOCABULARY,
     probe::VOCABULARY,
 ];
 

@@ -1,0 +1,6 @@
+//! Fuzzes the optimum-benchmark importer: parse, group and summarise arbitrary bytes. Nothing may
+//! panic.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    tpsview_core::fuzz_one(tpsview_core::Format::OptimumBenchmark, data);
+});
