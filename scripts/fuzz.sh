@@ -40,7 +40,7 @@ declare -A seeds=(
   [mlperf_system]="tests/fixtures/mlperf"
   [serving_console]="tests/wild/vllm tests/wild/sglang"
   [inference_perf]="tests/wild/inference-perf" [genai_bench]="tests/wild/genai-bench"
-  [evalscope]="tests/wild/evalscope" [ollama]="tests/wild/ollama" [llama_benchy]="tests/wild/llama-benchy" [optimum_benchmark]="tests/fixtures/optimum-benchmark"
+  [evalscope]="tests/wild/evalscope" [ollama]="tests/wild/ollama" [llama_benchy]="tests/wild/llama-benchy" [optimum_benchmark]="tests/fixtures/optimum-benchmark" [llama_server]="tests/wild/llama-server"
   [mapping]="tests/wild/genai-bench tests/wild/inference-perf tests/fixtures/vllm-sweep"
   [parse_any]="tests/fixtures tests/wild" [redact]="tests/wild/aiperf tests/fixtures/vllm"
 )

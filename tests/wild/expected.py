@@ -604,6 +604,47 @@ def llama_benchy_json(path, name):
     return points
 
 
+# --- llama-server's answers with their `timings` ------------------------------------------------
+
+def timings_of(v, model=None, depth=0):
+    """Every (timings, model) under v: a `timings` object with predicted_ms, and the model the
+    object holding it (or one around it) names."""
+    out = []
+    if depth > 8:
+        return out
+    if isinstance(v, dict):
+        model = v.get("model") if isinstance(v.get("model"), str) else model
+        t = v.get("timings")
+        if isinstance(t, dict) and "predicted_ms" in t:
+            out.append((t, model))
+        for k, x in v.items():
+            if k != "timings":
+                out += timings_of(x, model, depth + 1)
+    elif isinstance(v, list):
+        for x in v:
+            out += timings_of(x, model, depth + 1)
+    return out
+
+
+def llama_server(path, name):
+    """Each timings a request: TTFT = prompt_ms, E2E = prompt_ms + predicted_ms, TPOT =
+    predicted_ms / (predicted_n - 1); a run per model at concurrency 1."""
+    groups = {}
+    for t, model in timings_of(json_objects(path)):
+        groups.setdefault(model or "llama-server", []).append(t)
+    points = []
+    for k, (model, ts) in enumerate(groups.items()):
+        ok = [t for t in ts if all(isinstance(t.get(x), (int, float)) for x in ("prompt_ms", "predicted_ms", "predicted_n"))]
+        figs = {"concurrency": 1.0, "requests_ok": len(ok),
+                "ttft_ms.mean": mean([t["prompt_ms"] for t in ok]),
+                "e2e_ms.mean": mean([t["prompt_ms"] + t["predicted_ms"] for t in ok])}
+        tpots = [t["predicted_ms"] / (t["predicted_n"] - 1) for t in ok if t["predicted_n"] > 1]
+        if tpots:
+            figs["tpot_ms.mean"] = mean(tpots)
+        points.append({"source": f"{name}#{k + 1}" if len(groups) > 1 else name, "figures": figs, "label": model})
+    return points
+
+
 # --- Ollama's timings (ollama run --verbose, llm_benchmark) ------------------------------------
 
 OLLAMA_LABELS = ("total duration", "load duration", "prompt eval count", "prompt eval duration",
@@ -926,6 +967,8 @@ def kind(path):
         return "aiperf"
     if "time_to_first_token" in o and "input_config" in o:
         return "genai"
+    if '"timings"' in open(path, encoding="utf-8", errors="replace").read() and timings_of(objs):
+        return "llama-server"
     if isinstance(o.get("benchmarks"), list) and any(
             isinstance(b, dict) and "tg_throughput" in b for b in o["benchmarks"]):
         return "llama-benchy-json"
@@ -1014,6 +1057,7 @@ def file_points(f, folder_files, folder=None):
         "llama-table": lambda: llama_table(path, name),
         "llama-benchy": lambda: llama_benchy(path, name),
         "llama-benchy-json": lambda: llama_benchy_json(path, name),
+        "llama-server": lambda: llama_server(path, name),
         "ollama": lambda: ollama(path, name),
         "vllm-sweep-csv": lambda: vllm_sweep_csv(path, name),
         "inference-perf": lambda: inference_perf(path, name),

@@ -205,7 +205,7 @@ fn bad_input_exits_1_and_names_the_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8(out.stderr)
         .unwrap()
-        .contains("none of the 37 supported formats reads it"));
+        .contains("none of the 38 supported formats reads it"));
     let out = tpsview(&["summarize", "/nonexistent/file.json"]);
     assert_eq!(out.status.code(), Some(1));
 }

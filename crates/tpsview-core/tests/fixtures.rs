@@ -211,6 +211,10 @@ fn every_format_is_detected_from_its_fixture() {
         ),
         ("../wild/llama-benchy/eugr-llama-benchy/sample.json", Format::LlamaBenchy),
         ("optimum-benchmark/benchmark.json", Format::OptimumBenchmark),
+        (
+            "../wild/llama-server/jethac-dgx-spark-hijinks-2/llamacpp_qwen25_1_5b_q4_k_m_20260608T0420JST_openai_benchmark.json",
+            Format::LlamaServer,
+        ),
     ];
     let mut seen = std::collections::HashSet::new();
     for (file, want) in cases {

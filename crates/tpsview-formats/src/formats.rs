@@ -20,6 +20,7 @@ pub mod inference_perf;
 pub mod inferencex;
 pub mod llama_bench;
 pub mod llama_benchy;
+pub mod llama_server;
 pub mod llmd;
 pub mod llmperf;
 pub mod mapping;
@@ -103,7 +104,7 @@ pub struct FormatSpec {
 
 /// Every format, in detection order: the first whose signature matches wins, so a specific
 /// signature comes before a general one (vLLM's `mean_tpot_ms` is last: others write it too).
-pub const SPECS: [&FormatSpec; 38] = [
+pub const SPECS: [&FormatSpec; 39] = [
     &tpsview::SPEC,
     &vllm::sweep::CSV_SPEC,
     &llmd::SPEC,
@@ -134,6 +135,7 @@ pub const SPECS: [&FormatSpec; 38] = [
     &llama_benchy::SPEC,
     &llama_bench::TABLE_SPEC,
     &ollama::SPEC,
+    &llama_server::SPEC,
     &llmperf::SUMMARY_SPEC,
     &llmperf::RESPONSES_SPEC,
     &sglang::ONE_BATCH_SPEC,

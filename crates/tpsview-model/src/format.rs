@@ -79,6 +79,8 @@ pub enum Format {
     LlamaBenchy,
     /// optimum-benchmark's `benchmark.json` / `benchmark_report.json` (text generation).
     OptimumBenchmark,
+    /// Saved answers of llama.cpp's server with their `timings` object.
+    LlamaServer,
     /// Ollama's timings: `ollama run --verbose` blocks in a saved console or page, and
     /// llm_benchmark's logs (`eval rate:` per prompt, `Average of eval rate:` per model).
     Ollama,
@@ -88,7 +90,7 @@ pub enum Format {
 
 impl Format {
     /// Every format, in detection order (the order of the readers' table, which checks it).
-    pub const ALL: [Format; 38] = [
+    pub const ALL: [Format; 39] = [
         Format::Tpsview,
         Format::VllmSweepCsv,
         Format::LlmdReport,
@@ -119,6 +121,7 @@ impl Format {
         Format::LlamaBenchy,
         Format::LlamaBenchTable,
         Format::Ollama,
+        Format::LlamaServer,
         Format::LlmperfSummary,
         Format::LlmperfResponses,
         Format::SglangOneBatch,
@@ -167,6 +170,7 @@ impl Format {
             Format::GenaiBench => "genai-bench",
             Format::Evalscope => "evalscope",
             Format::Ollama => "ollama",
+            Format::LlamaServer => "llama-server",
             Format::OptimumBenchmark => "optimum-benchmark",
             Format::LlamaBenchy => "llama-benchy",
             Format::Mapped => "mapping",
@@ -224,6 +228,7 @@ impl Format {
             Format::OptimumBenchmark => {
                 "optimum-benchmark report (benchmark.json or benchmark_report.json)"
             }
+            Format::LlamaServer => "llama.cpp llama-server answers with their timings",
             Format::Ollama => {
                 "Ollama timings (ollama run --verbose output, llm_benchmark logs)"
             }

@@ -70,6 +70,7 @@ pub mod inference_perf;
 pub mod inferencex;
 pub mod llama_bench;
 pub mod llama_benchy;
+pub mod llama_server;
 pub mod llmd;
 pub mod llmperf;
 pub mod mlperf;
@@ -94,6 +95,7 @@ pub const VOCABULARIES: &[Vocabulary] = &[
     trtllm::VOCABULARY,
     llama_bench::VOCABULARY,
     llama_benchy::VOCABULARY,
+    llama_server::VOCABULARY,
     llmperf::VOCABULARY,
     guidellm::VOCABULARY_V02,
     guidellm::VOCABULARY_V05,

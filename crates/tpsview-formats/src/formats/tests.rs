@@ -55,6 +55,7 @@ fn every_format_has_one_spec() {
         | Format::Mapped
         | Format::Evalscope
         | Format::Ollama
+        | Format::LlamaServer
         | Format::OptimumBenchmark
         | Format::LlamaBenchy
         | Format::ServingConsole => f,
@@ -63,7 +64,7 @@ fn every_format_has_one_spec() {
         assert_eq!(every(f).spec().format, f);
         assert_eq!(Format::ALL.iter().filter(|g| **g == f).count(), 1, "{f:?}");
     }
-    assert_eq!(Format::ALL.len(), 38);
+    assert_eq!(Format::ALL.len(), 39);
     let ids: std::collections::BTreeSet<&str> = SPECS.iter().map(|s| s.format.id()).collect();
     assert_eq!(ids.len(), SPECS.len());
 }
