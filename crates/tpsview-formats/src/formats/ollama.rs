@@ -215,11 +215,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         });
         let Some((label, value)) = labelled else {
             if !block.is_empty() {
-                let model = name_of(&current, &under_heading);
-                close(
+                flush(
                     file,
-                    std::mem::take(&mut block),
-                    (&model, &section),
+                    &mut block,
+                    (&name_of(&current, &under_heading), &section),
                     &mut models,
                     &mut diags,
                 );
@@ -260,11 +259,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             _ => false,
         };
         if seen {
-            let model = name_of(&current, &under_heading);
-            close(
+            flush(
                 file,
-                std::mem::take(&mut block),
-                (&model, &section),
+                &mut block,
+                (&name_of(&current, &under_heading), &section),
                 &mut models,
                 &mut diags,
             );
@@ -396,6 +394,17 @@ fn entry<'a>(
         }
     };
     &mut models[k].1
+}
+
+/// Closes the block read so far (if any line was read) under `model`.
+fn flush(
+    file: &str,
+    block: &mut Block,
+    model: (&str, &Option<String>),
+    models: &mut Vec<(String, Model)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    close(file, std::mem::take(block), model, models, diags);
 }
 
 /// A block read: a request where it has the eval count and duration, else (llm_benchmark's
