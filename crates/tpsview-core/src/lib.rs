@@ -98,7 +98,10 @@ pub fn fuzz_mapping(data: &[u8]) {
         if let Some((_, offer)) = formats::read_unknown("fuzz.json", data, corrected, &[]) {
             let p = offer.panel();
             assert_eq!(p.fields.len(), offer.shape.fields.len());
-            assert_eq!(mapping::Panel::from_json(&p.to_json()).as_ref(), Some(&p));
+            assert!(p
+                .fields
+                .iter()
+                .all(|f| f.units.is_empty() == (f.quantity == "ignore")));
         }
     }
 }

@@ -7,8 +7,7 @@
 
 use tpsview_core::formats;
 use tpsview_core::mapping::{
-    choose, edit, inspect, kept, kept_with, propose, Mapping, Origin, Panel, Quantity, Scope, Unit,
-    KEEP,
+    choose, edit, inspect, kept, kept_with, propose, Mapping, Origin, Quantity, Scope, Unit, KEEP,
 };
 
 /// One JSON line per request; `wait` is the time to first token in µs, which no name says.
@@ -104,9 +103,9 @@ fn a_file_is_read_through_the_given_then_the_saved_then_the_proposed_mapping() {
         token.samples.iter().all(|s| !s.contains("sk-abc")),
         "{token:?}"
     );
-    let json = offer.panel().to_json();
-    assert!(!json.contains("sk-abcdefghij"), "{json}");
-    assert_eq!(Panel::from_json(&json).unwrap(), offer.panel());
+    let panel = offer.panel();
+    let token = panel.fields.iter().find(|f| f.name == "token").unwrap();
+    assert!(!token.samples.contains("sk-abcdefghij"), "{token:?}");
 
     // With nothing saved the proposal cannot read it: the error names what is missing, and the
     // offer still says what the file holds.

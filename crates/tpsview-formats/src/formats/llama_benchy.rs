@@ -217,12 +217,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
             (false, _) => (None, Some(r)),
         };
         i += if pair.is_some() { 2 } else { 1 };
-        let first = pp.or(tg).map_or(0, |x| x.line);
+        // `r`, the level's first row, names its model, depth and concurrency.
         let mut figures = BTreeMap::new();
         for x in [pp, tg].into_iter().flatten() {
             figures.extend(x.figures.clone());
         }
-        let t = &pp.or(tg).expect("a row").test;
+        let t = &r.test;
         let sizes = match (pp, tg) {
             (Some(p), Some(g)) => format!("pp{}/tg{}", p.test.size, g.test.size),
             (Some(p), None) => format!("pp{}", p.test.size),
@@ -239,9 +239,12 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         } else {
             String::new()
         };
-        let label = format!("{} · {sizes}{depth}{ctx}", pp.or(tg).expect("a row").model);
+        let label = format!("{} · {sizes}{depth}{ctx}", r.model);
         let c = t.concurrency.unwrap_or(1);
-        points.push((label, point(format!("{file}:{first}"), c as f64, figures)));
+        points.push((
+            label,
+            point(format!("{file}:{}", r.line), c as f64, figures),
+        ));
     }
     Ok((
         Report {

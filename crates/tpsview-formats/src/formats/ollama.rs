@@ -39,28 +39,22 @@ pub const SPEC: FormatSpec = FormatSpec {
 /// At most this many blocks read (a log of more is cut, said).
 const MAX_BLOCKS: usize = 100_000;
 
-/// One verbose block's values (seconds, counts, tokens/s).
+/// One verbose block's values read (seconds, counts, tokens/s): the load and prompt-eval
+/// durations and the prompt rate are part of the block but no request's figure.
 #[derive(Default)]
 struct Block {
     total: Option<f64>,
-    load: Option<f64>,
     prompt_count: Option<f64>,
-    prompt_duration: Option<f64>,
     count: Option<f64>,
     duration: Option<f64>,
     rate: Option<f64>,
+    /// The line of its first label; 0 while no label was read.
     line: usize,
 }
 
 impl Block {
     fn is_empty(&self) -> bool {
-        self.total.is_none()
-            && self.load.is_none()
-            && self.prompt_count.is_none()
-            && self.prompt_duration.is_none()
-            && self.count.is_none()
-            && self.duration.is_none()
-            && self.rate.is_none()
+        self.line == 0
     }
 }
 
@@ -274,9 +268,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<(Report, Vec<Diagnostic>), Pars
         let d = || go_duration(value.split_whitespace().next().unwrap_or(""));
         match label {
             "total duration" => block.total = d(),
-            "load duration" => block.load = d(),
             "prompt eval count" => block.prompt_count = leading_number(value),
-            "prompt eval duration" => block.prompt_duration = d(),
             "eval count" => block.count = leading_number(value),
             "eval duration" => block.duration = d(),
             "eval rate" => block.rate = leading_number(value),
@@ -454,7 +446,6 @@ fn close(
             Row::invalid("total duration")
         }
     };
-    let _ = (b.load, b.prompt_duration);
     m.rows.push(row);
 }
 

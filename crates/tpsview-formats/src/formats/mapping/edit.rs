@@ -8,8 +8,7 @@ use super::propose::unit_for;
 use super::{propose, FieldMap, Mapping, Quantity, Scope, Shape, Unit};
 
 /// Where the mapping a file was read through came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     /// tpsview proposed it from the fields' names and magnitudes.
     Proposed,
@@ -21,7 +20,7 @@ pub enum Origin {
 
 /// What the viewer shows of a file no reader knows: what it holds, the mapping it was read
 /// through, and where that came from.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Offer {
     /// The file's rows and fields.
     pub shape: Shape,
@@ -79,9 +78,10 @@ impl Offer {
 }
 
 /// What the viewer's mapping panel shows: plain words, so that the page (which reads no file
-/// format) holds no mapping types — the loading worker makes it, and reads each correction
+/// format) holds no mapping types — the loading worker makes it and posts it as a plain object
+/// (the page decodes it without serde, which cost it ~5 KB gzip), and reads each correction
 /// ([`edit`]) against the mapping document it carries back.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Panel {
     /// `proposed`, `saved` or `given` ([`Origin`]).
     pub origin: String,
@@ -102,7 +102,7 @@ pub struct Panel {
 }
 
 /// One field in the panel.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PanelField {
     /// Its name.
     pub name: String,
@@ -114,18 +114,6 @@ pub struct PanelField {
     pub unit: String,
     /// The unit ids its quantity takes (none when not read).
     pub units: Vec<String>,
-}
-
-impl Panel {
-    /// The panel as JSON (the loading worker's message to the page).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// A panel from [`to_json`](Self::to_json)'s text.
-    pub fn from_json(text: &str) -> Option<Panel> {
-        serde_json::from_str(text).ok()
-    }
 }
 
 /// One correction in the panel: `what` is `quantity` or `unit` (of `field`, `value` an id),
